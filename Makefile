@@ -1,0 +1,33 @@
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: venv run test lint bench golden clean
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+run: venv
+	$(BIN)/mexsim replay configs/default.toml --match 0 --format text
+
+test: venv
+	$(BIN)/ruff check mexsim strategies tests benchmarks
+	$(BIN)/python -m pytest
+
+lint: venv
+	$(BIN)/ruff check mexsim strategies tests benchmarks
+
+bench: venv
+	$(BIN)/python benchmarks/bench_engine.py
+
+golden: venv
+	$(BIN)/python -m tests.make_golden
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

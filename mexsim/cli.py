@@ -1,0 +1,122 @@
+"""The ``mexsim`` command line (INTERFACE.md, "Commands"): parse, delegate, print.
+
+Heavy modules (numba, numpy, pandas, pyarrow, the engine) are imported inside the
+command that needs them, so ``mexsim --help`` stays instant. A configuration or usage
+error is one line ``mexsim: error: …`` on stderr and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from typer.core import TyperGroup
+
+from mexsim.config import MAX_SEED, load_config, with_overrides
+from mexsim.errors import ConfigError
+from mexsim.render import render_text
+
+try:  # typer >= 0.2x vendors click as typer._click
+    from typer._click.exceptions import ClickException
+except ImportError:  # pragma: no cover - older typer depends on click itself
+    from click.exceptions import ClickException  # type: ignore[no-redef]
+
+USAGE_ERROR = 2
+
+
+def _fail(message: str, status: int = USAGE_ERROR) -> None:
+    text = " ".join(message.split())
+    print(f"mexsim: error: {text}", file=sys.stderr)
+    sys.exit(status)
+
+
+class _Group(TyperGroup):
+    """Turns ConfigError and click usage errors into one line on stderr and exit status 2."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: Any = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            status = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except ConfigError as exc:
+            _fail(str(exc))
+        except ClickException as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError":  # bare `mexsim`: show the help
+                print(exc.format_message(), file=sys.stderr)
+                sys.exit(USAGE_ERROR)
+            _fail(exc.format_message())
+        except typer.Abort:
+            _fail("aborted", status=1)
+        sys.exit(status if isinstance(status, int) else 0)
+
+
+app = typer.Typer(
+    cls=_Group,
+    name="mexsim",
+    help="Tournament simulator for the domino game Mexican Train.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+@app.callback()
+def _main() -> None:
+    """Tournament simulator for the domino game Mexican Train (rules: RULES.md)."""
+
+
+class TraceFormat(StrEnum):
+    text = "text"
+    jsonl = "jsonl"
+
+
+ConfigArg = Annotated[
+    Path, typer.Argument(metavar="CONFIG.toml", help="Run configuration (TOML).")
+]
+SeedOpt = Annotated[
+    int | None,
+    typer.Option(
+        min=0, max=MAX_SEED, help="Override the config's run.seed (match k depends on seed, k)."
+    ),
+]
+
+
+@app.command()
+def replay(
+    config: ConfigArg,
+    match: Annotated[
+        int, typer.Option("--match", min=0, help="Match index K to replay (0-based).")
+    ],
+    seed: SeedOpt = None,
+    fmt: Annotated[
+        TraceFormat,
+        typer.Option("--format", help="text: readable account; jsonl: the trace format."),
+    ] = TraceFormat.text,
+) -> None:
+    """Replay match K of a config (same seeds as `run`), printing every event."""
+    cfg = with_overrides(load_config(config), seed=seed)
+    if match >= cfg.matches:
+        raise ConfigError(
+            f"--match {match} is out of range: {cfg.path} plays {cfg.matches} matches "
+            f"(allowed: 0..{cfg.matches - 1})"
+        )
+    from mexsim.replay import trace_match  # heavy: the numba engine
+
+    events = trace_match(cfg, match)
+    if fmt is TraceFormat.jsonl:
+        text = "".join(json.dumps(ev, separators=(",", ":")) + "\n" for ev in events)
+    else:
+        text = render_text(events)
+    sys.stdout.write(text)
+    sys.stdout.flush()

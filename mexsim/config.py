@@ -1,0 +1,289 @@
+"""A run configuration (INTERFACE.md, "Config (TOML)") validated into frozen dataclasses.
+
+Every problem raises :class:`~mexsim.errors.ConfigError` with one line naming the file,
+the section or key, and the allowed values.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from mexsim.errors import ConfigError
+from mexsim.rules import MAX_PLAYERS, MIN_PLAYERS, RULE_KEYS, Rules, resolve_rules
+from mexsim.strategy_registry import available_strategies
+
+DEFAULT_MATCHES = 1000
+DEFAULT_SEED = 0
+MAX_SEED = 2**64 - 1
+SECTIONS = ("run", "rules", "seating", "players")
+RUN_KEYS = ("matches", "seed", "out")
+SEATING_KEYS = ("rotate",)
+PLAYER_KEYS = ("name", "strategy", "params")
+_SECTION_KEYS = {"run": RUN_KEYS, "rules": RULE_KEYS, "seating": SEATING_KEYS}
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """One ``[[players]]`` table: a unique name, a strategy and its full parameter set."""
+
+    name: str
+    strategy: str
+    params: dict[str, float]
+
+
+@dataclass(frozen=True)
+class Config:
+    """A validated config file; ``players[i]`` is player i (seats rotate, see seat_players)."""
+
+    path: str
+    matches: int
+    seed: int
+    out: str
+    rules: Rules
+    rotate: bool
+    players: tuple[PlayerSpec, ...]
+
+
+def load_config(path: str | Path) -> Config:
+    """Read and validate a TOML config file."""
+    data = _read_toml(Path(path))
+    where = str(path)
+    for key in data:
+        if key not in SECTIONS:
+            home = next((f"[{sec}]" for sec, keys in _SECTION_KEYS.items() if key in keys), None)
+            hint = f"; '{key}' belongs in {home}" if home else _suggest(key, SECTIONS)
+            raise ConfigError(
+                f"{where}: unknown section '{key}' (allowed: [run], [rules], [seating], "
+                f"[[players]]){hint}"
+            )
+    run = _table(where, data, "run", "[run]")
+    rules_table = _table(where, data, "rules", "[rules]")
+    seating = _table(where, data, "seating", "[seating]")
+
+    run_where = f"{where} [run]"
+    _check_keys(run_where, run, RUN_KEYS)
+    matches = _need_int(run_where, "matches", run.get("matches", DEFAULT_MATCHES), 1, None)
+    seed = _need_int(run_where, "seed", run.get("seed", DEFAULT_SEED), 0, MAX_SEED)
+    out = _need_str(run_where, "out", run.get("out", f"results/{Path(path).stem}"))
+
+    seating_where = f"{where} [seating]"
+    _check_keys(seating_where, seating, SEATING_KEYS)
+    rotate = _need_bool(seating_where, "rotate", seating.get("rotate", True))
+
+    players = _players(where, data.get("players"))
+
+    rules_where = f"{where} [rules]"
+    _check_keys(rules_where, rules_table, RULE_KEYS)
+    rules = resolve_rules(dict(rules_table), len(players), where=rules_where)
+    return Config(
+        path=where, matches=matches, seed=seed, out=out, rules=rules, rotate=rotate,
+        players=players,
+    )
+
+
+def with_overrides(
+    config: Config, matches: int | None = None, seed: int | None = None, out: str | None = None
+) -> Config:
+    """Apply command-line flags (``--matches``, ``--seed``, ``--out``) over the config."""
+    changes: dict[str, Any] = {}
+    if matches is not None:
+        changes["matches"] = _need_int("command line", "--matches", matches, 1, None)
+    if seed is not None:
+        changes["seed"] = _need_int("command line", "--seed", seed, 0, MAX_SEED)
+    if out is not None:
+        changes["out"] = _need_str("command line", "--out", out)
+    return replace(config, **changes)
+
+
+def seat_players(config: Config, match: int) -> tuple[int, ...]:
+    """Which player index sits in each seat of match ``match``.
+
+    With ``rotate``, match k seats player i at seat (i + k) mod P, so seat s holds player
+    (s - k) mod P; every player sits in every seat once in any P consecutive matches.
+    Without it, seat s holds player s.
+    """
+    count = len(config.players)
+    if not config.rotate:
+        return tuple(range(count))
+    return tuple((seat - match) % count for seat in range(count))
+
+
+# --- reading --------------------------------------------------------------------------
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: config file not found") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read config file ({exc.strerror})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not a UTF-8 text file (TOML must be UTF-8)") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        message = str(exc)
+        if "at end of document" in message:
+            message = message.replace(
+                "at end of document", f"at end of document, line {text.count(chr(10)) + 1}"
+            )
+        raise ConfigError(f"{path}: TOML syntax error: {_one_line(message)}") from None
+
+
+# --- players --------------------------------------------------------------------------
+
+
+def _players(where: str, tables: Any) -> tuple[PlayerSpec, ...]:
+    if tables is None:
+        tables = []
+    if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+        raise ConfigError(
+            f"{where}: 'players' must be an array of tables, one [[players]] per seat "
+            f"(allowed: {MIN_PLAYERS}..{MAX_PLAYERS} of them)"
+        )
+    if not MIN_PLAYERS <= len(tables) <= MAX_PLAYERS:
+        raise ConfigError(
+            f"{where}: {len(tables)} [[players]] tables "
+            f"(allowed: {MIN_PLAYERS}..{MAX_PLAYERS} players, R2)"
+        )
+    strategies = available_strategies()
+    explicit: dict[str, int] = {}
+    parsed: list[tuple[str | None, str, dict[str, float]]] = []
+    for index, table in enumerate(tables):
+        player_where = f"{where} [[players]] #{index + 1}"
+        _check_keys(player_where, table, PLAYER_KEYS)
+        if "strategy" not in table:
+            raise ConfigError(
+                f"{player_where}: missing key 'strategy' (allowed: {_names(strategies)})"
+            )
+        strategy = table["strategy"]
+        if not isinstance(strategy, str) or strategy not in strategies:
+            raise ConfigError(
+                f"{player_where}: 'strategy' = {strategy!r} is not a known strategy "
+                f"(allowed: {_names(strategies)}){_suggest(strategy, strategies)}"
+            )
+        name = table.get("name")
+        if name is not None:
+            name = _need_str(player_where, "name", name)
+            if name in explicit:
+                raise ConfigError(
+                    f"{player_where}: duplicate 'name' = {name!r} (already used by "
+                    f"[[players]] #{explicit[name] + 1}; names must be unique)"
+                )
+            explicit[name] = index
+        params = _params(player_where, strategy, table.get("params", {}))
+        parsed.append((name, strategy, params))
+
+    taken = set(explicit)
+    players = []
+    for name, strategy, params in parsed:
+        if name is None:
+            name = _unique(strategy, taken)
+            taken.add(name)
+        players.append(PlayerSpec(name=name, strategy=strategy, params=params))
+    return tuple(players)
+
+
+def _unique(base: str, taken: set[str]) -> str:
+    """``base``, else the first free ``base-2``, ``base-3``, …"""
+    if base not in taken:
+        return base
+    suffix = 2
+    while f"{base}-{suffix}" in taken:
+        suffix += 1
+    return f"{base}-{suffix}"
+
+
+def _params(where: str, strategy: str, given: Any) -> dict[str, float]:
+    defaults = available_strategies()[strategy].params
+    if not isinstance(given, dict):
+        raise ConfigError(
+            f"{where}: 'params' must be a table of numbers, got {given!r} "
+            f"(allowed keys: {_param_names(strategy, defaults)})"
+        )
+    params = {key: float(value) for key, value in defaults.items()}
+    for key, value in given.items():
+        if key not in defaults:
+            raise ConfigError(
+                f"{where}: unknown parameter 'params.{key}' for strategy {strategy!r} "
+                f"(allowed: {_param_names(strategy, defaults)}){_suggest(key, defaults)}"
+            )
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ConfigError(
+                f"{where}: 'params.{key}' must be a number, got {value!r} "
+                f"(default: {defaults[key]!r})"
+            )
+        params[key] = float(value)
+    return params
+
+
+def _param_names(strategy: str, defaults: Mapping[str, float]) -> str:
+    if not defaults:
+        return f"none, strategy {strategy!r} has no parameters"
+    return ", ".join(f"{key} (default {value!r})" for key, value in defaults.items())
+
+
+# --- small checks ---------------------------------------------------------------------
+
+
+def _table(where: str, data: dict[str, Any], key: str, spelled: str) -> dict[str, Any]:
+    value = data.get(key, {})
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}: '{key}' must be a table {spelled}, got {value!r}")
+    return value
+
+
+def _check_keys(where: str, table: Mapping[str, Any], allowed: tuple[str, ...]) -> None:
+    for key in table:
+        if key not in allowed:
+            raise ConfigError(
+                f"{where}: unknown key '{key}' (allowed: {', '.join(allowed)})"
+                f"{_suggest(key, allowed)}"
+            )
+
+
+def _suggest(word: Any, choices: Iterable[str]) -> str:
+    if not isinstance(word, str):
+        return ""
+    close = difflib.get_close_matches(word, list(choices), n=1)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def _names(choices: Iterable[str]) -> str:
+    return ", ".join(sorted(choices))
+
+
+def _need_int(where: str, key: str, value: Any, lo: int, hi: int | None) -> int:
+    allowed = f"{lo}..{hi}" if hi is not None else f">= {lo}"
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(
+            f"{where}: '{key}' must be an integer, got {value!r} (allowed: {allowed})"
+        )
+    if value < lo or (hi is not None and value > hi):
+        raise ConfigError(f"{where}: '{key}' = {value} is out of range (allowed: {allowed})")
+    return value
+
+
+def _need_bool(where: str, key: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(f"{where}: '{key}' must be true or false, got {value!r}")
+    return value
+
+
+def _need_str(where: str, key: str, value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(f"{where}: '{key}' must be a non-empty string, got {value!r}")
+    return value
+
+
+def _one_line(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()

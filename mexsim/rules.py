@@ -1,0 +1,136 @@
+"""Rule options (RULES.md, "Presets" and R1–R16) resolved into one validated object."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from mexsim.errors import ConfigError
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "seed-001": {"engine": "holder", "first_turn": "train", "draw_to_start": False},
+    "seed-000": {"engine": "holder", "first_turn": "single", "draw_to_start": True},
+    "standard": {"engine": "set_aside", "first_turn": "single", "draw_to_start": False},
+}
+DEFAULT_PRESET = "seed-001"
+FIRST_TURN_MODES = ("single", "train")
+ENGINE_MODES = ("holder", "set_aside")
+MIN_PIP, MAX_PIP = 6, 15
+MIN_PLAYERS, MAX_PLAYERS = 2, 10
+MAX_DOUBLE_BLANK_POINTS = 1000
+RULE_KEYS = (
+    "preset", "max_pip", "first_turn", "engine", "draw_to_start",
+    "double_blank_points", "hand_size",
+)
+
+
+def tile_count(max_pip: int) -> int:
+    """R1: a double-N set holds (N+1)(N+2)/2 tiles."""
+    return (max_pip + 1) * (max_pip + 2) // 2
+
+
+def default_hand_size(players: int) -> int:
+    """R3: the double-12 table (seed 001; seed 000 agrees for 6–10 players)."""
+    if players <= 4:
+        return 15
+    if players <= 6:
+        return 12
+    if players <= 8:
+        return 10
+    return 8
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every rule option spelled out; build it with :func:`resolve_rules`."""
+
+    preset: str
+    max_pip: int
+    first_turn: str
+    engine: str
+    draw_to_start: bool
+    double_blank_points: int
+    hand_size: int
+    players: int
+
+    @property
+    def tiles(self) -> int:
+        return tile_count(self.max_pip)
+
+    @property
+    def rounds(self) -> int:
+        """R4: a match is N+1 rounds."""
+        return self.max_pip + 1
+
+    def to_dict(self) -> dict[str, Any]:
+        """The resolved options as written into traces and run.json (no player count)."""
+        d = asdict(self)
+        del d["players"]
+        return d
+
+
+def _need_int(where: str, key: str, value: Any, lo: int, hi: int | None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(f"{where}: '{key}' must be an integer, got {value!r}")
+    if value < lo or (hi is not None and value > hi):
+        allowed = f"{lo}..{hi}" if hi is not None else f">= {lo}"
+        raise ConfigError(f"{where}: '{key}' = {value} is out of range (allowed: {allowed})")
+    return value
+
+
+def _need_choice(where: str, key: str, value: Any, choices: tuple[str, ...]) -> str:
+    if value not in choices:
+        allowed = ", ".join(f'"{c}"' for c in choices)
+        raise ConfigError(f"{where}: '{key}' = {value!r} is not allowed (allowed: {allowed})")
+    return value
+
+
+def resolve_rules(options: dict[str, Any], players: int, where: str = "[rules]") -> Rules:
+    """Apply the preset, then explicit keys, and check the result can be dealt (R1–R5).
+
+    ``where`` prefixes error messages (e.g. ``"configs/x.toml [rules]"``).
+    """
+    unknown = sorted(set(options) - set(RULE_KEYS))
+    if unknown:
+        allowed = ", ".join(RULE_KEYS)
+        raise ConfigError(f"{where}: unknown key '{unknown[0]}' (allowed: {allowed})")
+    _need_int(where, "players", players, MIN_PLAYERS, MAX_PLAYERS)
+    preset = _need_choice(where, "preset", options.get("preset", DEFAULT_PRESET), tuple(PRESETS))
+    merged: dict[str, Any] = {
+        "max_pip": 12, "double_blank_points": 0, "hand_size": None, **PRESETS[preset],
+    }
+    merged.update({k: v for k, v in options.items() if k != "preset"})
+
+    max_pip = _need_int(where, "max_pip", merged["max_pip"], MIN_PIP, MAX_PIP)
+    first_turn = _need_choice(where, "first_turn", merged["first_turn"], FIRST_TURN_MODES)
+    engine = _need_choice(where, "engine", merged["engine"], ENGINE_MODES)
+    draw_to_start = merged["draw_to_start"]
+    if not isinstance(draw_to_start, bool):
+        raise ConfigError(f"{where}: 'draw_to_start' must be true or false, got {draw_to_start!r}")
+    dbp = _need_int(
+        where, "double_blank_points", merged["double_blank_points"], 0, MAX_DOUBLE_BLANK_POINTS
+    )
+
+    tiles = tile_count(max_pip)
+    in_deal = tiles - (1 if engine == "set_aside" else 0)
+    hand_size = merged["hand_size"]
+    if hand_size is None:
+        if max_pip != 12:
+            raise ConfigError(
+                f"{where}: 'hand_size' is required when max_pip = {max_pip} "
+                "(R3 gives a table for the double-12 set only)"
+            )
+        hand_size = default_hand_size(players)
+    largest = (in_deal - 1) // players
+    hand_size = _need_int(where, "hand_size", hand_size, 1, None)
+    if hand_size > largest:
+        raise ConfigError(
+            f"{where}: 'hand_size' = {hand_size} does not fit a double-{max_pip} set "
+            f"({tiles} tiles, engine {engine}) for {players} players with at least one tile "
+            f"left in the boneyard (allowed: 1..{largest})"
+        )
+    return Rules(
+        preset=preset, max_pip=max_pip, first_turn=first_turn, engine=engine,
+        draw_to_start=draw_to_start, double_blank_points=dbp, hand_size=hand_size,
+        players=players,
+    )
