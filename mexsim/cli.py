@@ -53,7 +53,9 @@ class _Group(TyperGroup):
             _fail(str(exc))
         except ClickException as exc:
             if type(exc).__name__ == "NoArgsIsHelpError":  # bare `mexsim`: show the help
-                print(exc.format_message(), file=sys.stderr)
+                help_text = exc.format_message()  # empty when rich has printed it already
+                if help_text.strip():
+                    print(help_text, file=sys.stderr)
                 sys.exit(USAGE_ERROR)
             _fail(exc.format_message())
         except typer.Abort:

@@ -147,12 +147,12 @@ def _players(where: str, tables: Any) -> tuple[PlayerSpec, ...]:
         tables = []
     if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
         raise ConfigError(
-            f"{where}: 'players' must be an array of tables, one [[players]] per seat "
-            f"(allowed: {MIN_PLAYERS}..{MAX_PLAYERS} of them)"
+            f"{where}: 'players' must be an array of tables, one [[players]] table per "
+            f"player (allowed: {MIN_PLAYERS}..{MAX_PLAYERS} of them)"
         )
     if not MIN_PLAYERS <= len(tables) <= MAX_PLAYERS:
         raise ConfigError(
-            f"{where}: {len(tables)} [[players]] tables "
+            f"{where}: 'players' has {len(tables)} [[players]] tables "
             f"(allowed: {MIN_PLAYERS}..{MAX_PLAYERS} players, R2)"
         )
     strategies = available_strategies()
@@ -207,7 +207,7 @@ def _params(where: str, strategy: str, given: Any) -> dict[str, float]:
     defaults = available_strategies()[strategy].params
     if not isinstance(given, dict):
         raise ConfigError(
-            f"{where}: 'params' must be a table of numbers, got {given!r} "
+            f"{where}: 'params' must be a table of numbers, got {_show(given)} "
             f"(allowed keys: {_param_names(strategy, defaults)})"
         )
     params = {key: float(value) for key, value in defaults.items()}
@@ -219,7 +219,7 @@ def _params(where: str, strategy: str, given: Any) -> dict[str, float]:
             )
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise ConfigError(
-                f"{where}: 'params.{key}' must be a number, got {value!r} "
+                f"{where}: 'params.{key}' must be a number, got {_show(value)} "
                 f"(default: {defaults[key]!r})"
             )
         params[key] = float(value)
@@ -238,7 +238,9 @@ def _param_names(strategy: str, defaults: Mapping[str, float]) -> str:
 def _table(where: str, data: dict[str, Any], key: str, spelled: str) -> dict[str, Any]:
     value = data.get(key, {})
     if not isinstance(value, dict):
-        raise ConfigError(f"{where}: '{key}' must be a table {spelled}, got {value!r}")
+        raise ConfigError(
+            f"{where}: '{key}' must be a table (a {spelled} section), got {_show(value)}"
+        )
     return value
 
 
@@ -266,7 +268,7 @@ def _need_int(where: str, key: str, value: Any, lo: int, hi: int | None) -> int:
     allowed = f"{lo}..{hi}" if hi is not None else f">= {lo}"
     if isinstance(value, bool) or not isinstance(value, int):
         raise ConfigError(
-            f"{where}: '{key}' must be an integer, got {value!r} (allowed: {allowed})"
+            f"{where}: '{key}' must be an integer, got {_show(value)} (allowed: {allowed})"
         )
     if value < lo or (hi is not None and value > hi):
         raise ConfigError(f"{where}: '{key}' = {value} is out of range (allowed: {allowed})")
@@ -275,14 +277,21 @@ def _need_int(where: str, key: str, value: Any, lo: int, hi: int | None) -> int:
 
 def _need_bool(where: str, key: str, value: Any) -> bool:
     if not isinstance(value, bool):
-        raise ConfigError(f"{where}: '{key}' must be true or false, got {value!r}")
+        raise ConfigError(f"{where}: '{key}' must be true or false, got {_show(value)}")
     return value
 
 
 def _need_str(where: str, key: str, value: Any) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise ConfigError(f"{where}: '{key}' must be a non-empty string, got {value!r}")
+        raise ConfigError(f"{where}: '{key}' must be a non-empty string, got {_show(value)}")
     return value
+
+
+def _show(value: Any) -> str:
+    """A value as the TOML file spells it, roughly (``true``, not ``True``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value)
 
 
 def _one_line(text: str) -> str:

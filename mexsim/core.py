@@ -3,7 +3,7 @@
 It mirrors mexsim/reference.py branch for branch (docs/rules.md is the procedure);
 the differential tests hold the two to identical traces. No Python objects in here:
 state is a handful of fixed-shape arrays, laid out as follows (P players, T tiles,
-N = max pip, W = tiles.WORDS):
+N = max pip, W = words per hand: 2 up to double-14, 3 for double-15):
 
     hands       uint64[P, W]   bitmask of the tiles in each seat's hand
     boneyard    int64[T]       tile numbers; sc[S_BPOS] .. sc[S_BEND] is what is left
@@ -12,10 +12,14 @@ N = max pip, W = tiles.WORDS):
     marked      int64[P+1]     1 while the train carries a marker (R8)
     open_dbl    int64[P+1]     trains ending in an open double, oldest first (R13)
     sc          int64[N_SC]    scalars: boneyard window, open-double count, R15 count…
-    rng         uint64[P+1, 4] xoshiro256** states: one per seat, row P shuffles
-    moves       int64[M, 2]    legal moves (tile, train) in docs/rules.md order
+    rng         uint64[P, 4]   xoshiro256** state of each seat's strategy stream
+    move_tile   int64[M]       legal moves (tile, train) in docs/rules.md order,
+    move_train  int64[M]       M = T·(P+1) at most
+    scan        int64[P+1]     the trains a move list covers, in that order
 
-Helpers are ``inline="always"`` so that passing arrays costs no reference counting.
+The turn loop is written out in one function on purpose: helpers that take arrays pay
+atomic reference counting on every call (measured: two thirds of the run time), so the
+only helpers here take and return plain numbers.
 """
 
 from __future__ import annotations
@@ -24,9 +28,15 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from mexsim.rng import STREAM_SHUFFLE, STREAM_STRATEGY, U1, bounded, seed_state, stream_key
+from mexsim.rng import (
+    STREAM_SHUFFLE,
+    STREAM_STRATEGY,
+    U1,
+    seed_words,
+    stream_key,
+    xoshiro_bounded,
+)
 from mexsim.strategy_registry import GREEDY
-from mexsim.tiles import WORDS
 
 # event rows: (kind, round, seat, tile, train-or-reason)
 EV_DEAL_HAND = 0
@@ -49,14 +59,6 @@ F_TILES_PLAYED = 4
 F_DRAWS = 5
 N_FIELDS = 6
 
-# scalar slots
-S_BPOS = 0
-S_BEND = 1
-S_NOD = 2
-S_COUNT = 3
-S_NEV = 4
-N_SC = 5
-
 # which trains a move list covers
 ON_OLDEST_DOUBLE = 0
 ON_OWN_TRAIN = 1
@@ -68,177 +70,74 @@ OUT = 1
 BLOCKED = 2
 
 
-@njit(cache=True, inline="always")
-def _has(hands, seat, t):
-    return (hands[seat, t >> 6] >> np.uint64(t & 63)) & U1
 
-
-@njit(cache=True, inline="always")
-def _flip(hands, seat, t):
-    hands[seat, t >> 6] ^= U1 << np.uint64(t & 63)
-
-
-@njit(cache=True, inline="always")
-def _hand_empty(hands, seat):
-    for w in range(WORDS):
-        if hands[seat, w]:
-            return False
-    return True
-
-
-@njit(cache=True, inline="always")
-def _add_moves(hands, seat, number_mask, end, train, moves, n):
-    for w in range(WORDS):
-        m = hands[seat, w] & number_mask[end, w]
-        while m:
-            moves[n, 0] = (w << 6) + trailing_zeros(m)
-            moves[n, 1] = train
-            n += 1
-            m &= m - U1
-    return n
-
-
-@njit(cache=True, inline="always")
-def _gen_moves(which, seat, P, hands, number_mask, train_end, marked, open_dbl, moves):
-    """Legal moves in docs/rules.md order: own, Mexican, then marked trains clockwise."""
-    if which == ON_OLDEST_DOUBLE:  # R13: oldest open double first
-        t = open_dbl[0]
-        return _add_moves(hands, seat, number_mask, train_end[t], t, moves, 0)
-    n = _add_moves(hands, seat, number_mask, train_end[seat], seat, moves, 0)
-    if which == ON_OWN_TRAIN:  # R11: first turn on the own train only
-        return n
-    n = _add_moves(hands, seat, number_mask, train_end[P], P, moves, n)  # R7
-    for k in range(1, P):
-        t = (seat + k) % P
-        if marked[t]:  # R7: another player's train only while marked
-            n = _add_moves(hands, seat, number_mask, train_end[t], t, moves, n)
-    return n
-
-
-@njit(cache=True, inline="always")
-def _record(ev, sc, record, kind, rnd, seat, tile, extra):
-    if record:
-        i = sc[S_NEV]
-        ev[i, 0] = kind
-        ev[i, 1] = rnd
-        ev[i, 2] = seat
-        ev[i, 3] = tile
-        ev[i, 4] = extra
-        sc[S_NEV] = i + 1
-
-
-@njit(cache=True, inline="always")
-def _draw(seat, rnd, hands, boneyard, sc, draws, ev, record):
-    """R10: take the next boneyard tile; -1 when the boneyard is empty."""
-    if sc[S_BPOS] == sc[S_BEND]:
-        return -1
-    t = boneyard[sc[S_BPOS]]
-    sc[S_BPOS] += 1
-    _flip(hands, seat, t)
-    draws[seat] += 1
-    _record(ev, sc, record, EV_DRAW, rnd, seat, t, 0)
-    return t
-
-
-@njit(cache=True, inline="always")
-def _choose(code, rng, seat, n, moves):
-    """Built-in strategies; the plug-in interface will replace this dispatch."""
-    if code == GREEDY:  # heaviest tile = lowest number; ties: earliest move
-        best = 0
-        for i in range(1, n):
-            if moves[i, 0] < moves[best, 0]:
-                best = i
-        return best
-    return bounded(rng, seat, n)
-
-
-@njit(cache=True, inline="always")
-def _play(seat, i, rnd, P, lo, hi, hands, moves, train_end, train_len, marked, open_dbl,
-          sc, played, ev, record):
-    """Lay moves[i]; returns the tile."""
-    t = moves[i, 0]
-    train = moves[i, 1]
-    train_end[train] = hi[t] if lo[t] == train_end[train] else lo[t]
-    train_len[train] += 1
-    _flip(hands, seat, t)
-    if train == seat:
-        marked[seat] = 0  # R8: the owner's play removes the marker
-    nod = sc[S_NOD]
-    for k in range(nod):  # R13: a tile on an open double satisfies it
-        if open_dbl[k] == train:
-            for j in range(k, nod - 1):
-                open_dbl[j] = open_dbl[j + 1]
-            nod -= 1
-            break
-    if lo[t] == hi[t]:  # R12: a double stays open until covered
-        open_dbl[nod] = train
-        nod += 1
-    sc[S_NOD] = nod
-    sc[S_COUNT] = 0  # R15: a play resets the count
-    played[seat] += 1
-    _record(ev, sc, record, EV_PLAY, rnd, seat, t, train)
-    return t
-
-
-@njit(cache=True, inline="always")
-def _pass(seat, rnd, P, marked, sc, ev, record):
-    """R8/R10: pass and mark; returns BLOCKED when R15 ends the round."""
-    _record(ev, sc, record, EV_PASS, rnd, seat, -1, 0)
-    if marked[seat] == 0:
-        marked[seat] = 1
-        sc[S_COUNT] = 1  # R15: a new marker restarts the count
-    else:
-        sc[S_COUNT] += 1
-    if sc[S_BPOS] == sc[S_BEND] and sc[S_COUNT] >= P:
-        return BLOCKED
-    return GOES_ON
+@njit(cache=True)
+def _bit(t):
+    return U1 << np.uint64(t & 63)
 
 
 @njit(cache=True)
-def play_round(rnd, P, N, H, first_turn_train, set_aside, draw_to_start, double_blank_points,
-               codes, lo, hi, pips, number_mask, rng, hands, boneyard, train_end, train_len,
-               marked, open_dbl, had_turn, played, draws, moves, sc, res, ev, record):
-    """Deal and play round ``rnd`` (R3–R16); fills res[rnd, seat, F_*]."""
-    T = lo.shape[0]
-    engine = N - rnd  # R4
-    engine_tile = T - 1
-    for t in range(T):
+def engine_tile_of(rnd, N, lo, hi):
+    """The tile number of round rnd's engine double (N-rnd)|(N-rnd) (R4)."""
+    engine = N - rnd
+    for t in range(lo.shape[0]):
         if lo[t] == engine and hi[t] == engine:
-            engine_tile = t
-    # R3/R5: shuffle (engine set aside or not) and deal
+            return t
+    return -1
+
+
+@njit(cache=True)
+def shuffle_deal(seed, match, rnd, N, set_aside, lo, hi, order):
+    """R3/R5: the tiles (without the engine under set_aside), Fisher–Yates shuffled into
+    order[:n]; returns n. Seats take H tiles each from the front, the rest is the boneyard."""
+    engine_tile = engine_tile_of(rnd, N, lo, hi)
     n = 0
-    for t in range(T):
+    for t in range(lo.shape[0]):
         if not (set_aside and t == engine_tile):
-            boneyard[n] = t
+            order[n] = t
             n += 1
-    for i in range(n - 1, 0, -1):  # Fisher–Yates
-        j = bounded(rng, P, i + 1)
-        tmp = boneyard[i]
-        boneyard[i] = boneyard[j]
-        boneyard[j] = tmp
+    r0, r1, r2, r3 = seed_words(stream_key(seed, match, STREAM_SHUFFLE, rnd))
+    for i in range(n - 1, 0, -1):
+        j, r0, r1, r2, r3 = xoshiro_bounded(i + 1, r0, r1, r2, r3)
+        tmp = order[i]
+        order[i] = order[j]
+        order[j] = tmp
+    return n
+
+
+@njit(cache=True, error_model="numpy")
+def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
+               double_blank_points, codes, lo, hi, pips, number_mask, rng, hands, boneyard,
+               train_end, train_len, marked, open_dbl, had_turn, played, draws, move_tile,
+               move_train, scan, res, ev, n_ev, record):
+    """Play round ``rnd`` dealt as boneyard[:n] (see shuffle_deal) into res[rnd, seat, F_*];
+    returns n_ev, the event rows written so far."""
+    T = lo.shape[0]
+    W = number_mask.shape[1]
+    engine = N - rnd  # R4
+    engine_tile = engine_tile_of(rnd, N, lo, hi)
     hands[:, :] = 0
     for s in range(P):
-        for k in range(H):
-            _flip(hands, s, boneyard[s * H + k])
-    sc[S_BPOS] = P * H
-    sc[S_BEND] = n
-    sc[S_NOD] = 0
-    sc[S_COUNT] = 0
+        for k in range(s * H, s * H + H):
+            hands[s, boneyard[k] >> 6] |= _bit(boneyard[k])
+    bpos = P * H  # the boneyard is boneyard[bpos:n], drawn from the front
     if record:
         for s in range(P):
             for t in range(T):
-                if _has(hands, s, t):
-                    _record(ev, sc, record, EV_DEAL_HAND, rnd, s, t, 0)
-        for k in range(sc[S_BPOS], sc[S_BEND]):
-            _record(ev, sc, record, EV_DEAL_BONEYARD, rnd, -1, boneyard[k], 0)
-    for s in range(P + 1):
-        train_end[s] = engine
-        train_len[s] = 0
-        marked[s] = 0
-    for s in range(P):
-        had_turn[s] = 0
-        played[s] = 0
-        draws[s] = 0
+                if hands[s, t >> 6] & _bit(t):
+                    ev[n_ev] = (EV_DEAL_HAND, rnd, s, t, 0)
+                    n_ev += 1
+        for k in range(bpos, n):
+            ev[n_ev] = (EV_DEAL_BONEYARD, rnd, -1, boneyard[k], 0)
+            n_ev += 1
+    train_end[:] = engine
+    train_len[:] = 0
+    marked[:] = 0
+    had_turn[:] = 0
+    played[:] = 0
+    draws[:] = 0
+    n_open = 0  # open doubles in open_dbl[:n_open]
+    count = 0  # R15
 
     # R5: the engine and the first player
     if set_aside:
@@ -246,98 +145,183 @@ def play_round(rnd, P, N, H, first_turn_train, set_aside, draw_to_start, double_
     else:
         seat = -1
         for s in range(P):
-            if _has(hands, s, engine_tile):
+            if hands[s, engine_tile >> 6] & _bit(engine_tile):
                 seat = s
-                break
-        if seat < 0:
+        if seat < 0:  # nobody holds it: draw clockwise until it turns up
             seat = rnd % P
-            while _draw(seat, rnd, hands, boneyard, sc, draws, ev, record) != engine_tile:
-                seat = (seat + 1) % P
-        _flip(hands, seat, engine_tile)
-    _record(ev, sc, record, EV_ENGINE, rnd, seat, -1, 0)
+            while True:
+                t = boneyard[bpos]
+                bpos += 1
+                hands[seat, t >> 6] |= _bit(t)
+                draws[seat] += 1
+                if record:
+                    ev[n_ev] = (EV_DRAW, rnd, seat, t, 0)
+                    n_ev += 1
+                if t == engine_tile:
+                    break
+                seat = seat + 1 if seat + 1 < P else 0
+        hands[seat, engine_tile >> 6] ^= _bit(engine_tile)
+    if record:
+        ev[n_ev] = (EV_ENGINE, rnd, seat, -1, 0)
+        n_ev += 1
 
     outcome = GOES_ON
     while True:
-        code = codes[seat]
+        # --- one turn of `seat` (docs/rules.md, "A turn")
         first = had_turn[seat] == 0
         had_turn[seat] = 1
-        if sc[S_NOD] > 0:
-            # R13: a duty turn — the oldest open double, one draw at most
-            nm = _gen_moves(ON_OLDEST_DOUBLE, seat, P, hands, number_mask, train_end, marked,
-                            open_dbl, moves)
-            if nm == 0 and _draw(seat, rnd, hands, boneyard, sc, draws, ev, record) >= 0:
-                nm = _gen_moves(ON_OLDEST_DOUBLE, seat, P, hands, number_mask, train_end,
-                                marked, open_dbl, moves)
-            if nm == 0:
-                outcome = _pass(seat, rnd, P, marked, sc, ev, record)
-            else:
-                i = _choose(code, rng, seat, nm, moves)
-                _play(seat, i, rnd, P, lo, hi, hands, moves, train_end, train_len, marked,
-                      open_dbl, sc, played, ev, record)
-                if _hand_empty(hands, seat):
-                    outcome = OUT  # R14
+        duty = n_open > 0  # R13: the oldest open double must be served
+        if duty:
+            which = ON_OLDEST_DOUBLE
+        elif first:
+            which = ON_OWN_TRAIN  # R11: first turn on the own train only
         else:
-            # R11 "train" chain, or an ordinary turn (R9/R10/R12)
-            chain = first and first_turn_train
-            which = ON_OWN_TRAIN if first else ON_USABLE_TRAINS
-            laid = False
-            last_double = False
-            while True:
-                nm = _gen_moves(which, seat, P, hands, number_mask, train_end, marked,
-                                open_dbl, moves)
-                if nm == 0:
-                    if chain and laid and not last_double:
-                        break  # R11: the chain stops; no draw, no marker
-                    keep = draw_to_start and train_len[seat] == 0  # R11 draw_to_start
-                    while _draw(seat, rnd, hands, boneyard, sc, draws, ev, record) >= 0:
-                        nm = _gen_moves(which, seat, P, hands, number_mask, train_end, marked,
-                                        open_dbl, moves)
-                        if nm > 0 or not keep:
-                            break
-                    if nm == 0:
-                        outcome = _pass(seat, rnd, P, marked, sc, ev, record)
-                        break
-                i = _choose(code, rng, seat, nm, moves)
-                t = _play(seat, i, rnd, P, lo, hi, hands, moves, train_end, train_len, marked,
-                          open_dbl, sc, played, ev, record)
-                if _hand_empty(hands, seat):
-                    outcome = OUT  # R14
+            which = ON_USABLE_TRAINS
+        chain = first and first_turn_train and not duty  # R11 "train"
+        laid = False
+        last_double = False
+        drawn = 0  # draws made for the current obligation to play
+        while True:
+            # legal moves: own, Mexican, then marked trains clockwise (docs/rules.md)
+            n_scan = 1
+            if which == ON_OLDEST_DOUBLE:
+                scan[0] = open_dbl[0]
+            else:
+                scan[0] = seat
+                if which == ON_USABLE_TRAINS:
+                    scan[1] = P  # R7: the Mexican train
+                    n_scan = 2
+                    tr = seat
+                    for _ in range(P - 1):
+                        tr = tr + 1 if tr + 1 < P else 0
+                        if marked[tr]:  # R7: another train only while it carries a marker
+                            scan[n_scan] = tr
+                            n_scan += 1
+            nm = 0
+            for i in range(n_scan):
+                tr = scan[i]
+                end = train_end[tr]
+                for w in range(W):
+                    m = hands[seat, w] & number_mask[end, w]
+                    while m:
+                        move_tile[nm] = (w << 6) + trailing_zeros(m)
+                        move_train[nm] = tr
+                        nm += 1
+                        m &= m - U1
+
+            if nm == 0:
+                if chain and laid and not last_double:
+                    break  # R11: the chain stops; no draw, no marker
+                keep = draw_to_start and not duty and train_len[seat] == 0  # R11
+                if bpos < n and (drawn == 0 or keep):
+                    t = boneyard[bpos]  # R10: draw one tile and look again
+                    bpos += 1
+                    hands[seat, t >> 6] |= _bit(t)
+                    draws[seat] += 1
+                    drawn += 1
+                    if record:
+                        ev[n_ev] = (EV_DRAW, rnd, seat, t, 0)
+                        n_ev += 1
+                    continue
+                # R8/R10: pass and mark the own train
+                if record:
+                    ev[n_ev] = (EV_PASS, rnd, seat, -1, 0)
+                    n_ev += 1
+                if marked[seat] == 0:
+                    marked[seat] = 1
+                    count = 1  # R15: a new marker restarts the count
+                else:
+                    count += 1
+                if bpos == n and count >= P:
+                    outcome = BLOCKED  # R15
+                break
+
+            # the strategy chooses; built-in dispatch until the plug-in interface lands
+            if codes[seat] == GREEDY:  # heaviest tile = lowest number; ties: earliest
+                i = 0
+                for k in range(1, nm):
+                    if move_tile[k] < move_tile[i]:
+                        i = k
+            else:
+                i, a0, a1, a2, a3 = xoshiro_bounded(nm, rng[seat, 0], rng[seat, 1],
+                                                    rng[seat, 2], rng[seat, 3])
+                rng[seat, 0] = a0
+                rng[seat, 1] = a1
+                rng[seat, 2] = a2
+                rng[seat, 3] = a3
+
+            t = move_tile[i]
+            tr = move_train[i]
+            train_end[tr] = hi[t] if lo[t] == train_end[tr] else lo[t]
+            train_len[tr] += 1
+            hands[seat, t >> 6] ^= _bit(t)
+            if tr == seat:
+                marked[seat] = 0  # R8: the owner's play removes the marker
+            for k in range(n_open):  # R13: a tile on an open double satisfies it
+                if open_dbl[k] == tr:
+                    for j in range(k, n_open - 1):
+                        open_dbl[j] = open_dbl[j + 1]
+                    n_open -= 1
                     break
-                laid = True
-                last_double = lo[t] == hi[t]
-                if not chain and not last_double:
-                    break  # R12: a non-double ends the turn
+            is_double = lo[t] == hi[t]
+            if is_double:
+                open_dbl[n_open] = tr  # R12: a double stays open until covered
+                n_open += 1
+            count = 0  # R15: a play resets the count
+            played[seat] += 1
+            drawn = 0
+            if record:
+                ev[n_ev] = (EV_PLAY, rnd, seat, t, tr)
+                n_ev += 1
+            empty = True
+            for w in range(W):
+                if hands[seat, w]:
+                    empty = False
+            if empty:
+                outcome = OUT  # R14: going out ends the round at once
+                break
+            laid = True
+            last_double = is_double
+            if duty or (not chain and not is_double):
+                break  # R13: serving a double ends the turn; R12: so does a non-double
         if outcome != GOES_ON:
             break
-        seat = (seat + 1) % P  # R2: clockwise
+        seat = seat + 1 if seat + 1 < P else 0  # R2: clockwise
 
-    # R16: penalties
+    # R16: penalties, 0|0 (tile T-1) at double_blank_points
     for s in range(P):
         pen = 0
         left = 0
-        for t in range(T):
-            if _has(hands, s, t):
+        for w in range(W):
+            m = hands[s, w]
+            while m:
+                t = (w << 6) + trailing_zeros(m)
+                m &= m - U1
                 left += 1
-                pen += double_blank_points if (lo[t] == 0 and hi[t] == 0) else pips[t]
+                pen += double_blank_points if t == T - 1 else pips[t]
         res[rnd, s, F_PENALTY] = pen
         res[rnd, s, F_TILES_LEFT] = left
         res[rnd, s, F_WENT_OUT] = 1 if (outcome == OUT and s == seat) else 0
         res[rnd, s, F_BLOCKED] = 1 if outcome == BLOCKED else 0
         res[rnd, s, F_TILES_PLAYED] = played[s]
         res[rnd, s, F_DRAWS] = draws[s]
-    _record(ev, sc, record, EV_ROUND_END, rnd, -1, -1,
-            REASON_BLOCKED if outcome == BLOCKED else REASON_OUT)
+    if record:
+        ev[n_ev] = (EV_ROUND_END, rnd, -1, -1,
+                    REASON_BLOCKED if outcome == BLOCKED else REASON_OUT)
+        n_ev += 1
+    return n_ev
 
 
 @njit(cache=True)
 def play_match(seed, match, P, N, H, first_turn_train, set_aside, draw_to_start,
                double_blank_points, codes, lo, hi, pips, number_mask, res, ev, record):
-    """Play match ``match`` (R4: N+1 rounds) into res[round, seat, F_*]; returns events."""
+    """Play match ``match`` (R4: N+1 rounds) into res[round, seat, F_*]; returns n_ev."""
     T = lo.shape[0]
-    rng = np.empty((P + 1, 4), dtype=np.uint64)
+    rng = np.empty((P, 4), dtype=np.uint64)
     for s in range(P):
-        seed_state(rng, s, stream_key(seed, match, STREAM_STRATEGY, s))
-    hands = np.zeros((P, WORDS), dtype=np.uint64)
+        rng[s, 0], rng[s, 1], rng[s, 2], rng[s, 3] = seed_words(
+            stream_key(seed, match, STREAM_STRATEGY, s))
+    hands = np.zeros((P, number_mask.shape[1]), dtype=np.uint64)
     boneyard = np.empty(T, dtype=np.int64)
     train_end = np.empty(P + 1, dtype=np.int64)
     train_len = np.empty(P + 1, dtype=np.int64)
@@ -346,15 +330,18 @@ def play_match(seed, match, P, N, H, first_turn_train, set_aside, draw_to_start,
     had_turn = np.empty(P, dtype=np.int64)
     played = np.empty(P, dtype=np.int64)
     draws = np.empty(P, dtype=np.int64)
-    moves = np.empty((T * (P + 1), 2), dtype=np.int64)
-    sc = np.zeros(N_SC, dtype=np.int64)
+    move_tile = np.empty(T * (P + 1), dtype=np.int64)
+    move_train = np.empty(T * (P + 1), dtype=np.int64)
+    scan = np.empty(P + 1, dtype=np.int64)
+    n_ev = 0
     for rnd in range(N + 1):
-        seed_state(rng, P, stream_key(seed, match, STREAM_SHUFFLE, rnd))
-        play_round(rnd, P, N, H, first_turn_train, set_aside, draw_to_start,
-                   double_blank_points, codes, lo, hi, pips, number_mask, rng, hands, boneyard,
-                   train_end, train_len, marked, open_dbl, had_turn, played, draws, moves, sc,
-                   res, ev, record)
-    return sc[S_NEV]
+        n = shuffle_deal(seed, match, rnd, N, set_aside, lo, hi, boneyard)
+        n_ev = play_round(rnd, n, P, N, H, first_turn_train, set_aside,
+                          draw_to_start, double_blank_points, codes, lo, hi, pips, number_mask,
+                          rng, hands, boneyard, train_end, train_len, marked, open_dbl,
+                          had_turn, played, draws, move_tile, move_train, scan, res, ev,
+                          n_ev, record)
+    return n_ev
 
 
 @njit(cache=True)
@@ -365,3 +352,26 @@ def play_matches(seed, first_match, n_matches, P, N, H, first_turn_train, set_as
     for k in range(n_matches):
         play_match(seed, first_match + k, P, N, H, first_turn_train, set_aside, draw_to_start,
                    double_blank_points, codes, lo, hi, pips, number_mask, res[k], ev, False)
+
+
+@njit(cache=True)
+def play_dealt_round(seed, match, rnd, order, n, T, P, N, H, first_turn_train, set_aside,
+                     draw_to_start, double_blank_points, codes, lo, hi, pips, number_mask,
+                     res, ev):
+    """Play one round from a given deal (order[:n], as shuffle_deal lays it out), with
+    events recorded: the entry point of the hand-built scenario tests."""
+    rng = np.empty((P, 4), dtype=np.uint64)
+    for s in range(P):
+        rng[s, 0], rng[s, 1], rng[s, 2], rng[s, 3] = seed_words(
+            stream_key(seed, match, STREAM_STRATEGY, s))
+    boneyard = np.empty(T, dtype=np.int64)
+    boneyard[:n] = order[:n]
+    return play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
+                      double_blank_points, codes, lo, hi, pips, number_mask, rng,
+                      np.zeros((P, number_mask.shape[1]), dtype=np.uint64), boneyard,
+                      np.empty(P + 1, dtype=np.int64), np.empty(P + 1, dtype=np.int64),
+                      np.empty(P + 1, dtype=np.int64), np.empty(P + 1, dtype=np.int64),
+                      np.empty(P, dtype=np.int64), np.empty(P, dtype=np.int64),
+                      np.empty(P, dtype=np.int64), np.empty(T * (P + 1), dtype=np.int64),
+                      np.empty(T * (P + 1), dtype=np.int64), np.empty(P + 1, dtype=np.int64),
+                      res, ev, 0, True)

@@ -124,3 +124,24 @@ def core_trace(rules: Rules, strategies: Sequence[str], seed: int, match: int,
     """The trace of one match played by the numba core."""
     res, ev = play_match_results(rules, strategies, seed, match, record=True)
     return events_to_trace(rules, res, ev, header)
+
+
+def play_dealt_round(rules: Rules, strategies: Sequence[str], round_no: int,
+                     hands: Sequence[Sequence[int]], boneyard: Sequence[int],
+                     seed: int = 0, match: int = 0) -> tuple[np.ndarray, list[dict]]:
+    """Play one round from a hand-made deal (tile numbers; equal hands of rules.hand_size).
+
+    Returns (res[seat, field], the round's trace events from "deal" to "round_end").
+    Strategy streams are those of (seed, match), as in a real match.
+    """
+    args = KernelArgs.build(rules, strategies)
+    P, T = rules.players, rules.tiles
+    order = np.array([t for hand in hands for t in hand] + list(boneyard), dtype=np.int64)
+    if any(len(h) != rules.hand_size for h in hands) or len(hands) != P:
+        raise ValueError(f"a deal needs {P} hands of {rules.hand_size} tiles")
+    res = np.zeros((rules.rounds, P, core.N_FIELDS), dtype=np.int64)
+    ev = np.zeros((event_capacity(rules), core.EV_FIELDS), dtype=np.int64)
+    n_ev = core.play_dealt_round(_seed(seed), match, round_no, order, len(order), T,
+                                 *args.rule_args(), res, ev)
+    trace = events_to_trace(rules, res, ev[:n_ev])[:-1]  # no match_end
+    return res[round_no], trace

@@ -274,7 +274,8 @@ class MatchRecord:
 
     @property
     def totals(self) -> list[int]:
-        return [sum(r.penalties[s] for r in self.rounds) for s in range(len(self.rounds[0].penalties))]
+        per_round = [r.penalties for r in self.rounds]
+        return [sum(seat) for seat in zip(*per_round, strict=True)]
 
 
 def play_match(

@@ -10,6 +10,7 @@ files; a tile is always written higher half first (``12|5``).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -93,7 +94,7 @@ class _Renderer:
         self.out(RULE)
         self.out(f"Match {ev.get('match', '?')} (seed {ev.get('seed', '?')})")
         if self.rules:
-            self.out("Rules: " + ", ".join(f"{k} = {v}" for k, v in self.rules.items()))
+            self.out("Rules: " + ", ".join(f"{k} = {json.dumps(v)}" for k, v in self.rules.items()))
         for seat in self.seats():
             self.out(f"  seat {seat}: {self.names[seat]} [{self.strategies[seat]}]")
 

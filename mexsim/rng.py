@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit
 
 MASK64 = (1 << 64) - 1
+MASK32 = (1 << 32) - 1
 GOLDEN_INT = 0x9E3779B97F4A7C15
 MIX1_INT = 0xBF58476D1CE4E5B9
 MIX2_INT = 0x94D049BB133111EB
@@ -25,6 +26,8 @@ MIX1 = np.uint64(MIX1_INT)
 MIX2 = np.uint64(MIX2_INT)
 U0 = np.uint64(0)
 U1 = np.uint64(1)
+LOW32 = np.uint64(MASK32)
+TWO32 = np.uint64(1 << 32)
 
 
 # ---------------------------------------------------------------- pure Python twin
@@ -59,12 +62,13 @@ class Xoshiro:
         return r
 
     def bounded(self, n: int) -> int:
-        """Uniform in 0..n-1 by rejection (no modulo bias)."""
-        threshold = (MASK64 + 1 - n) % n
-        while True:
-            r = self.next()
-            if r >= threshold:
-                return r % n
+        """Uniform in 0..n-1 (1 <= n < 2**32): Lemire's multiply-and-reject on 32 bits."""
+        m = (self.next() >> 32) * n
+        if (m & MASK32) < n:
+            threshold = (MASK32 + 1 - n) % n
+            while (m & MASK32) < threshold:
+                m = (self.next() >> 32) * n
+        return m >> 32
 
     def shuffle(self, items: list) -> None:
         """Fisher–Yates from the last position down."""
@@ -78,7 +82,7 @@ def _rotl_py(x: int, k: int) -> int:
 
 
 # ---------------------------------------------------------------- numba kernels
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def mix(x):
     z = x + GOLDEN
     z = (z ^ (z >> np.uint64(30))) * MIX1
@@ -86,29 +90,23 @@ def mix(x):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def stream_key(seed, a, b, c):
     return mix(mix(mix(mix(np.uint64(seed)) ^ np.uint64(a)) ^ np.uint64(b)) ^ np.uint64(c))
 
 
-@njit(cache=True, inline="always")
-def seed_state(state, row, key):
-    """Fill state[row, 0:4] from key, as Xoshiro(key) does."""
-    for i in range(4):
-        state[row, i] = mix(key + np.uint64(i) * GOLDEN)
+@njit(cache=True)
+def seed_words(key):
+    """The four xoshiro256** words of Xoshiro(key)."""
+    return mix(key), mix(key + GOLDEN), mix(key + np.uint64(2) * GOLDEN), \
+        mix(key + np.uint64(3) * GOLDEN)
 
 
-@njit(cache=True, inline="always")
-def _rotl(x, k):
-    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
-
-
-@njit(cache=True, inline="always")
-def next_u64(state, row):
-    s0 = state[row, 0]
-    s1 = state[row, 1]
-    s2 = state[row, 2]
-    s3 = state[row, 3]
+# The generator works on four scalar words and returns them updated: helpers that take
+# arrays pay atomic reference counting on every call in the hot loop.
+@njit(cache=True)
+def xoshiro_next(s0, s1, s2, s3):
+    """One xoshiro256** step: (output, s0, s1, s2, s3)."""
     result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
     t = s1 << np.uint64(17)
     s2 ^= s0
@@ -117,19 +115,23 @@ def next_u64(state, row):
     s0 ^= s3
     s2 ^= t
     s3 = _rotl(s3, 45)
-    state[row, 0] = s0
-    state[row, 1] = s1
-    state[row, 2] = s2
-    state[row, 3] = s3
-    return result
+    return result, s0, s1, s2, s3
 
 
-@njit(cache=True, inline="always")
-def bounded(state, row, n):
-    """Uniform in 0..n-1 by rejection, identical to Xoshiro.bounded."""
+@njit(cache=True)
+def xoshiro_bounded(n, s0, s1, s2, s3):
+    """Uniform in 0..n-1, identical to Xoshiro.bounded: (value, s0, s1, s2, s3)."""
     un = np.uint64(n)
-    threshold = (U0 - un) % un
-    while True:
-        r = next_u64(state, row)
-        if r >= threshold:
-            return np.int64(r % un)
+    x, s0, s1, s2, s3 = xoshiro_next(s0, s1, s2, s3)
+    m = (x >> np.uint64(32)) * un
+    if (m & LOW32) < un:
+        threshold = (TWO32 - un) % un  # the rare retry is the only division
+        while (m & LOW32) < threshold:
+            x, s0, s1, s2, s3 = xoshiro_next(s0, s1, s2, s3)
+            m = (x >> np.uint64(32)) * un
+    return np.int64(m >> np.uint64(32)), s0, s1, s2, s3
+
+
+@njit(cache=True)
+def _rotl(x, k):
+    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))

@@ -1,0 +1,29 @@
+"""`mexsim replay`: the trace of one match of a config, as `mexsim run` would play it."""
+
+from __future__ import annotations
+
+from mexsim.config import Config, seat_players
+from mexsim.engine import core_trace
+
+
+def match_header(config: Config, match: int) -> dict:
+    """The trace's first event: who sits where and the resolved rules."""
+    seats = seat_players(config, match)
+    return {
+        "event": "match", "match": match, "seed": config.seed,
+        "players": [
+            {"seat": s, "player": config.players[i].name, "strategy": config.players[i].strategy}
+            for s, i in enumerate(seats)
+        ],
+        "rules": config.rules.to_dict(),
+    }
+
+
+def seat_strategies(config: Config, match: int) -> list[str]:
+    return [config.players[i].strategy for i in seat_players(config, match)]
+
+
+def trace_match(config: Config, match: int) -> list[dict]:
+    """Every event of match ``match`` (INTERFACE.md "Game trace"), played by the core."""
+    return core_trace(config.rules, seat_strategies(config, match), config.seed, match,
+                      header=match_header(config, match))

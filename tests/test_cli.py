@@ -1,0 +1,185 @@
+"""mexsim.cli: exit status 2 with one line on stderr for bad input, replay output, --help cost."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from mexsim.cli import app
+from mexsim.config import Config
+
+ROOT = Path(__file__).resolve().parents[1]
+HEAVY = ("numba", "numpy", "pandas", "pyarrow", "mexsim.replay", "mexsim.core")
+GOOD = '[run]\nmatches = 5\nseed = 11\n[[players]]\nstrategy = "greedy"\n' \
+       '[[players]]\nstrategy = "random"\n'
+EVENTS: list[dict[str, Any]] = [
+    {"event": "match", "match": 3, "seed": 99,
+     "players": [{"seat": 0, "player": "greedy", "strategy": "greedy"},
+                 {"seat": 1, "player": "random", "strategy": "random"}], "rules": {}},
+    {"event": "match_end", "totals": [10, 20]},
+]
+
+runner = CliRunner()  # this typer's CliRunner keeps result.stdout and result.stderr apart
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "cfg.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def fake_replay(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Config, int]]:
+    """Stand in for mexsim.replay (the engine) and record its calls."""
+    calls: list[tuple[Config, int]] = []
+
+    def trace_match(config: Config, match: int) -> list[dict[str, Any]]:
+        calls.append((config, match))
+        return EVENTS
+
+    module = types.ModuleType("mexsim.replay")
+    module.trace_match = trace_match  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "mexsim.replay", module)
+    return calls
+
+
+def assert_usage_error(result: Any, *parts: str) -> None:
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("mexsim: error: ")
+    assert "Traceback" not in result.output
+    for part in parts:
+        assert part in lines[0], f"{part!r} not in {lines[0]!r}"
+
+
+# --- errors ---------------------------------------------------------------------------
+
+
+@pytest.mark.usefixtures("fake_replay")
+@pytest.mark.parametrize(
+    ("config", "args", "parts"),
+    [
+        ("[run]\nmatchs = 1\n", [], ["cfg.toml [run]", "'matchs'", "did you mean 'matches'?"]),
+        (GOOD.replace('"random"', '"randon"'), [], ["'randon'", "greedy, random"]),
+        ("[run\n", [], ["TOML syntax error", "line 1"]),
+        (GOOD, ["--match", "-1"], ["--match", "0"]),
+        (GOOD, ["--match", "5"], ["--match 5", "allowed: 0..4"]),
+        (GOOD, ["--match", "0", "--format", "xml"], ["--format", "text", "jsonl"]),
+        (GOOD, ["--match", "0", "--seed", "-3"], ["--seed"]),
+        (GOOD, ["--match", "zero"], ["--match"]),
+        (GOOD, ["--match", "0", "--sed", "1"], ["--sed"]),
+    ],
+    ids=["unknown-key", "unknown-strategy", "toml-syntax", "negative-match", "match-range",
+         "bad-format", "negative-seed", "match-not-int", "unknown-option"],
+)
+def test_usage_and_config_errors(
+    tmp_path: Path, config: str, args: list[str], parts: list[str]
+) -> None:
+    path = write(tmp_path, config)
+    if not args:
+        args = ["--match", "0"]
+    result = runner.invoke(app, ["replay", str(path), *args])
+    assert_usage_error(result, *parts)
+
+
+def test_missing_config_file(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["replay", str(tmp_path / "gone.toml"), "--match", "0"])
+    assert_usage_error(result, "gone.toml", "not found")
+
+
+def test_missing_match_option(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["replay", str(write(tmp_path, GOOD))])
+    assert_usage_error(result, "--match")
+
+
+def test_unknown_command() -> None:
+    assert_usage_error(runner.invoke(app, ["replya"]), "replya")
+
+
+def test_no_arguments_shows_help() -> None:
+    result = runner.invoke(app, [])
+    assert result.exit_code == 2
+    assert "replay" in result.output  # rich prints help on stdout, plain click on stderr
+
+
+# --- replay ---------------------------------------------------------------------------
+
+
+def test_replay_jsonl(tmp_path: Path, fake_replay: list[tuple[Config, int]]) -> None:
+    path = write(tmp_path, GOOD)
+    result = runner.invoke(app, ["replay", str(path), "--match", "3", "--format", "jsonl"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
+    lines = result.stdout.splitlines()
+    assert [json.loads(line) for line in lines] == EVENTS
+    assert lines[1] == '{"event":"match_end","totals":[10,20]}'  # compact separators
+    (config, match), = fake_replay
+    assert (match, config.seed, config.matches, config.path) == (3, 11, 5, str(path))
+
+
+def test_replay_seed_override_and_text(
+    tmp_path: Path, fake_replay: list[tuple[Config, int]]
+) -> None:
+    path = write(tmp_path, GOOD)
+    result = runner.invoke(app, ["replay", str(path), "--match", "0", "--seed", "123"])
+    assert result.exit_code == 0, result.output
+    assert "Winner: seat 0 (greedy) with 10" in result.stdout
+    assert fake_replay[0][0].seed == 123
+
+
+def test_replay_with_the_engine(tmp_path: Path) -> None:
+    """End to end through the real engine, once mexsim.replay exists."""
+    pytest.importorskip("mexsim.replay")
+    path = write(tmp_path, GOOD)
+    result = runner.invoke(app, ["replay", str(path), "--match", "2", "--format", "jsonl"])
+    assert result.exit_code == 0, result.output
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    assert events[0]["event"] == "match" and events[0]["match"] == 2
+    assert events[-1]["event"] == "match_end"
+    text = runner.invoke(app, ["replay", str(path), "--match", "2"])
+    assert text.exit_code == 0, text.output
+    assert "Round 12 — engine 0|0" in text.stdout
+
+
+# --- start-up cost --------------------------------------------------------------------
+
+HELP_PROBE = f"""
+import json, sys
+from mexsim.cli import app
+sys.argv = ["mexsim", "--help"]
+try:
+    app()
+except SystemExit as exc:
+    code = exc.code
+print(json.dumps({{"code": code, "heavy": [m for m in {HEAVY!r} if m in sys.modules]}}))
+"""
+
+
+def test_help_imports_nothing_heavy() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-c", HELP_PROBE], cwd=ROOT, capture_output=True, text=True,
+        timeout=60, check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert report == {"code": 0, "heavy": []}
+    assert "replay" in proc.stdout
+
+
+def test_python_dash_m_help() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "mexsim", "replay", "--help"], cwd=ROOT, capture_output=True,
+        text=True, timeout=60, check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    for option in ("--match", "--seed", "--format"):
+        assert option in proc.stdout
