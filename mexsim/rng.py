@@ -98,6 +98,7 @@ def stream_key(seed, a, b, c):
 @njit(cache=True)
 def seed_words(key):
     """The four xoshiro256** words of Xoshiro(key)."""
+    key = np.uint64(key)  # an int64 key would turn the sums below into float64
     return mix(key), mix(key + GOLDEN), mix(key + np.uint64(2) * GOLDEN), \
         mix(key + np.uint64(3) * GOLDEN)
 

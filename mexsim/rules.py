@@ -18,6 +18,7 @@ ENGINE_MODES = ("holder", "set_aside")
 MIN_PIP, MAX_PIP = 6, 15
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
 MAX_DOUBLE_BLANK_POINTS = 1000
+MIN_HAND_SIZE = 2
 RULE_KEYS = (
     "preset", "max_pip", "first_turn", "engine", "draw_to_start",
     "double_blank_points", "hand_size",
@@ -122,12 +123,13 @@ def resolve_rules(options: dict[str, Any], players: int, where: str = "[rules]")
             )
         hand_size = default_hand_size(players)
     largest = (in_deal - 1) // players
-    hand_size = _need_int(where, "hand_size", hand_size, 1, None)
+    # A one-tile hand would let the engine's holder go out before play starts (R5, R14).
+    hand_size = _need_int(where, "hand_size", hand_size, MIN_HAND_SIZE, None)
     if hand_size > largest:
         raise ConfigError(
             f"{where}: 'hand_size' = {hand_size} does not fit a double-{max_pip} set "
             f"({tiles} tiles, engine {engine}) for {players} players with at least one tile "
-            f"left in the boneyard (allowed: 1..{largest})"
+            f"left in the boneyard (allowed: {MIN_HAND_SIZE}..{largest})"
         )
     return Rules(
         preset=preset, max_pip=max_pip, first_turn=first_turn, engine=engine,

@@ -1,0 +1,1 @@
+"""mexsim test suite."""

@@ -1,0 +1,38 @@
+"""Hypothesis strategies shared by the engine tests: rule options and seatings."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from mexsim.errors import ConfigError
+from mexsim.rules import Rules, resolve_rules
+
+STRATEGY_NAMES = ("random", "greedy")
+
+
+@st.composite
+def rules_and_seats(draw: st.DrawFn, max_players: int = 10) -> tuple[Rules, list[str]]:
+    """Any valid rule options (all presets, overrides, other sets) and a strategy per seat."""
+    players = draw(st.integers(2, max_players))
+    options: dict = {"preset": draw(st.sampled_from(["seed-001", "seed-000", "standard"]))}
+    for key, values in (("first_turn", ["single", "train"]),
+                        ("engine", ["holder", "set_aside"]),
+                        ("draw_to_start", [False, True])):
+        if draw(st.booleans()):
+            options[key] = draw(st.sampled_from(values))
+    if draw(st.booleans()):
+        options["double_blank_points"] = draw(st.sampled_from([0, 25, 50]))
+    if draw(st.integers(0, 3)) == 0:
+        options["max_pip"] = draw(st.sampled_from([6, 9, 15]))
+        tiles = (options["max_pip"] + 1) * (options["max_pip"] + 2) // 2
+        options["hand_size"] = draw(st.integers(2, max(2, (tiles - 2) // players)))
+    try:
+        rules = resolve_rules(options, players)
+    except ConfigError:  # a drawn hand size that cannot be dealt: covered elsewhere
+        rules = resolve_rules({"preset": options["preset"]}, players)
+    seats = draw(st.lists(st.sampled_from(STRATEGY_NAMES), min_size=players, max_size=players))
+    return rules, seats
+
+
+seeds = st.integers(0, 2**64 - 1)
+matches = st.integers(0, 10**9)
