@@ -8,14 +8,11 @@ Targets (issue 2): >= 20,000 matches/s per core and >= 50x the reference.
 from __future__ import annotations
 
 import argparse
-import os
 import time
 
-os.environ.setdefault("NUMBA_NUM_THREADS", "1")
-
-from mexsim.engine import play_matches_results  # noqa: E402
-from mexsim.reference import play_match  # noqa: E402
-from mexsim.rules import PRESETS, resolve_rules  # noqa: E402
+from mexsim.engine import play_matches_results
+from mexsim.reference import play_match
+from mexsim.rules import PRESETS, resolve_rules
 
 SEED = 2026
 
