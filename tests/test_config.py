@@ -86,7 +86,7 @@ BAD_CONFIGS = [
      ["[rules]", "'preset'", '"seed-001", "seed-000", "standard"']),
     ("bad-engine", '[rules]\nengine = "middle"\n' + TWO_PLAYERS,
      ["[rules]", "'engine'", '"holder", "set_aside"']),
-    ("hand-too-big", "[rules]\nhand_size = 50\n" + TWO_PLAYERS, ["'hand_size'", "allowed: 1..45"]),
+    ("hand-too-big", "[rules]\nhand_size = 50\n" + TWO_PLAYERS, ["'hand_size'", "allowed: 2..45"]),
 ]
 
 
