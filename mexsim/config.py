@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 import re
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -22,7 +22,7 @@ DEFAULT_MATCHES = 1000
 DEFAULT_SEED = 0
 MAX_SEED = 2**64 - 1
 SECTIONS = ("run", "rules", "seating", "players")
-RUN_KEYS = ("matches", "seed", "out")
+RUN_KEYS = ("matches", "seed", "out", "strategies")
 SEATING_KEYS = ("rotate",)
 PLAYER_KEYS = ("name", "strategy", "params")
 _SECTION_KEYS = {"run": RUN_KEYS, "rules": RULE_KEYS, "seating": SEATING_KEYS}
@@ -48,10 +48,15 @@ class Config:
     rules: Rules
     rotate: bool
     players: tuple[PlayerSpec, ...]
+    strategy_dirs: tuple[str, ...] = ()  # extra strategies folders (absolute paths)
 
 
-def load_config(path: str | Path) -> Config:
-    """Read and validate a TOML config file."""
+def load_config(path: str | Path, strategy_dirs: Sequence[str | Path] = ()) -> Config:
+    """Read and validate a TOML config file.
+
+    Strategies come from the project's ``strategies/``, the folders named by
+    ``[run] strategies`` (relative to the config file) and ``strategy_dirs``
+    (``--strategies DIR``)."""
     data = _read_toml(Path(path))
     where = str(path)
     for key in data:
@@ -76,14 +81,16 @@ def load_config(path: str | Path) -> Config:
     _check_keys(seating_where, seating, SEATING_KEYS)
     rotate = _need_bool(seating_where, "rotate", seating.get("rotate", True))
 
-    players = _players(where, data.get("players"))
+    dirs = _strategy_dirs(run_where, Path(path).parent, run.get("strategies", []))
+    dirs += tuple(str(Path(d).expanduser().resolve()) for d in strategy_dirs)
+    players = _players(where, data.get("players"), dirs)
 
     rules_where = f"{where} [rules]"
     _check_keys(rules_where, rules_table, RULE_KEYS)
     rules = resolve_rules(dict(rules_table), len(players), where=rules_where)
     return Config(
         path=where, matches=matches, seed=seed, out=out, rules=rules, rotate=rotate,
-        players=players,
+        players=players, strategy_dirs=dirs,
     )
 
 
@@ -142,7 +149,19 @@ def _read_toml(path: Path) -> dict[str, Any]:
 # --- players --------------------------------------------------------------------------
 
 
-def _players(where: str, tables: Any) -> tuple[PlayerSpec, ...]:
+def _strategy_dirs(where: str, base: Path, value: Any) -> tuple[str, ...]:
+    folders = [value] if isinstance(value, str) else value
+    if not isinstance(folders, list) or not all(isinstance(f, str) for f in folders):
+        raise ConfigError(
+            f"{where}: 'strategies' must be a folder or a list of folders, got {_show(value)}")
+    resolved = tuple(str((base / Path(f).expanduser()).resolve()) for f in folders)
+    for folder in resolved:
+        if not Path(folder).is_dir():
+            raise ConfigError(f"{where}: 'strategies' folder {folder} does not exist")
+    return resolved
+
+
+def _players(where: str, tables: Any, dirs: tuple[str, ...]) -> tuple[PlayerSpec, ...]:
     if tables is None:
         tables = []
     if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
@@ -155,7 +174,7 @@ def _players(where: str, tables: Any) -> tuple[PlayerSpec, ...]:
             f"{where}: 'players' has {len(tables)} [[players]] tables "
             f"(allowed: {MIN_PLAYERS}..{MAX_PLAYERS} players, R2)"
         )
-    strategies = available_strategies()
+    strategies = available_strategies(dirs)
     explicit: dict[str, int] = {}
     parsed: list[tuple[str | None, str, dict[str, float]]] = []
     for index, table in enumerate(tables):
@@ -180,7 +199,8 @@ def _players(where: str, tables: Any) -> tuple[PlayerSpec, ...]:
                     f"[[players]] #{explicit[name] + 1}; names must be unique)"
                 )
             explicit[name] = index
-        params = _params(player_where, strategy, table.get("params", {}))
+        params = _params(player_where, strategy, strategies[strategy].params,
+                         table.get("params", {}))
         parsed.append((name, strategy, params))
 
     taken = set(explicit)
@@ -203,8 +223,8 @@ def _unique(base: str, taken: set[str]) -> str:
     return f"{base}-{suffix}"
 
 
-def _params(where: str, strategy: str, given: Any) -> dict[str, float]:
-    defaults = available_strategies()[strategy].params
+def _params(where: str, strategy: str, defaults: Mapping[str, float],
+            given: Any) -> dict[str, float]:
     if not isinstance(given, dict):
         raise ConfigError(
             f"{where}: 'params' must be a table of numbers, got {_show(given)} "

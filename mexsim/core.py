@@ -2,20 +2,22 @@
 
 It mirrors mexsim/reference.py branch for branch (docs/rules.md is the procedure);
 the differential tests hold the two to identical traces. No Python objects in here:
-state is a handful of fixed-shape arrays, laid out as follows (P players, T tiles,
-N = max pip, W = words per hand: 2 up to double-14, 3 for double-15):
+state is a handful of fixed-shape arrays (P players, T tiles, N = max pip, W = words
+per hand: 2 up to double-14, 3 for double-15):
 
-    hands       uint64[P, W]   bitmask of the tiles in each seat's hand
-    boneyard    int64[T]       tile numbers; sc[S_BPOS] .. sc[S_BEND] is what is left
-    train_end   int64[P+1]     open end of each train; train P is the Mexican train
-    train_len   int64[P+1]     tiles on each train
-    marked      int64[P+1]     1 while the train carries a marker (R8)
-    open_dbl    int64[P+1]     trains ending in an open double, oldest first (R13)
-    sc          int64[N_SC]    scalars: boneyard window, open-double count, R15 count…
-    rng         uint64[P, 4]   xoshiro256** state of each seat's strategy stream
-    move_tile   int64[M]       legal moves (tile, train) in docs/rules.md order,
-    move_train  int64[M]       M = T·(P+1) at most
-    scan        int64[P+1]     the trains a move list covers, in that order
+    view        int64[view.SIZE]  the public table, as strategies see it (mexsim/view.py):
+                                  train ends, lengths, markers, open doubles (R13, oldest
+                                  first), hand sizes, scores, and the legal moves in
+                                  docs/rules.md order
+    hands       uint64[P, W]      bitmask of the tiles in each seat's hand (hidden, R17)
+    boneyard    int64[T]          the deal's order; boneyard[bpos:n] is still to draw
+    rng         uint64[P, 4]      xoshiro256** state of each seat's strategy stream
+    had_turn, played, draws       int64[P] per-seat counters of the round
+    scan        int64[P+1]        the trains a move list covers, in that order
+
+Strategies are plug-ins (mexsim/strategy_registry.py): a tuple of first-class functions
+``decide(view, params) -> move index``, one per seat, padded to view.MAX_PLAYERS so that
+the kernels compile once whatever the player count.
 
 The turn loop is written out in one function on purpose: helpers that take arrays pay
 atomic reference counting on every call (measured: two thirds of the run time), so the
@@ -36,7 +38,39 @@ from mexsim.rng import (
     stream_key,
     xoshiro_bounded,
 )
-from mexsim.strategy_registry import GREEDY
+from mexsim.view import (
+    BONEYARD,
+    DUTY,
+    ENGINE,
+    FIRST_TURN,
+    HAND,
+    HAND_SIZE,
+    LAID_THIS_TURN,
+    MATCH,
+    MAX_PARAMS,
+    MAX_PIP,
+    MAX_TRAINS,
+    MAX_WORDS,
+    MOVE_TILE,
+    MOVE_TRAIN,
+    N_MOVES,
+    N_OPEN,
+    NUMBER_MASK,
+    OPEN_DOUBLES,
+    PLAYERS,
+    RNG,
+    ROUND,
+    SCORE,
+    SEAT,
+    TILE_HI,
+    TILE_LO,
+    TILE_PIPS,
+    TILES,
+    TRAIN_END,
+    TRAIN_LEN,
+    TRAIN_MARKED,
+    WORDS,
+)
 
 # event rows: (kind, round, seat, tile, train-or-reason)
 EV_DEAL_HAND = 0
@@ -69,6 +103,21 @@ GOES_ON = 0
 OUT = 1
 BLOCKED = 2
 
+# how a kernel asks strategies: through the plug-ins (always, outside benchmarks), or
+# greedy compiled in, with the view filled as for a call (the "hard-wired call"
+# baseline of the dispatch cost) or without it (the engine alone)
+DISPATCH_PLUGIN = 0
+DISPATCH_HARDWIRED = 1
+DISPATCH_ENGINE_ONLY = 2
+
+# status[...] after a kernel returns: a strategy that chose an impossible move
+ST_BAD_CHOICE = 0  # 1 when a strategy returned an index outside its legal moves
+ST_MATCH = 1
+ST_ROUND = 2
+ST_SEAT = 3
+ST_CHOICE = 4
+ST_N_MOVES = 5
+N_STATUS = 6
 
 
 @njit(cache=True)
@@ -105,15 +154,34 @@ def shuffle_deal(seed, match, rnd, N, set_aside, lo, hi, order):
     return n
 
 
+@njit(cache=True)
+def fill_static_view(view, match, P, N, lo, hi, pips, number_mask):
+    """The parts of the view fixed for a whole match (mexsim/view.py)."""
+    view[:] = 0
+    T = lo.shape[0]
+    view[MAX_PIP] = N
+    view[PLAYERS] = P
+    view[TILES] = T
+    view[WORDS] = number_mask.shape[1]
+    view[MATCH] = match
+    for t in range(T):
+        view[TILE_LO + t] = lo[t]
+        view[TILE_HI + t] = hi[t]
+        view[TILE_PIPS + t] = pips[t]
+    for n in range(N + 1):
+        for w in range(number_mask.shape[1]):
+            view[NUMBER_MASK + n * MAX_WORDS + w] = np.int64(number_mask[n, w])
+
+
 @njit(cache=True, error_model="numpy")
 def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
-               double_blank_points, codes, lo, hi, pips, number_mask, rng, hands, boneyard,
-               train_end, train_len, marked, open_dbl, had_turn, played, draws, move_tile,
-               move_train, scan, res, ev, n_ev, record):
+               double_blank_points, funcs, params, n_params, pbuf, lo, hi, pips, number_mask,
+               rng, hands, boneyard, had_turn, played, draws, scan, view, res, ev, n_ev,
+               status, record, dispatch):
     """Play round ``rnd`` dealt as boneyard[:n] (see shuffle_deal) into res[rnd, seat, F_*];
-    returns n_ev, the event rows written so far."""
+    returns n_ev, the event rows written so far (-1 when a strategy failed: see status)."""
     T = lo.shape[0]
-    W = number_mask.shape[1]
+    W = MAX_WORDS
     engine = N - rnd  # R4
     engine_tile = engine_tile_of(rnd, N, lo, hi)
     hands[:, :] = 0
@@ -130,13 +198,23 @@ def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
         for k in range(bpos, n):
             ev[n_ev] = (EV_DEAL_BONEYARD, rnd, -1, boneyard[k], 0)
             n_ev += 1
-    train_end[:] = engine
-    train_len[:] = 0
-    marked[:] = 0
+    number_bits = number_mask.ravel()  # row n at n * MAX_WORDS: a constant stride
+    view[ROUND] = rnd
+    view[ENGINE] = engine
+    for tr in range(MAX_TRAINS):
+        view[TRAIN_END + tr] = engine
+        view[TRAIN_LEN + tr] = 0
+        view[TRAIN_MARKED + tr] = 0
+        view[OPEN_DOUBLES + tr] = -1
+    view[N_OPEN] = 0
+    for s in range(P):
+        view[HAND_SIZE + s] = H
     had_turn[:] = 0
     played[:] = 0
     draws[:] = 0
-    n_open = 0  # open doubles in open_dbl[:n_open]
+    n_open = 0  # open doubles, view[OPEN_DOUBLES : OPEN_DOUBLES + n_open]
+    marked_bits = 0  # bit s set while train s carries a marker (mirrors TRAIN_MARKED)
+    all_seats = (1 << P) - 1
     count = 0  # R15
 
     # R5: the engine and the first player
@@ -154,6 +232,7 @@ def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
                 bpos += 1
                 hands[seat, t >> 6] |= _bit(t)
                 draws[seat] += 1
+                view[HAND_SIZE + seat] += 1
                 if record:
                     ev[n_ev] = (EV_DRAW, rnd, seat, t, 0)
                     n_ev += 1
@@ -161,6 +240,8 @@ def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
                     break
                 seat = seat + 1 if seat + 1 < P else 0
         hands[seat, engine_tile >> 6] ^= _bit(engine_tile)
+        view[HAND_SIZE + seat] -= 1
+    view[BONEYARD] = n - bpos
     if record:
         ev[n_ev] = (EV_ENGINE, rnd, seat, -1, 0)
         n_ev += 1
@@ -178,47 +259,67 @@ def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
         else:
             which = ON_USABLE_TRAINS
         chain = first and first_turn_train and not duty  # R11 "train"
-        laid = False
+        laid = 0
         last_double = False
         drawn = 0  # draws made for the current obligation to play
         while True:
             # legal moves: own, Mexican, then marked trains clockwise (docs/rules.md)
             n_scan = 1
             if which == ON_OLDEST_DOUBLE:
-                scan[0] = open_dbl[0]
+                scan[0] = view[OPEN_DOUBLES]
             else:
                 scan[0] = seat
                 if which == ON_USABLE_TRAINS:
                     scan[1] = P  # R7: the Mexican train
                     n_scan = 2
-                    tr = seat
-                    for _ in range(P - 1):
-                        tr = tr + 1 if tr + 1 < P else 0
-                        if marked[tr]:  # R7: another train only while it carries a marker
-                            scan[n_scan] = tr
-                            n_scan += 1
+                    # R7: others' trains only while marked; clockwise from the next seat
+                    others = marked_bits & ~(1 << seat)
+                    rot = ((others >> (seat + 1)) | (others << (P - seat - 1))) & all_seats
+                    while rot:
+                        tr = seat + 1 + np.int64(trailing_zeros(rot))
+                        rot &= rot - 1
+                        scan[n_scan] = tr - P if tr >= P else tr
+                        n_scan += 1
+            h0 = hands[seat, 0]
+            h1 = hands[seat, 1]
+            h2 = hands[seat, 2]
             nm = 0
             for i in range(n_scan):
                 tr = scan[i]
-                end = train_end[tr]
-                for w in range(W):
-                    m = hands[seat, w] & number_mask[end, w]
-                    while m:
-                        move_tile[nm] = (w << 6) + trailing_zeros(m)
-                        move_train[nm] = tr
-                        nm += 1
-                        m &= m - U1
+                row = view[TRAIN_END + tr] * MAX_WORDS
+                m0 = h0 & number_bits[row]
+                m1 = h1 & number_bits[row + 1]
+                m2 = h2 & number_bits[row + 2]
+                if (m0 | m1 | m2) == 0:
+                    continue  # the common case: nothing fits this train
+                while m0:
+                    view[MOVE_TILE + nm] = trailing_zeros(m0)
+                    view[MOVE_TRAIN + nm] = tr
+                    nm += 1
+                    m0 &= m0 - U1
+                while m1:
+                    view[MOVE_TILE + nm] = 64 + trailing_zeros(m1)
+                    view[MOVE_TRAIN + nm] = tr
+                    nm += 1
+                    m1 &= m1 - U1
+                while m2:
+                    view[MOVE_TILE + nm] = 128 + trailing_zeros(m2)
+                    view[MOVE_TRAIN + nm] = tr
+                    nm += 1
+                    m2 &= m2 - U1
 
             if nm == 0:
-                if chain and laid and not last_double:
+                if chain and laid > 0 and not last_double:
                     break  # R11: the chain stops; no draw, no marker
-                keep = draw_to_start and not duty and train_len[seat] == 0  # R11
+                keep = draw_to_start and not duty and view[TRAIN_LEN + seat] == 0  # R11
                 if bpos < n and (drawn == 0 or keep):
                     t = boneyard[bpos]  # R10: draw one tile and look again
                     bpos += 1
                     hands[seat, t >> 6] |= _bit(t)
                     draws[seat] += 1
                     drawn += 1
+                    view[HAND_SIZE + seat] += 1
+                    view[BONEYARD] = n - bpos
                     if record:
                         ev[n_ev] = (EV_DRAW, rnd, seat, t, 0)
                         n_ev += 1
@@ -227,8 +328,9 @@ def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
                 if record:
                     ev[n_ev] = (EV_PASS, rnd, seat, -1, 0)
                     n_ev += 1
-                if marked[seat] == 0:
-                    marked[seat] = 1
+                if view[TRAIN_MARKED + seat] == 0:
+                    view[TRAIN_MARKED + seat] = 1
+                    marked_bits |= 1 << seat
                     count = 1  # R15: a new marker restarts the count
                 else:
                     count += 1
@@ -236,51 +338,76 @@ def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
                     outcome = BLOCKED  # R15
                 break
 
-            # the strategy chooses; built-in dispatch until the plug-in interface lands
-            if codes[seat] == GREEDY:  # heaviest tile = lowest number; ties: earliest
+            # the strategy chooses (R9: which legal play is the strategy's choice); a
+            # forced move is played without asking (docs/rules.md, "Move order")
+            if nm == 1:
+                i = 0
+            elif dispatch == DISPATCH_ENGINE_ONLY:  # benchmark: the engine without a strategy
                 i = 0
                 for k in range(1, nm):
-                    if move_tile[k] < move_tile[i]:
+                    if view[MOVE_TILE + k] < view[MOVE_TILE + i]:
                         i = k
             else:
-                i, a0, a1, a2, a3 = xoshiro_bounded(nm, rng[seat, 0], rng[seat, 1],
-                                                    rng[seat, 2], rng[seat, 3])
-                rng[seat, 0] = a0
-                rng[seat, 1] = a1
-                rng[seat, 2] = a2
-                rng[seat, 3] = a3
+                view[SEAT] = seat
+                view[N_MOVES] = nm
+                view[FIRST_TURN] = 1 if first else 0
+                view[DUTY] = 1 if duty else 0
+                view[LAID_THIS_TURN] = laid
+                for w in range(W):
+                    view[HAND + w] = np.int64(hands[seat, w])
+                for k in range(4):
+                    view[RNG + k] = np.int64(rng[seat, k])
+                for k in range(n_params[seat]):
+                    pbuf[k] = params[seat, k]
+                if dispatch == DISPATCH_HARDWIRED:  # benchmark: greedy as a direct call
+                    i = 0
+                    for k in range(1, view[N_MOVES]):
+                        if view[MOVE_TILE + k] < view[MOVE_TILE + i]:
+                            i = k
+                else:
+                    i = funcs[seat](view, pbuf)
+                for k in range(4):
+                    rng[seat, k] = np.uint64(view[RNG + k])
+                if i < 0 or i >= nm:
+                    status[ST_BAD_CHOICE] = 1
+                    status[ST_MATCH] = view[MATCH]
+                    status[ST_ROUND] = rnd
+                    status[ST_SEAT] = seat
+                    status[ST_CHOICE] = i
+                    status[ST_N_MOVES] = nm
+                    return -1
 
-            t = move_tile[i]
-            tr = move_train[i]
-            train_end[tr] = hi[t] if lo[t] == train_end[tr] else lo[t]
-            train_len[tr] += 1
+            t = view[MOVE_TILE + i]
+            tr = view[MOVE_TRAIN + i]
+            view[TRAIN_END + tr] = hi[t] if lo[t] == view[TRAIN_END + tr] else lo[t]
+            view[TRAIN_LEN + tr] += 1
             hands[seat, t >> 6] ^= _bit(t)
+            view[HAND_SIZE + seat] -= 1
             if tr == seat:
-                marked[seat] = 0  # R8: the owner's play removes the marker
+                view[TRAIN_MARKED + seat] = 0  # R8: the owner's play removes the marker
+                marked_bits &= ~(1 << seat)
             for k in range(n_open):  # R13: a tile on an open double satisfies it
-                if open_dbl[k] == tr:
+                if view[OPEN_DOUBLES + k] == tr:
                     for j in range(k, n_open - 1):
-                        open_dbl[j] = open_dbl[j + 1]
+                        view[OPEN_DOUBLES + j] = view[OPEN_DOUBLES + j + 1]
                     n_open -= 1
+                    view[OPEN_DOUBLES + n_open] = -1
                     break
             is_double = lo[t] == hi[t]
             if is_double:
-                open_dbl[n_open] = tr  # R12: a double stays open until covered
+                view[OPEN_DOUBLES + n_open] = tr  # R12: a double stays open until covered
                 n_open += 1
+            view[N_OPEN] = n_open
             count = 0  # R15: a play resets the count
             played[seat] += 1
             drawn = 0
             if record:
                 ev[n_ev] = (EV_PLAY, rnd, seat, t, tr)
                 n_ev += 1
-            empty = True
-            for w in range(W):
-                if hands[seat, w]:
-                    empty = False
-            if empty:
+            if view[HAND_SIZE + seat] == 0:
                 outcome = OUT  # R14: going out ends the round at once
                 break
-            laid = True
+            laid += 1
             last_double = is_double
             if duty or (not chain and not is_double):
                 break  # R13: serving a double ends the turn; R12: so does a non-double
@@ -305,6 +432,7 @@ def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
         res[rnd, s, F_BLOCKED] = 1 if outcome == BLOCKED else 0
         res[rnd, s, F_TILES_PLAYED] = played[s]
         res[rnd, s, F_DRAWS] = draws[s]
+        view[SCORE + s] += pen
     if record:
         ev[n_ev] = (EV_ROUND_END, rnd, -1, -1,
                     REASON_BLOCKED if outcome == BLOCKED else REASON_OUT)
@@ -314,8 +442,12 @@ def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
 
 @njit(cache=True)
 def play_match(seed, match, P, N, H, first_turn_train, set_aside, draw_to_start,
-               double_blank_points, codes, lo, hi, pips, number_mask, res, ev, record):
-    """Play match ``match`` (R4: N+1 rounds) into res[round, seat, F_*]; returns n_ev."""
+               double_blank_points, funcs, params, n_params, lo, hi, pips, number_mask,
+               view, res, ev, status, record, dispatch):
+    """Play match ``match`` (R4: N+1 rounds) into res[round, seat, F_*].
+
+    Returns the number of event rows written, or -1 when a strategy chose an impossible
+    move (details in status)."""
     T = lo.shape[0]
     rng = np.empty((P, 4), dtype=np.uint64)
     for s in range(P):
@@ -323,55 +455,60 @@ def play_match(seed, match, P, N, H, first_turn_train, set_aside, draw_to_start,
             stream_key(seed, match, STREAM_STRATEGY, s))
     hands = np.zeros((P, number_mask.shape[1]), dtype=np.uint64)
     boneyard = np.empty(T, dtype=np.int64)
-    train_end = np.empty(P + 1, dtype=np.int64)
-    train_len = np.empty(P + 1, dtype=np.int64)
-    marked = np.empty(P + 1, dtype=np.int64)
-    open_dbl = np.empty(P + 1, dtype=np.int64)
     had_turn = np.empty(P, dtype=np.int64)
     played = np.empty(P, dtype=np.int64)
     draws = np.empty(P, dtype=np.int64)
-    move_tile = np.empty(T * (P + 1), dtype=np.int64)
-    move_train = np.empty(T * (P + 1), dtype=np.int64)
     scan = np.empty(P + 1, dtype=np.int64)
+    pbuf = np.zeros(MAX_PARAMS, dtype=np.float64)
+    fill_static_view(view, match, P, N, lo, hi, pips, number_mask)
     n_ev = 0
     for rnd in range(N + 1):
         n = shuffle_deal(seed, match, rnd, N, set_aside, lo, hi, boneyard)
-        n_ev = play_round(rnd, n, P, N, H, first_turn_train, set_aside,
-                          draw_to_start, double_blank_points, codes, lo, hi, pips, number_mask,
-                          rng, hands, boneyard, train_end, train_len, marked, open_dbl,
-                          had_turn, played, draws, move_tile, move_train, scan, res, ev,
-                          n_ev, record)
+        n_ev = play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
+                          double_blank_points, funcs, params, n_params, pbuf, lo, hi, pips,
+                          number_mask, rng, hands, boneyard, had_turn, played, draws, scan,
+                          view, res, ev, n_ev, status, record, dispatch)
+        if n_ev < 0:
+            return -1
     return n_ev
 
 
 @njit(cache=True)
 def play_matches(seed, first_match, n_matches, P, N, H, first_turn_train, set_aside,
-                 draw_to_start, double_blank_points, codes, lo, hi, pips, number_mask, res):
-    """Play matches first_match … first_match+n-1 into res[k, round, seat, F_*]."""
+                 draw_to_start, double_blank_points, funcs, params, n_params, lo, hi, pips,
+                 number_mask, view, res, status, dispatch):
+    """Play matches first_match … first_match+n-1 into res[k, round, seat, F_*].
+
+    Returns the number of matches completed (< n_matches when a strategy failed)."""
     ev = np.empty((1, EV_FIELDS), dtype=np.int64)
     for k in range(n_matches):
-        play_match(seed, first_match + k, P, N, H, first_turn_train, set_aside, draw_to_start,
-                   double_blank_points, codes, lo, hi, pips, number_mask, res[k], ev, False)
+        if play_match(seed, first_match + k, P, N, H, first_turn_train, set_aside,
+                      draw_to_start, double_blank_points, funcs, params, n_params, lo, hi,
+                      pips, number_mask, view, res[k], ev, status, False,
+                      dispatch) < 0:
+            return k
+    return n_matches
 
 
 @njit(cache=True)
-def play_dealt_round(seed, match, rnd, order, n, T, P, N, H, first_turn_train, set_aside,
-                     draw_to_start, double_blank_points, codes, lo, hi, pips, number_mask,
-                     res, ev):
+def play_dealt_round(seed, match, rnd, order, n, P, N, H, first_turn_train, set_aside,
+                     draw_to_start, double_blank_points, funcs, params, n_params, lo, hi,
+                     pips, number_mask, view, res, ev, status):
     """Play one round from a given deal (order[:n], as shuffle_deal lays it out), with
     events recorded: the entry point of the hand-built scenario tests."""
+    T = lo.shape[0]
     rng = np.empty((P, 4), dtype=np.uint64)
     for s in range(P):
         rng[s, 0], rng[s, 1], rng[s, 2], rng[s, 3] = seed_words(
             stream_key(seed, match, STREAM_STRATEGY, s))
     boneyard = np.empty(T, dtype=np.int64)
     boneyard[:n] = order[:n]
+    fill_static_view(view, match, P, N, lo, hi, pips, number_mask)
     return play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
-                      double_blank_points, codes, lo, hi, pips, number_mask, rng,
+                      double_blank_points, funcs, params, n_params,
+                      np.zeros(MAX_PARAMS, dtype=np.float64), lo, hi, pips, number_mask, rng,
                       np.zeros((P, number_mask.shape[1]), dtype=np.uint64), boneyard,
-                      np.empty(P + 1, dtype=np.int64), np.empty(P + 1, dtype=np.int64),
-                      np.empty(P + 1, dtype=np.int64), np.empty(P + 1, dtype=np.int64),
                       np.empty(P, dtype=np.int64), np.empty(P, dtype=np.int64),
-                      np.empty(P, dtype=np.int64), np.empty(T * (P + 1), dtype=np.int64),
-                      np.empty(T * (P + 1), dtype=np.int64), np.empty(P + 1, dtype=np.int64),
-                      res, ev, 0, True)
+                      np.empty(P, dtype=np.int64), np.empty(P + 1, dtype=np.int64), view, res,
+                      ev, 0, status, True, DISPATCH_PLUGIN)
+

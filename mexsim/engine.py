@@ -1,50 +1,76 @@
-"""The Python side of the numba core: rules into kernel arguments, event rows into traces."""
+"""The Python side of the numba core: rules and seats in, results and traces out."""
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from numba.core.errors import NumbaExperimentalFeatureWarning
 
-from mexsim import core
+from mexsim import core, view
 from mexsim.rules import Rules
-from mexsim.strategy_registry import available_strategies
+from mexsim.seats import Seat, SeatLike, resolve_seats
 from mexsim.tiles import TileSet, tile_set
+
+# Strategies are first-class functions, which numba still labels experimental; the
+# differential tests against the reference engine are what we rely on.
+warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
+
+
+class StrategyError(Exception):
+    """A strategy chose an impossible move or raised; names the strategy, match and round."""
 
 
 @dataclass(frozen=True)
 class KernelArgs:
-    """Everything the kernels need about the rules and the seats, as plain numbers/arrays."""
+    """Everything the kernels need about the rules and the seats, as numbers and arrays."""
 
-    P: int
-    N: int
-    H: int
-    first_turn_train: bool
-    set_aside: bool
-    draw_to_start: bool
-    double_blank_points: int
-    codes: np.ndarray
+    rules: Rules
+    seats: tuple[Seat, ...]
+    funcs: tuple
+    params: np.ndarray
+    n_params: np.ndarray
     tiles: TileSet
 
     @classmethod
-    def build(cls, rules: Rules, strategies: Sequence[str]) -> KernelArgs:
-        known = available_strategies()
-        codes = np.array([known[name].code for name in strategies], dtype=np.int64)
-        return cls(
-            P=rules.players, N=rules.max_pip, H=rules.hand_size,
-            first_turn_train=rules.first_turn == "train",
-            set_aside=rules.engine == "set_aside",
-            draw_to_start=rules.draw_to_start,
-            double_blank_points=rules.double_blank_points,
-            codes=codes, tiles=tile_set(rules.max_pip),
-        )
+    def build(cls, rules: Rules, seats: Sequence[SeatLike]) -> KernelArgs:
+        resolved = tuple(resolve_seats(seats))
+        if len(resolved) != rules.players:
+            raise ValueError(f"{len(resolved)} seats for {rules.players} players")
+        # Pad to MAX_PLAYERS so the kernels' type, and so their cache, is the same for
+        # every table; the padding is never called.
+        funcs = tuple(s.strategy.decide for s in resolved)
+        funcs += (funcs[0],) * (view.MAX_PLAYERS - len(funcs))
+        params = np.zeros((view.MAX_PLAYERS, view.MAX_PARAMS), dtype=np.float64)
+        n_params = np.zeros(view.MAX_PLAYERS, dtype=np.int64)
+        for s, seat in enumerate(resolved):
+            params[s, :len(seat.params)] = seat.params
+            n_params[s] = len(seat.params)
+        return cls(rules, resolved, funcs, params, n_params, tile_set(rules.max_pip))
 
     def rule_args(self) -> tuple:
-        ts = self.tiles
-        return (self.P, self.N, self.H, self.first_turn_train, self.set_aside,
-                self.draw_to_start, self.double_blank_points, self.codes,
-                ts.lo, ts.hi, ts.pips, ts.number_mask)
+        r, ts = self.rules, self.tiles
+        return (r.players, r.max_pip, r.hand_size, r.first_turn == "train",
+                r.engine == "set_aside", r.draw_to_start, r.double_blank_points,
+                self.funcs, self.params, self.n_params, ts.lo, ts.hi, ts.pips, ts.number_mask)
+
+    def raise_for(self, status: np.ndarray, exc: BaseException | None = None) -> None:
+        """Turn a failed kernel (status flag, or an exception from a strategy) into
+        StrategyError naming the strategy, the match and the round."""
+        if exc is None and not status[core.ST_BAD_CHOICE]:
+            return
+        seat = int(status[core.ST_SEAT])
+        name = self.seats[seat].name
+        where = (f"strategy '{name}' (seat {seat}) in match {int(status[core.ST_MATCH])}, "
+                 f"round {int(status[core.ST_ROUND])}")
+        if exc is not None:
+            raise StrategyError(f"{where} raised {type(exc).__name__}: {exc}") from exc
+        raise StrategyError(
+            f"{where} chose move {int(status[core.ST_CHOICE])} of "
+            f"{int(status[core.ST_N_MOVES])} legal moves (allowed: 0.."
+            f"{int(status[core.ST_N_MOVES]) - 1})")
 
 
 def event_capacity(rules: Rules) -> int:
@@ -61,22 +87,50 @@ def _seed(seed: int) -> np.uint64:
     return np.uint64(seed & ((1 << 64) - 1))
 
 
-def play_match_results(rules: Rules, strategies: Sequence[str], seed: int, match: int,
+def _run_kernel(args: KernelArgs, status: np.ndarray, view_array: np.ndarray, call):
+    """Run a kernel; a strategy's exception leaves its seat and round in the view."""
+    try:
+        result = call()
+    except StrategyError:
+        raise
+    except Exception as exc:  # raised inside a user's strategy: name it
+        status[core.ST_SEAT] = view_array[view.SEAT]
+        status[core.ST_MATCH] = view_array[view.MATCH]
+        status[core.ST_ROUND] = view_array[view.ROUND]
+        args.raise_for(status, exc)
+    args.raise_for(status)
+    return result
+
+
+def play_match_results(rules: Rules, seats: Sequence[SeatLike], seed: int, match: int,
                        record: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Play one match in the core; returns (res[round, seat, field], event rows)."""
-    args = KernelArgs.build(rules, strategies)
+    args = KernelArgs.build(rules, seats)
     res = np.zeros((rules.rounds, rules.players, core.N_FIELDS), dtype=np.int64)
     ev = np.zeros((event_capacity(rules) if record else 1, core.EV_FIELDS), dtype=np.int64)
-    n = core.play_match(_seed(seed), match, *args.rule_args(), res, ev, record)
+    status = np.zeros(core.N_STATUS, dtype=np.int64)
+    work = np.zeros(view.SIZE, dtype=np.int64)
+    n = _run_kernel(args, status, work, lambda: core.play_match(
+        _seed(seed), match, *args.rule_args(), work, res, ev, status, record,
+        core.DISPATCH_PLUGIN))
     return res, ev[:n]
 
 
-def play_matches_results(rules: Rules, strategies: Sequence[str], seed: int, first_match: int,
-                         n_matches: int) -> np.ndarray:
-    """Play a block of consecutive matches; returns res[k, round, seat, field]."""
-    args = KernelArgs.build(rules, strategies)
+def play_matches_results(rules: Rules, seats: Sequence[SeatLike], seed: int, first_match: int,
+                         n_matches: int, dispatch: int = core.DISPATCH_PLUGIN) -> np.ndarray:
+    """Play a block of consecutive matches; returns res[k, round, seat, field].
+
+    ``dispatch`` is for benchmarks only: core.DISPATCH_HARDWIRED and
+    core.DISPATCH_ENGINE_ONLY play greedy compiled into the core instead of the seats'
+    plug-ins (see mexsim/core.py).
+    """
+    args = KernelArgs.build(rules, seats)
     res = np.zeros((n_matches, rules.rounds, rules.players, core.N_FIELDS), dtype=np.int64)
-    core.play_matches(_seed(seed), first_match, n_matches, *args.rule_args(), res)
+    status = np.zeros(core.N_STATUS, dtype=np.int64)
+    work = np.zeros(view.SIZE, dtype=np.int64)
+    _run_kernel(args, status, work, lambda: core.play_matches(
+        _seed(seed), first_match, n_matches, *args.rule_args(), work, res, status,
+        dispatch))
     return res
 
 
@@ -119,14 +173,14 @@ def events_to_trace(rules: Rules, res: np.ndarray, ev: np.ndarray,
     return out
 
 
-def core_trace(rules: Rules, strategies: Sequence[str], seed: int, match: int,
+def core_trace(rules: Rules, seats: Sequence[SeatLike], seed: int, match: int,
                header: dict | None = None) -> list[dict]:
     """The trace of one match played by the numba core."""
-    res, ev = play_match_results(rules, strategies, seed, match, record=True)
+    res, ev = play_match_results(rules, seats, seed, match, record=True)
     return events_to_trace(rules, res, ev, header)
 
 
-def play_dealt_round(rules: Rules, strategies: Sequence[str], round_no: int,
+def play_dealt_round(rules: Rules, seats: Sequence[SeatLike], round_no: int,
                      hands: Sequence[Sequence[int]], boneyard: Sequence[int],
                      seed: int = 0, match: int = 0) -> tuple[np.ndarray, list[dict]]:
     """Play one round from a hand-made deal (tile numbers; equal hands of rules.hand_size).
@@ -134,14 +188,17 @@ def play_dealt_round(rules: Rules, strategies: Sequence[str], round_no: int,
     Returns (res[seat, field], the round's trace events from "deal" to "round_end").
     Strategy streams are those of (seed, match), as in a real match.
     """
-    args = KernelArgs.build(rules, strategies)
-    P, T = rules.players, rules.tiles
-    order = np.array([t for hand in hands for t in hand] + list(boneyard), dtype=np.int64)
-    if any(len(h) != rules.hand_size for h in hands) or len(hands) != P:
+    args = KernelArgs.build(rules, seats)
+    P = rules.players
+    if len(hands) != P or any(len(h) != rules.hand_size for h in hands):
         raise ValueError(f"a deal needs {P} hands of {rules.hand_size} tiles")
+    order = np.array([t for hand in hands for t in hand] + list(boneyard), dtype=np.int64)
     res = np.zeros((rules.rounds, P, core.N_FIELDS), dtype=np.int64)
     ev = np.zeros((event_capacity(rules), core.EV_FIELDS), dtype=np.int64)
-    n_ev = core.play_dealt_round(_seed(seed), match, round_no, order, len(order), T,
-                                 *args.rule_args(), res, ev)
+    status = np.zeros(core.N_STATUS, dtype=np.int64)
+    work = np.zeros(view.SIZE, dtype=np.int64)
+    n_ev = _run_kernel(args, status, work, lambda: core.play_dealt_round(
+        _seed(seed), match, round_no, order, len(order), *args.rule_args(), work, res, ev,
+        status))
     trace = events_to_trace(rules, res, ev[:n_ev])[:-1]  # no match_end
     return res[round_no], trace

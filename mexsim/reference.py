@@ -11,26 +11,57 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from mexsim.rng import STREAM_SHUFFLE, STREAM_STRATEGY, Xoshiro, key_py
+import numpy as np
+
+from mexsim import view as V
+from mexsim.rng import MASK64, STREAM_SHUFFLE, STREAM_STRATEGY, Xoshiro, key_py
 from mexsim.rules import Rules
+from mexsim.seats import Seat, SeatLike, resolve_seats
 from mexsim.tiles import TileSet, tile_set
 
 Move = tuple[int, int]  # (tile number, train number); the Mexican train is number P
-Chooser = Callable[[Sequence[Move], Xoshiro], int]
 Event = dict
 
 
-def choose_random(moves: Sequence[Move], rng: Xoshiro) -> int:
-    """`random`: uniform over the legal moves."""
-    return rng.bounded(len(moves))
+def as_int64(word: int) -> int:
+    """A uint64 bit pattern as the int64 the view stores."""
+    return word - (1 << 64) if word >= 1 << 63 else word
 
 
-def choose_greedy(moves: Sequence[Move], rng: Xoshiro) -> int:
-    """`greedy`: the heaviest tile (lowest number); ties go to the earliest move."""
-    return min(range(len(moves)), key=lambda i: moves[i][0])
+class Player:
+    """A seat's strategy as the reference engine calls it: the plug-in's ``decide`` on a
+    view filled from the reference's own state, with the seat's own random stream."""
+
+    def __init__(self, seat: Seat, rng: Xoshiro) -> None:
+        self.decide = seat.strategy.decide
+        self.name = seat.name
+        self.params = np.zeros(V.MAX_PARAMS, dtype=np.float64)
+        self.params[:len(seat.params)] = seat.params
+        self.rng = rng
+
+    def choose(self, view: np.ndarray) -> int:
+        view[V.RNG:V.RNG + 4] = [as_int64(w) for w in self.rng.s]
+        choice = int(self.decide(view, self.params))
+        self.rng.s = [int(w) & MASK64 for w in view[V.RNG:V.RNG + 4]]
+        return choice
 
 
-CHOOSERS: dict[str, Chooser] = {"random": choose_random, "greedy": choose_greedy}
+def static_view(rules: Rules, match: int) -> np.ndarray:
+    """The view's parts fixed for a match (mexsim/view.py)."""
+    ts = tile_set(rules.max_pip)
+    view = np.zeros(V.SIZE, dtype=np.int64)
+    view[V.MAX_PIP] = rules.max_pip
+    view[V.PLAYERS] = rules.players
+    view[V.TILES] = ts.count
+    view[V.WORDS] = ts.number_mask.shape[1]
+    view[V.MATCH] = match
+    view[V.TILE_LO:V.TILE_LO + ts.count] = ts.lo
+    view[V.TILE_HI:V.TILE_HI + ts.count] = ts.hi
+    view[V.TILE_PIPS:V.TILE_PIPS + ts.count] = ts.pips
+    for n in range(rules.max_pip + 1):
+        for w in range(ts.number_mask.shape[1]):
+            view[V.NUMBER_MASK + n * V.MAX_WORDS + w] = as_int64(int(ts.number_mask[n, w]))
+    return view
 
 
 @dataclass
@@ -59,8 +90,8 @@ class Round:
         round_no: int,
         hands: list[list[int]],
         boneyard: list[int],
-        choosers: Sequence[Chooser],
-        rngs: Sequence[Xoshiro],
+        players: Sequence[Player],
+        view: np.ndarray,
         emit: Callable[[Event], None],
     ) -> None:
         self.rules = rules
@@ -70,8 +101,8 @@ class Round:
         self.engine = rules.max_pip - round_no  # R4
         self.hands = [set(h) for h in hands]
         self.boneyard = deque(boneyard)
-        self.choosers = choosers
-        self.rngs = rngs
+        self.players = players
+        self.view = view  # shared by the rounds of a match: it carries the scores
         self.emit = emit
         self.trains = [Train(self.engine) for _ in range(self.P + 1)]
         self.open_doubles: list[int] = []  # trains ending in an open double, oldest first
@@ -120,8 +151,35 @@ class Round:
                 return found
         return []
 
-    def play(self, seat: int, moves: list[Move]) -> int:
-        i = self.choosers[seat](moves, self.rngs[seat])
+    def fill_view(self, seat: int, moves: list[Move], first: bool, duty: bool,
+                  laid: int) -> None:
+        """Everything R17 lets the mover see, laid out as mexsim/view.py says."""
+        v = self.view
+        v[V.ROUND], v[V.ENGINE], v[V.SEAT] = self.r, self.engine, seat
+        v[V.BONEYARD] = len(self.boneyard)
+        v[V.N_OPEN] = len(self.open_doubles)
+        v[V.FIRST_TURN], v[V.DUTY], v[V.LAID_THIS_TURN] = first, duty, laid
+        v[V.N_MOVES] = len(moves)
+        for t in range(V.MAX_TRAINS):
+            train = self.trains[t] if t <= self.P else Train(self.engine)
+            v[V.TRAIN_END + t], v[V.TRAIN_LEN + t] = train.end, len(train.tiles)
+            v[V.TRAIN_MARKED + t] = train.marked
+            v[V.OPEN_DOUBLES + t] = self.open_doubles[t] if t < len(self.open_doubles) else -1
+        for s in range(self.P):
+            v[V.HAND_SIZE + s] = len(self.hands[s])
+        for w in range(self.ts.number_mask.shape[1]):
+            word = sum(1 << (t - 64 * w) for t in self.hands[seat] if t >> 6 == w)
+            v[V.HAND + w] = as_int64(word)
+        for i, (tile, train) in enumerate(moves):
+            v[V.MOVE_TILE + i], v[V.MOVE_TRAIN + i] = tile, train
+
+    def play(self, seat: int, moves: list[Move], first: bool = False, duty: bool = False,
+             laid: int = 0) -> int:
+        if len(moves) == 1:
+            i = 0  # a forced move: the strategy is not asked (docs/rules.md)
+        else:
+            self.fill_view(seat, moves, first, duty, laid)
+            i = self.players[seat].choose(self.view)
         if not 0 <= i < len(moves):
             raise ValueError(f"strategy of seat {seat} chose move {i} of {len(moves)}")
         tile, train = moves[i]
@@ -162,12 +220,12 @@ class Round:
         first = not self.had_turn[seat]
         self.had_turn[seat] = True
         if self.open_doubles:
-            return self.duty_turn(seat)
+            return self.duty_turn(seat, first)
         if first and self.rules.first_turn == "train":
             return self.train_turn(seat)
         return self.ordinary_turn(seat, first)
 
-    def duty_turn(self, seat: int) -> str | None:
+    def duty_turn(self, seat: int, first: bool) -> str | None:
         """R13: the only legal play is on the oldest open double; one draw at most."""
         oldest = [self.open_doubles[0]]
         moves = self.moves_on(seat, oldest)
@@ -175,12 +233,12 @@ class Round:
             moves = self.draw_for(seat, lambda: self.moves_on(seat, oldest), duty=True)
         if not moves:
             return "blocked" if self.pass_turn(seat) else None
-        self.play(seat, moves)
+        self.play(seat, moves, first=first, duty=True)
         return "out" if not self.hands[seat] else None  # R14
 
     def train_turn(self, seat: int) -> str | None:
         """R11 first_turn = "train": lay a chain on the own train."""
-        laid = False
+        laid = 0
         last_was_double = False
         own = [seat]
         while True:
@@ -191,14 +249,15 @@ class Round:
                 moves = self.draw_for(seat, lambda: self.moves_on(seat, own), duty=False)
                 if not moves:
                     return "blocked" if self.pass_turn(seat) else None
-            tile = self.play(seat, moves)
+            tile = self.play(seat, moves, first=True, laid=laid)
             if not self.hands[seat]:
                 return "out"  # R14
-            laid = True
+            laid += 1
             last_was_double = self.is_double(tile)
 
     def ordinary_turn(self, seat: int, first: bool) -> str | None:
         """R9/R10/R12: play if able, a double obliges another play; else draw, else pass."""
+        laid = 0
         while True:
             def legal() -> list[Move]:
                 return self.moves_on(seat, self.usable_trains(seat, first))
@@ -208,11 +267,12 @@ class Round:
                 moves = self.draw_for(seat, legal, duty=False)
                 if not moves:
                     return "blocked" if self.pass_turn(seat) else None
-            tile = self.play(seat, moves)
+            tile = self.play(seat, moves, first=first, laid=laid)
             if not self.hands[seat]:
                 return "out"  # R14
             if not self.is_double(tile):
                 return None
+            laid += 1
 
     # ------------------------------------------------------------ the round
     def place_engine(self) -> int:
@@ -245,6 +305,8 @@ class Round:
             for t in range(self.ts.count)
         ]
         penalties = [sum(values[t] for t in hand) for hand in self.hands]  # R16
+        for s, penalty in enumerate(penalties):
+            self.view[V.SCORE + s] += penalty
         self.emit({"event": "round_end", "round": self.r, "reason": outcome,
                    "penalties": penalties})
         return RoundResult(
@@ -278,21 +340,28 @@ class MatchRecord:
         return [sum(seat) for seat in zip(*per_round, strict=True)]
 
 
+def make_players(rules: Rules, seats: Sequence[SeatLike], seed: int, match: int
+                 ) -> list[Player]:
+    """Each seat's strategy with its own random stream key(seed, match, 1, seat)."""
+    return [Player(seat, Xoshiro(key_py(seed, match, STREAM_STRATEGY, s)))
+            for s, seat in enumerate(resolve_seats(seats))]
+
+
 def play_match(
     rules: Rules,
     seed: int,
     match: int,
-    strategies: Sequence[str],
+    seats: Sequence[SeatLike],
     header: Event | None = None,
 ) -> MatchRecord:
     """Play all N+1 rounds of match ``match`` with the given strategy per seat (R4)."""
     events: list[Event] = [header] if header else []
-    choosers = [CHOOSERS[name] for name in strategies]
-    rngs = [Xoshiro(key_py(seed, match, STREAM_STRATEGY, s)) for s in range(rules.players)]
+    players = make_players(rules, seats, seed, match)
+    view = static_view(rules, match)
     rounds = []
     for r in range(rules.rounds):
         hands, boneyard = deal(rules, seed, match, r)
-        rounds.append(Round(rules, r, hands, boneyard, choosers, rngs, events.append).play_round())
+        rounds.append(Round(rules, r, hands, boneyard, players, view, events.append).play_round())
     record = MatchRecord(events, rounds)
     events.append({"event": "match_end", "totals": record.totals})
     return record

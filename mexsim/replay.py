@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from mexsim.config import Config, seat_players
 from mexsim.engine import core_trace
+from mexsim.seats import config_seats
 
 
 def match_header(config: Config, match: int) -> dict:
@@ -19,11 +20,7 @@ def match_header(config: Config, match: int) -> dict:
     }
 
 
-def seat_strategies(config: Config, match: int) -> list[str]:
-    return [config.players[i].strategy for i in seat_players(config, match)]
-
-
 def trace_match(config: Config, match: int) -> list[dict]:
     """Every event of match ``match`` (INTERFACE.md "Game trace"), played by the core."""
-    return core_trace(config.rules, seat_strategies(config, match), config.seed, match,
+    return core_trace(config.rules, config_seats(config, match), config.seed, match,
                       header=match_header(config, match))

@@ -1,34 +1,117 @@
-"""The strategies a config may name, with their parameters and defaults.
+"""Strategy plug-ins: find the strategy files, load and check them.
 
-The built-in strategies are compiled into the core by code (``STRATEGY_CODES``); the
-plug-in system (loading files from ``strategies/``) will extend this registry.
+A strategy is a Python file in a strategies folder (the project's ``strategies/``, the
+folders a config names, ``--strategies DIR``) that defines NAME, DESCRIPTION, PARAMS
+and ``decide``, compiled with ``mexsim.strategy_api.strategy`` (see that module).
+Adding one never touches ``mexsim/``. Loading imports numba, so this module is only
+imported by commands that need strategies (``mexsim --help`` stays light).
 """
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
+import re
+import sys
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
 
-RANDOM = 0
-GREEDY = 1
+from mexsim.errors import ConfigError
+
+PROJECT_STRATEGIES = Path(__file__).resolve().parent.parent / "strategies"
+NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
+MAX_PARAMS = 8  # mexsim.view.MAX_PARAMS (not imported: keep this module numpy-free)
 
 
 @dataclass(frozen=True)
 class StrategyInfo:
+    """A loaded strategy: its metadata and its compiled ``decide`` function."""
+
     name: str
-    code: int
     description: str
     params: dict[str, float] = field(default_factory=dict)
+    path: str = ""
+    decide: Any = field(default=None, compare=False, repr=False)
 
 
-BUILTIN: dict[str, StrategyInfo] = {
-    "random": StrategyInfo("random", RANDOM, "uniform choice among the legal moves"),
-    "greedy": StrategyInfo(
-        "greedy", GREEDY,
-        "heaviest tile first (lowest tile number); ties: own train, Mexican, then clockwise",
-    ),
-}
+def strategy_dirs(extra: Iterable[str | Path] = ()) -> tuple[Path, ...]:
+    """The project's strategies folder, then the extra folders, without repeats."""
+    dirs: list[Path] = []
+    for d in (PROJECT_STRATEGIES, *extra):
+        resolved = Path(d).expanduser().resolve()
+        if resolved not in dirs:
+            dirs.append(resolved)
+    return tuple(dirs)
 
 
-def available_strategies() -> dict[str, StrategyInfo]:
-    """Every strategy a config may name, by name."""
-    return dict(BUILTIN)
+def available_strategies(extra_dirs: Sequence[str | Path] = ()) -> dict[str, StrategyInfo]:
+    """Every strategy found, by name (the project's own folder and ``extra_dirs``)."""
+    return dict(_load_all(strategy_dirs(extra_dirs)))
+
+
+@cache
+def _load_all(dirs: tuple[Path, ...]) -> tuple[tuple[str, StrategyInfo], ...]:
+    found: dict[str, StrategyInfo] = {}
+    for folder in dirs:
+        if not folder.is_dir():
+            if folder != PROJECT_STRATEGIES:
+                raise ConfigError(f"{folder}: strategies folder not found")
+            continue
+        for path in sorted(folder.glob("*.py")):
+            if path.name.startswith("_"):
+                continue
+            info = load_strategy_file(path)
+            if info.name in found:
+                raise ConfigError(
+                    f"{path}: strategy '{info.name}' is already defined in "
+                    f"{found[info.name].path} (names must be unique)"
+                )
+            found[info.name] = info
+    return tuple(found.items())
+
+
+def load_strategy_file(path: Path) -> StrategyInfo:
+    """Import one strategy file and check what it defines; ConfigError names the file."""
+    from mexsim.strategy_api import DECIDE_SIGNATURE
+
+    # A name stable across processes: numba's on-disk cache refers to it when loading.
+    digest = hashlib.sha1(str(path).encode()).hexdigest()[:12]
+    module_name = f"mexsim_strategy_{path.stem}_{digest}"
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise ConfigError(f"{path}: cannot be imported as a strategy")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:  # a user's file: report it in one line, whatever it raised
+        del sys.modules[module_name]
+        raise ConfigError(f"{path}: importing the strategy failed: "
+                          f"{type(exc).__name__}: {exc}") from exc
+
+    name = getattr(module, "NAME", None)
+    if not isinstance(name, str) or not NAME_PATTERN.match(name):
+        raise ConfigError(f"{path}: NAME must be a lower-case identifier string, got {name!r}")
+    description = getattr(module, "DESCRIPTION", None)
+    if not isinstance(description, str) or not description.strip():
+        raise ConfigError(f"{path}: DESCRIPTION must be a non-empty one-line string")
+    params = getattr(module, "PARAMS", {})
+    if not isinstance(params, dict) or len(params) > MAX_PARAMS or not all(
+        isinstance(k, str) and isinstance(v, int | float) and not isinstance(v, bool)
+        for k, v in params.items()
+    ):
+        raise ConfigError(
+            f"{path}: PARAMS must be a dict of at most {MAX_PARAMS} names to numbers")
+    decide = getattr(module, "decide", None)
+    signatures = getattr(decide, "signatures", None)
+    if not signatures or list(signatures) != [DECIDE_SIGNATURE.args]:
+        raise ConfigError(
+            f"{path}: 'decide' must be compiled with @mexsim.strategy_api.strategy "
+            "(signature int64(int64[::1], float64[::1]))")
+    return StrategyInfo(
+        name=name, description=" ".join(description.split()),
+        params={k: float(v) for k, v in params.items()}, path=str(path), decide=decide,
+    )

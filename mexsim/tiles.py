@@ -2,8 +2,8 @@
 
 Tile numbering (docs/rules.md): pip value descending, ties by the higher half
 descending, so tile 0 is N|N and "heaviest legal tile" is "lowest set bit".
-Hands are bitmasks of uint64 words: 2 words up to double-14 (120 tiles), 3 for the
-136 tiles of a double-15 set.
+Hands are bitmasks of ``WORDS`` = 3 uint64 words, enough for the 136 tiles of a
+double-15 set (the core's move generator is unrolled for exactly three words).
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
+
+WORDS = 3
 
 
 @dataclass(frozen=True)
@@ -22,7 +24,7 @@ class TileSet:
     lo: np.ndarray  # int64[T]: smaller half
     hi: np.ndarray  # int64[T]: larger half
     pips: np.ndarray  # int64[T]: face value a + b
-    number_mask: np.ndarray  # uint64[N+1, words]: tiles with number n on either half
+    number_mask: np.ndarray  # uint64[N+1, WORDS]: tiles with number n on either half
     index: np.ndarray  # int64[N+1, N+1]: tile number of (a, b), symmetric
 
     @property
@@ -47,8 +49,7 @@ def tile_set(max_pip: int) -> TileSet:
     pairs = ordered_tiles(max_pip)
     lo = np.array([a for a, _ in pairs], dtype=np.int64)
     hi = np.array([b for _, b in pairs], dtype=np.int64)
-    words = (len(pairs) + 63) // 64
-    number_mask = np.zeros((max_pip + 1, words), dtype=np.uint64)
+    number_mask = np.zeros((max_pip + 1, WORDS), dtype=np.uint64)
     index = np.zeros((max_pip + 1, max_pip + 1), dtype=np.int64)
     for t, (a, b) in enumerate(pairs):
         index[a, b] = index[b, a] = t

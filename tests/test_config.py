@@ -232,9 +232,9 @@ def test_names_are_made_unique(
 def tuned_strategy(monkeypatch: pytest.MonkeyPatch) -> None:
     fake = {
         **available_strategies(),
-        "tuned": StrategyInfo("tuned", 99, "test stand-in", {"depth": 2.0, "weight": 0.5}),
+        "tuned": StrategyInfo("tuned", "test stand-in", {"depth": 2.0, "weight": 0.5}),
     }
-    monkeypatch.setattr(config_module, "available_strategies", lambda: dict(fake))
+    monkeypatch.setattr(config_module, "available_strategies", lambda dirs=(): dict(fake))
 
 
 @pytest.mark.usefixtures("tuned_strategy")

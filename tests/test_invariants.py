@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 
-from mexsim.reference import CHOOSERS, Round, deal
-from mexsim.rng import STREAM_STRATEGY, Xoshiro, key_py
+from mexsim.reference import Round, deal, make_players, static_view
 from tests.strategies_hyp import matches, rules_and_seats, seeds
 
 
@@ -48,8 +47,8 @@ def legal_anywhere(rnd: Round, seat: int) -> bool:
 @given(rules_and_seats(max_players=7), seeds, matches)
 def test_invariants_hold_after_every_event(case, seed, match):
     rules, seats = case
-    rngs = [Xoshiro(key_py(seed, match, STREAM_STRATEGY, s)) for s in range(rules.players)]
-    choosers = [CHOOSERS[name] for name in seats]
+    players = make_players(rules, seats, seed, match)
+    view = static_view(rules, match)
     for r in (0, rules.max_pip // 2, rules.max_pip):
         hands, boneyard = deal(rules, seed, match, r)
         events: list[dict] = []
@@ -67,7 +66,7 @@ def test_invariants_hold_after_every_event(case, seed, match):
                 else:
                     blocks_after.append(False)
 
-        rnd = Round(rules, r, hands, boneyard, choosers, rngs, emit)
+        rnd = Round(rules, r, hands, boneyard, players, view, emit)
         holder.append(rnd)
         result = rnd.play_round()
         end = events[-1]

@@ -19,7 +19,7 @@ import pytest
 from mexsim.core import F_BLOCKED, F_DRAWS, F_PENALTY, F_TILES_LEFT, F_TILES_PLAYED, F_WENT_OUT
 from mexsim.engine import play_dealt_round
 from mexsim.errors import ConfigError
-from mexsim.reference import CHOOSERS, Round, Xoshiro, key_py
+from mexsim.reference import Round, make_players, static_view
 from mexsim.rules import default_hand_size, resolve_rules, tile_count
 from mexsim.tiles import tile_set
 
@@ -42,8 +42,8 @@ def play(hands, boneyard, r=0, **options):
     hand_tiles, bone_tiles = [tiles(h) for h in hands], tiles(boneyard)
     ref_events: list[dict] = []
     result = Round(
-        rules, r, [list(h) for h in hand_tiles], list(bone_tiles), [CHOOSERS["greedy"]] * P,
-        [Xoshiro(key_py(0, 0, 1, s)) for s in range(P)], ref_events.append,
+        rules, r, [list(h) for h in hand_tiles], list(bone_tiles),
+        make_players(rules, ["greedy"] * P, 0, 0), static_view(rules, 0), ref_events.append,
     ).play_round()
     res, core_events = play_dealt_round(rules, ["greedy"] * P, r, hand_tiles, bone_tiles)
     assert core_events == ref_events
