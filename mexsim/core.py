@@ -47,10 +47,12 @@ from mexsim.view import (
     HAND_SIZE,
     LAID_THIS_TURN,
     MATCH,
+    MAX_MEMORY,
     MAX_PARAMS,
     MAX_PIP,
     MAX_TRAINS,
     MAX_WORDS,
+    MEMORY,
     MOVE_TILE,
     MOVE_TRAIN,
     N_MOVES,
@@ -175,9 +177,9 @@ def fill_static_view(view, match, P, N, lo, hi, pips, number_mask):
 
 @njit(cache=True, error_model="numpy")
 def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
-               double_blank_points, funcs, params, n_params, pbuf, lo, hi, pips, number_mask,
-               rng, hands, boneyard, had_turn, played, draws, scan, view, res, ev, n_ev,
-               status, record, dispatch):
+               double_blank_points, funcs, params, n_params, n_memory, memory, pbuf, lo, hi,
+               pips, number_mask, rng, hands, boneyard, had_turn, played, draws, scan, view,
+               res, ev, n_ev, status, record, dispatch):
     """Play round ``rnd`` dealt as boneyard[:n] (see shuffle_deal) into res[rnd, seat, F_*];
     returns n_ev, the event rows written so far (-1 when a strategy failed: see status)."""
     T = lo.shape[0]
@@ -359,6 +361,8 @@ def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
                     view[RNG + k] = np.int64(rng[seat, k])
                 for k in range(n_params[seat]):
                     pbuf[k] = params[seat, k]
+                for k in range(n_memory[seat]):
+                    view[MEMORY + k] = memory[seat, k]
                 if dispatch == DISPATCH_HARDWIRED:  # benchmark: greedy as a direct call
                     i = 0
                     for k in range(1, view[N_MOVES]):
@@ -368,6 +372,8 @@ def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
                     i = funcs[seat](view, pbuf)
                 for k in range(4):
                     rng[seat, k] = np.uint64(view[RNG + k])
+                for k in range(n_memory[seat]):
+                    memory[seat, k] = view[MEMORY + k]
                 if i < 0 or i >= nm:
                     status[ST_BAD_CHOICE] = 1
                     status[ST_MATCH] = view[MATCH]
@@ -442,8 +448,8 @@ def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
 
 @njit(cache=True)
 def play_match(seed, match, P, N, H, first_turn_train, set_aside, draw_to_start,
-               double_blank_points, funcs, params, n_params, lo, hi, pips, number_mask,
-               view, res, ev, status, record, dispatch):
+               double_blank_points, funcs, params, n_params, n_memory, lo, hi, pips,
+               number_mask, view, res, ev, status, record, dispatch):
     """Play match ``match`` (R4: N+1 rounds) into res[round, seat, F_*].
 
     Returns the number of event rows written, or -1 when a strategy chose an impossible
@@ -460,14 +466,15 @@ def play_match(seed, match, P, N, H, first_turn_train, set_aside, draw_to_start,
     draws = np.empty(P, dtype=np.int64)
     scan = np.empty(P + 1, dtype=np.int64)
     pbuf = np.zeros(MAX_PARAMS, dtype=np.float64)
+    memory = np.zeros((P, MAX_MEMORY), dtype=np.int64)
     fill_static_view(view, match, P, N, lo, hi, pips, number_mask)
     n_ev = 0
     for rnd in range(N + 1):
         n = shuffle_deal(seed, match, rnd, N, set_aside, lo, hi, boneyard)
         n_ev = play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
-                          double_blank_points, funcs, params, n_params, pbuf, lo, hi, pips,
-                          number_mask, rng, hands, boneyard, had_turn, played, draws, scan,
-                          view, res, ev, n_ev, status, record, dispatch)
+                          double_blank_points, funcs, params, n_params, n_memory, memory,
+                          pbuf, lo, hi, pips, number_mask, rng, hands, boneyard, had_turn,
+                          played, draws, scan, view, res, ev, n_ev, status, record, dispatch)
         if n_ev < 0:
             return -1
     return n_ev
@@ -475,16 +482,16 @@ def play_match(seed, match, P, N, H, first_turn_train, set_aside, draw_to_start,
 
 @njit(cache=True)
 def play_matches(seed, first_match, n_matches, P, N, H, first_turn_train, set_aside,
-                 draw_to_start, double_blank_points, funcs, params, n_params, lo, hi, pips,
-                 number_mask, view, res, status, dispatch):
+                 draw_to_start, double_blank_points, funcs, params, n_params, n_memory, lo,
+                 hi, pips, number_mask, view, res, status, dispatch):
     """Play matches first_match … first_match+n-1 into res[k, round, seat, F_*].
 
     Returns the number of matches completed (< n_matches when a strategy failed)."""
     ev = np.empty((1, EV_FIELDS), dtype=np.int64)
     for k in range(n_matches):
         if play_match(seed, first_match + k, P, N, H, first_turn_train, set_aside,
-                      draw_to_start, double_blank_points, funcs, params, n_params, lo, hi,
-                      pips, number_mask, view, res[k], ev, status, False,
+                      draw_to_start, double_blank_points, funcs, params, n_params, n_memory,
+                      lo, hi, pips, number_mask, view, res[k], ev, status, False,
                       dispatch) < 0:
             return k
     return n_matches
@@ -492,8 +499,8 @@ def play_matches(seed, first_match, n_matches, P, N, H, first_turn_train, set_as
 
 @njit(cache=True)
 def play_dealt_round(seed, match, rnd, order, n, P, N, H, first_turn_train, set_aside,
-                     draw_to_start, double_blank_points, funcs, params, n_params, lo, hi,
-                     pips, number_mask, view, res, ev, status):
+                     draw_to_start, double_blank_points, funcs, params, n_params, n_memory,
+                     lo, hi, pips, number_mask, view, res, ev, status):
     """Play one round from a given deal (order[:n], as shuffle_deal lays it out), with
     events recorded: the entry point of the hand-built scenario tests."""
     T = lo.shape[0]
@@ -505,7 +512,8 @@ def play_dealt_round(seed, match, rnd, order, n, P, N, H, first_turn_train, set_
     boneyard[:n] = order[:n]
     fill_static_view(view, match, P, N, lo, hi, pips, number_mask)
     return play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
-                      double_blank_points, funcs, params, n_params,
+                      double_blank_points, funcs, params, n_params, n_memory,
+                      np.zeros((P, MAX_MEMORY), dtype=np.int64),
                       np.zeros(MAX_PARAMS, dtype=np.float64), lo, hi, pips, number_mask, rng,
                       np.zeros((P, number_mask.shape[1]), dtype=np.uint64), boneyard,
                       np.empty(P, dtype=np.int64), np.empty(P, dtype=np.int64),

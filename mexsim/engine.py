@@ -32,6 +32,7 @@ class KernelArgs:
     funcs: tuple
     params: np.ndarray
     n_params: np.ndarray
+    n_memory: np.ndarray
     tiles: TileSet
 
     @classmethod
@@ -45,16 +46,20 @@ class KernelArgs:
         funcs += (funcs[0],) * (view.MAX_PLAYERS - len(funcs))
         params = np.zeros((view.MAX_PLAYERS, view.MAX_PARAMS), dtype=np.float64)
         n_params = np.zeros(view.MAX_PLAYERS, dtype=np.int64)
+        n_memory = np.zeros(view.MAX_PLAYERS, dtype=np.int64)
         for s, seat in enumerate(resolved):
             params[s, :len(seat.params)] = seat.params
             n_params[s] = len(seat.params)
-        return cls(rules, resolved, funcs, params, n_params, tile_set(rules.max_pip))
+            n_memory[s] = seat.strategy.memory
+        return cls(rules, resolved, funcs, params, n_params, n_memory,
+                   tile_set(rules.max_pip))
 
     def rule_args(self) -> tuple:
         r, ts = self.rules, self.tiles
         return (r.players, r.max_pip, r.hand_size, r.first_turn == "train",
                 r.engine == "set_aside", r.draw_to_start, r.double_blank_points,
-                self.funcs, self.params, self.n_params, ts.lo, ts.hi, ts.pips, ts.number_mask)
+                self.funcs, self.params, self.n_params, self.n_memory, ts.lo, ts.hi, ts.pips,
+                ts.number_mask)
 
     def raise_for(self, status: np.ndarray, exc: BaseException | None = None) -> None:
         """Turn a failed kernel (status flag, or an exception from a strategy) into

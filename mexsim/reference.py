@@ -38,11 +38,15 @@ class Player:
         self.params = np.zeros(V.MAX_PARAMS, dtype=np.float64)
         self.params[:len(seat.params)] = seat.params
         self.rng = rng
+        self.memory = np.zeros(seat.strategy.memory, dtype=np.int64)
 
     def choose(self, view: np.ndarray) -> int:
+        k = len(self.memory)
         view[V.RNG:V.RNG + 4] = [as_int64(w) for w in self.rng.s]
+        view[V.MEMORY:V.MEMORY + k] = self.memory
         choice = int(self.decide(view, self.params))
         self.rng.s = [int(w) & MASK64 for w in view[V.RNG:V.RNG + 4]]
+        self.memory[:] = view[V.MEMORY:V.MEMORY + k]
         return choice
 
 

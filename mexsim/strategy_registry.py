@@ -24,6 +24,7 @@ from mexsim.errors import ConfigError
 PROJECT_STRATEGIES = Path(__file__).resolve().parent.parent / "strategies"
 NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
 MAX_PARAMS = 8  # mexsim.view.MAX_PARAMS (not imported: keep this module numpy-free)
+MAX_MEMORY = 32  # mexsim.view.MAX_MEMORY
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,7 @@ class StrategyInfo:
     name: str
     description: str
     params: dict[str, float] = field(default_factory=dict)
+    memory: int = 0  # words of the view's MEMORY block kept between decisions
     path: str = ""
     decide: Any = field(default=None, compare=False, repr=False)
 
@@ -105,6 +107,9 @@ def load_strategy_file(path: Path) -> StrategyInfo:
     ):
         raise ConfigError(
             f"{path}: PARAMS must be a dict of at most {MAX_PARAMS} names to numbers")
+    memory = getattr(module, "MEMORY", 0)
+    if isinstance(memory, bool) or not isinstance(memory, int) or not 0 <= memory <= MAX_MEMORY:
+        raise ConfigError(f"{path}: MEMORY must be an integer 0..{MAX_MEMORY}, got {memory!r}")
     decide = getattr(module, "decide", None)
     signatures = getattr(decide, "signatures", None)
     if not signatures or list(signatures) != [DECIDE_SIGNATURE.args]:
@@ -113,5 +118,6 @@ def load_strategy_file(path: Path) -> StrategyInfo:
             "(signature int64(int64[::1], float64[::1]))")
     return StrategyInfo(
         name=name, description=" ".join(description.split()),
-        params={k: float(v) for k, v in params.items()}, path=str(path), decide=decide,
+        params={k: float(v) for k, v in params.items()}, memory=memory, path=str(path),
+        decide=decide,
     )
