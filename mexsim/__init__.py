@@ -3,4 +3,28 @@
 The rulebook is RULES.md (rule ids R1–R17); docs/rules.md records how mexsim reads it.
 """
 
+import hashlib
+import os
+from pathlib import Path
+
 __version__ = "0.1.0"
+
+
+def _numba_cache_dir() -> str:
+    """A numba cache folder per version of mexsim's own sources.
+
+    numba invalidates a cached function only when its own file changes, but compiled
+    code freezes the constants it imports (the view layout, helpers): a strategy
+    cached against an older mexsim would run stale code. Keying the whole cache on a
+    digest of mexsim's sources makes any change of mexsim recompile everything.
+    """
+    digest = hashlib.sha1(__version__.encode())
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "mexsim"
+    return str(base / f"numba-{digest.hexdigest()[:16]}")
+
+
+# Before numba is imported anywhere in mexsim (numba reads it once, at import).
+os.environ.setdefault("NUMBA_CACHE_DIR", _numba_cache_dir())
