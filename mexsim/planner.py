@@ -7,7 +7,9 @@ slipped into the chain whenever it passes through ``d`` (R12 lets it be followed
 a chain's value is the value of its non-double tiles plus that of the doubles on the
 numbers it visits. A tile is worth ``1 + pip_weight * pips``.
 
-The search is an exact branch and bound, kept fast three ways:
+The search is exact. When the tiles joined to ``start`` close few independent cycles
+(sparse hands, the usual case) it simply tries every trail; otherwise it is a branch
+and bound, kept fast three ways:
 
 * a bound: the tiles still reachable from the chain's end, less those that parity
   forces out — the left-out tiles join up the numbers of odd degree in pairs, so at
@@ -30,6 +32,7 @@ import numpy as np
 from numba import njit
 
 MAX_MATCHED = 8  # odd numbers matched exactly by the T-join bound
+PLAIN_CYCLES = 5  # at most this many independent cycles: try every trail
 TJOIN_FROM = 12.0  # reachable value above which the search also uses the T-join bound
 EPS = 1e-9
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -78,7 +81,7 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
         fill[e_b[k]] += 1
 
     g = (V, m, adj, adj_start, e_a, e_b, e_w, dbl_w, dbl_t, min_w)
-    ints = np.zeros((7, max(V, m) + 2), dtype=np.int64)  # scratch rows, see _reach/_search
+    ints = np.zeros((7, max(V, m) + 2), dtype=np.int64)  # scratch rows, see the helpers
     dist = np.empty((MAX_MATCHED, V), dtype=np.int64)
     dp = np.empty(1 << MAX_MATCHED, dtype=np.int64)
     used = np.zeros(max(1, m), dtype=np.bool_)
@@ -89,17 +92,29 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
     best_value, best_len = root, 0
     if m > 0:
         reach, n_odd = _reach(start, g, used, visits, ints)
-        removal = _min_removal(start, n_odd, g, used, ints, dist, dp) if n_odd > 1 else 0
-        threshold = root + reach - removal * min_w
-        step = min_w
-        while threshold > root + EPS:
-            threshold = max(threshold - step, root)
-            found, value, length = _search(start, root, threshold, g, used, visits, ints,
-                                           dist, dp, best_path)
+        numbers = 0
+        tiles = 0
+        for x in range(V):
+            numbers += ints[0, x]
+            tiles += ints[1, x]
+        if tiles // 2 - numbers + 1 <= PLAIN_CYCLES:
+            # few independent cycles, so few trails: trying them all is cheapest
+            found, value, length = _search(start, root, root, g, used, visits, ints, dist,
+                                           dp, best_path, True)
             if found:
                 best_value, best_len = value, length
-                break
-            step *= 2.0  # widen quickly when the bound was far off
+        else:
+            removal = _min_removal(start, n_odd, g, used, ints, dist, dp) if n_odd > 1 else 0
+            threshold = root + reach - removal * min_w
+            step = min_w
+            while threshold > root + EPS:
+                threshold = max(threshold - step, root)
+                found, value, length = _search(start, root, threshold, g, used, visits,
+                                               ints, dist, dp, best_path, False)
+                if found:
+                    best_value, best_len = value, length
+                    break
+                step *= 2.0  # widen quickly when the bound was far off
 
     # lay out the chain: each double right after arriving at its number
     placed = np.zeros(V, dtype=np.bool_)
@@ -239,14 +254,15 @@ def _min_removal(v, n_odd, g, used, ints, dist, dp):
 
 
 @njit(cache=True)
-def _search(start, root, threshold, g, used, visits, ints, dist, dp, best_path):
+def _search(start, root, threshold, g, used, visits, ints, dist, dp, best_path, plain):
     """Depth-first branch and bound for the best trail from start worth more than
-    threshold. Returns (found, value, length); the trail's tiles go to best_path."""
+    threshold (``plain``: no bounds, every trail is tried). Returns (found, value,
+    length); the trail's tiles go to best_path."""
     _, m, adj, adj_start, e_a, e_b, e_w, dbl_w, dbl_t, min_w = g
     path = ints[4]  # tile (edge) taken at each depth
     at = ints[5]  # number reached at each depth
     cursor = ints[6]  # next adjacency slot to try at each depth
-    memo = m <= 64  # states are keyed by a 64-bit set of used tiles
+    memo = m <= 64 and not plain  # states are keyed by a 64-bit set of used tiles
     table_v = np.full(256, -1, dtype=np.int64)
     table_m = np.zeros(256, dtype=np.uint64)
     n_table = 0
@@ -262,7 +278,7 @@ def _search(start, root, threshold, g, used, visits, ints, dist, dp, best_path):
     while True:
         v = at[depth]
         prune = False
-        if entering:
+        if entering and not plain:
             entering = False
             if memo:  # the same tiles ending at the same number: searched already
                 size = table_v.shape[0]
