@@ -17,14 +17,15 @@ run: venv
 	$(BIN)/mexsim replay configs/default.toml --match 0 --format text
 
 test: venv
-	$(BIN)/ruff check mexsim tests benchmarks
+	$(BIN)/ruff check mexsim strategies tests benchmarks
 	$(BIN)/python -m pytest
 
 lint: venv
-	$(BIN)/ruff check mexsim tests benchmarks
+	$(BIN)/ruff check mexsim strategies tests benchmarks
 
 bench: venv
 	$(BIN)/python benchmarks/bench_engine.py
+	$(BIN)/python benchmarks/bench_strategies.py
 
 golden: venv
 	$(BIN)/python -m tests.make_golden

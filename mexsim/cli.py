@@ -17,7 +17,7 @@ import typer
 from typer.core import TyperGroup
 
 from mexsim.config import MAX_SEED, load_config, with_overrides
-from mexsim.errors import ConfigError
+from mexsim.errors import ConfigError, StrategyError
 from mexsim.render import render_text
 
 try:  # typer >= 0.2x vendors click as typer._click
@@ -26,6 +26,7 @@ except ImportError:  # pragma: no cover - older typer depends on click itself
     from click.exceptions import ClickException  # type: ignore[no-redef]
 
 USAGE_ERROR = 2
+RUN_ERROR = 1
 
 
 def _fail(message: str, status: int = USAGE_ERROR) -> None:
@@ -51,6 +52,8 @@ class _Group(TyperGroup):
             status = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except ConfigError as exc:
             _fail(str(exc))
+        except StrategyError as exc:  # a strategy misbehaved while playing
+            _fail(str(exc), status=RUN_ERROR)
         except ClickException as exc:
             if type(exc).__name__ == "NoArgsIsHelpError":  # bare `mexsim`: show the help
                 help_text = exc.format_message()  # empty when rich has printed it already
@@ -86,6 +89,11 @@ class TraceFormat(StrEnum):
 ConfigArg = Annotated[
     Path, typer.Argument(metavar="CONFIG.toml", help="Run configuration (TOML).")
 ]
+StrategiesOpt = Annotated[
+    list[Path] | None,
+    typer.Option("--strategies", metavar="DIR",
+                 help="A further folder of strategy files (repeatable)."),
+]
 SeedOpt = Annotated[
     int | None,
     typer.Option(
@@ -105,9 +113,10 @@ def replay(
         TraceFormat,
         typer.Option("--format", help="text: readable account; jsonl: the trace format."),
     ] = TraceFormat.text,
+    strategies: StrategiesOpt = None,
 ) -> None:
     """Replay match K of a config (same seeds as `run`), printing every event."""
-    cfg = with_overrides(load_config(config), seed=seed)
+    cfg = with_overrides(load_config(config, strategy_dirs=strategies or ()), seed=seed)
     if match >= cfg.matches:
         raise ConfigError(
             f"--match {match} is out of range: {cfg.path} plays {cfg.matches} matches "
@@ -122,3 +131,18 @@ def replay(
         text = render_text(events)
     sys.stdout.write(text)
     sys.stdout.flush()
+
+
+@app.command("strategies")
+def list_strategies(strategies: StrategiesOpt = None) -> None:
+    """List the strategies found, with their descriptions, parameters and defaults."""
+    from mexsim.strategy_registry import available_strategies  # compiles the strategies
+
+    found = available_strategies(strategies or ())
+    width = max(len(name) for name in found)
+    for name in sorted(found):
+        info = found[name]
+        params = ", ".join(f"{k} = {v:g}" for k, v in info.params.items()) or "none"
+        print(f"{name:<{width}}  {info.description}")
+        print(f"{'':<{width}}  params: {params}")
+        print(f"{'':<{width}}  file:   {info.path}")

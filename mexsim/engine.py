@@ -10,6 +10,7 @@ import numpy as np
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from mexsim import core, view
+from mexsim.errors import StrategyError
 from mexsim.rules import Rules
 from mexsim.seats import Seat, SeatLike, resolve_seats
 from mexsim.tiles import TileSet, tile_set
@@ -17,10 +18,6 @@ from mexsim.tiles import TileSet, tile_set
 # Strategies are first-class functions, which numba still labels experimental; the
 # differential tests against the reference engine are what we rely on.
 warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
-
-
-class StrategyError(Exception):
-    """A strategy chose an impossible move or raised; names the strategy, match and round."""
 
 
 @dataclass(frozen=True)

@@ -3,3 +3,7 @@
 
 class ConfigError(Exception):
     """Bad input: the message names the file or option, the key, and the allowed values."""
+
+
+class StrategyError(Exception):
+    """A strategy chose an impossible move or raised; names the strategy, match and round."""

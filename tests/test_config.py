@@ -195,7 +195,9 @@ def test_shipped_configs_load(name: str) -> None:
 def test_default_toml_matches_interface() -> None:
     cfg = load_config(Path(__file__).resolve().parents[1] / "configs" / "default.toml")
     assert (cfg.matches, cfg.seed, cfg.out) == (100_000, 2026, "results/default")
-    assert [p.name for p in cfg.players] == ["greedy", "random", "greedy-2", "random-2"]
+    assert [p.strategy for p in cfg.players] == [
+        "longest_train", "early_doubles", "greedy", "random"]
+    assert [p.name for p in cfg.players] == [p.strategy for p in cfg.players]
 
 
 # --- names ----------------------------------------------------------------------------

@@ -1,0 +1,88 @@
+"""`make bench` (strategies part): plug-in strategies, planner and warm start.
+
+Matches per second on one core for 4 x longest_train, 4 x early_doubles and the default
+mixed table (seed-001 rules); the longest_train planner's time on random hands of 15,
+20 and 25 tiles; and the warm start: a 1-match replay of configs/default.toml in a fresh
+process once the cache is warm. Targets (issue 3): 4 x longest_train >= 5,000
+matches/s/core; a 25-tile plan well under a millisecond; warm start <= 2 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from mexsim.engine import play_matches_results
+from mexsim.planner import longest_chain
+from mexsim.rules import resolve_rules
+from mexsim.tiles import tile_set
+
+ROOT = Path(__file__).resolve().parents[1]
+TABLES = {
+    "4 x longest_train": ["longest_train"] * 4,
+    "4 x early_doubles": ["early_doubles"] * 4,
+    "4 x mexican_first": ["mexican_first"] * 4,
+    "default (lt, ed, greedy, random)": ["longest_train", "early_doubles", "greedy", "random"],
+}
+
+
+def table_rate(seats: list[str], n: int) -> float:
+    rules = resolve_rules({"preset": "seed-001"}, 4)
+    play_matches_results(rules, seats, 2026, 0, 2)  # compile / load the cache
+    start = time.perf_counter()
+    play_matches_results(rules, seats, 2026, 0, n)
+    return n / (time.perf_counter() - start)
+
+
+def planner_times(size: int, hands: int) -> tuple[float, float, float]:
+    ts = tile_set(12)
+    rng = random.Random(size)
+    chain = np.empty(ts.count, dtype=np.int64)
+    times = []
+    for _ in range(hands):
+        hand = np.array(rng.sample(range(ts.count), size), dtype=np.int64)
+        start = time.perf_counter()
+        longest_chain(rng.randint(0, 12), hand, size, ts.lo, ts.hi, ts.pips, 0.0, 12, chain)
+        times.append(time.perf_counter() - start)
+    times.sort()
+    return times[len(times) // 2], times[int(len(times) * 0.99)], times[-1]
+
+
+def warm_start() -> float:
+    cmd = [sys.executable, "-m", "mexsim", "replay", "configs/default.toml", "--match", "0",
+           "--format", "jsonl"]
+    subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True)  # warm the cache
+    start = time.perf_counter()
+    subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--matches", type=int, default=2_000)
+    parser.add_argument("--hands", type=int, default=300)
+    args = parser.parse_args()
+    print("strategies: seed-001, one core, matches per second")
+    for label, seats in TABLES.items():
+        fast = seats[0] != "longest_train" and "longest_train" not in seats
+        n = args.matches * (10 if fast else 1)
+        print(f"  {label:<34} {table_rate(seats, n):>9,.0f}")
+    ts = tile_set(12)
+    longest_chain(0, np.zeros(1, dtype=np.int64), 0, ts.lo, ts.hi, ts.pips, 0.0, 12,
+                  np.zeros(1, dtype=np.int64))  # compile / load for these array types
+    print("\nplanner (longest_chain), random double-12 hands, microseconds")
+    print(f"  {'tiles':>5} {'median':>9} {'p99':>9} {'max':>11}")
+    for size in (15, 20, 25):
+        med, p99, worst = planner_times(size, args.hands)
+        print(f"  {size:>5} {med * 1e6:>9.1f} {p99 * 1e6:>9.1f} {worst * 1e6:>11.1f}")
+    print(f"\nwarm start (1-match replay of configs/default.toml): {warm_start():.2f} s")
+
+
+if __name__ == "__main__":
+    main()
