@@ -27,6 +27,7 @@ except ImportError:  # pragma: no cover - older typer depends on click itself
 
 USAGE_ERROR = 2
 RUN_ERROR = 1
+INTERRUPTED = 130
 
 
 def _fail(message: str, status: int = USAGE_ERROR) -> None:
@@ -100,6 +101,70 @@ SeedOpt = Annotated[
         min=0, max=MAX_SEED, help="Override the config's run.seed (match k depends on seed, k)."
     ),
 ]
+
+
+@app.command()
+def run(
+    config: ConfigArg,
+    matches: Annotated[int | None, typer.Option(min=1, help="Override run.matches.")] = None,
+    seed: SeedOpt = None,
+    out: Annotated[Path | None, typer.Option(help="Override run.out (results directory).")
+                   ] = None,
+    workers: Annotated[int | None, typer.Option(
+        min=1, help="Threads playing matches (default: all cores).")] = None,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Replace an existing results directory.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+    strategies: StrategiesOpt = None,
+) -> None:
+    """Play the matches, write the results directory, print the comparison."""
+    import os
+
+    cfg = with_overrides(load_config(config, strategy_dirs=strategies or ()),
+                         matches=matches, seed=seed, out=str(out) if out else None)
+    from tqdm import tqdm
+
+    from mexsim.runner import Interrupted
+    from mexsim.runner import run as run_matches
+    from mexsim.summary import format_summary, summarize_totals
+
+    names = [p.name for p in cfg.players]
+    kinds = [p.strategy for p in cfg.players]
+    shown: list = []
+
+    def write_summary(folder: Path, totals) -> None:
+        summary = summarize_totals(totals, names, kinds, cfg.rules.rounds)
+        summary.to_csv(folder / "summary.csv", index=False)
+        shown.append(summary)
+
+    bar = tqdm(total=cfg.matches, unit="match", disable=quiet, dynamic_ncols=True)
+    try:
+        result = run_matches(cfg, Path(cfg.out), workers or os.cpu_count() or 1, force=force,
+                             progress=bar.update, summarize=write_summary)
+    except Interrupted as exc:
+        bar.close()
+        _fail(str(exc), status=INTERRUPTED)
+    bar.close()
+    print(f"{result.matches:,} matches in {result.wall_seconds:.1f} s "
+          f"({result.matches_per_second:,.0f} matches/s, {result.workers} workers) "
+          f"-> {result.directory}")
+    print(format_summary(shown[0]))
+
+
+@app.command()
+def report(
+    directory: Annotated[Path, typer.Argument(metavar="DIR", help="A results directory.")],
+) -> None:
+    """Print the comparison of a results directory again and write its plots (PNG)."""
+    if not (directory / "matches.parquet").exists():
+        raise ConfigError(f"{directory}: not a results directory (no matches.parquet)")
+    from mexsim.report import write_plots
+    from mexsim.summary import format_summary, load_results, summarize
+
+    matches, rounds = load_results(directory)
+    print(format_summary(summarize(matches, rounds)))
+    for path in write_plots(directory, matches, rounds):
+        print(f"wrote {path}")
 
 
 @app.command()

@@ -480,16 +480,17 @@ def play_match(seed, match, P, N, H, first_turn_train, set_aside, draw_to_start,
     return n_ev
 
 
-@njit(cache=True)
-def play_matches(seed, first_match, n_matches, P, N, H, first_turn_train, set_aside,
+@njit(cache=True, nogil=True)
+def play_matches(seed, first_match, stride, n_matches, P, N, H, first_turn_train, set_aside,
                  draw_to_start, double_blank_points, funcs, params, n_params, n_memory, lo,
                  hi, pips, number_mask, view, res, status, dispatch):
-    """Play matches first_match … first_match+n-1 into res[k, round, seat, F_*].
+    """Play matches first_match + k·stride (k < n_matches) into res[k, round, seat, F_*].
 
-    Returns the number of matches completed (< n_matches when a strategy failed)."""
+    Releases the GIL, so threads play blocks in parallel. Returns the number of
+    matches completed (< n_matches when a strategy failed)."""
     ev = np.empty((1, EV_FIELDS), dtype=np.int64)
     for k in range(n_matches):
-        if play_match(seed, first_match + k, P, N, H, first_turn_train, set_aside,
+        if play_match(seed, first_match + k * stride, P, N, H, first_turn_train, set_aside,
                       draw_to_start, double_blank_points, funcs, params, n_params, n_memory,
                       lo, hi, pips, number_mask, view, res[k], ev, status, False,
                       dispatch) < 0:

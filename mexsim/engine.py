@@ -119,8 +119,10 @@ def play_match_results(rules: Rules, seats: Sequence[SeatLike], seed: int, match
 
 
 def play_matches_results(rules: Rules, seats: Sequence[SeatLike], seed: int, first_match: int,
-                         n_matches: int, dispatch: int = core.DISPATCH_PLUGIN) -> np.ndarray:
-    """Play a block of consecutive matches; returns res[k, round, seat, field].
+                         n_matches: int, dispatch: int = core.DISPATCH_PLUGIN,
+                         stride: int = 1) -> np.ndarray:
+    """Play matches first_match + k·stride, k < n_matches, all with these seats;
+    returns res[k, round, seat, field]. Releases the GIL while playing.
 
     ``dispatch`` is for benchmarks only: core.DISPATCH_HARDWIRED and
     core.DISPATCH_ENGINE_ONLY play greedy compiled into the core instead of the seats'
@@ -131,7 +133,7 @@ def play_matches_results(rules: Rules, seats: Sequence[SeatLike], seed: int, fir
     status = np.zeros(core.N_STATUS, dtype=np.int64)
     work = np.zeros(view.SIZE, dtype=np.int64)
     _run_kernel(args, status, work, lambda: core.play_matches(
-        _seed(seed), first_match, n_matches, *args.rule_args(), work, res, status,
+        _seed(seed), first_match, stride, n_matches, *args.rule_args(), work, res, status,
         dispatch))
     return res
 

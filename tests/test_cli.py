@@ -69,7 +69,8 @@ def assert_usage_error(result: Any, *parts: str) -> None:
     ("config", "args", "parts"),
     [
         ("[run]\nmatchs = 1\n", [], ["cfg.toml [run]", "'matchs'", "did you mean 'matches'?"]),
-        (GOOD.replace('"random"', '"randon"'), [], ["'randon'", "greedy, longest_train, mexican_first, random"]),
+        (GOOD.replace('"random"', '"randon"'), [],
+         ["'randon'", "greedy, longest_train, mexican_first, random"]),
         ("[run\n", [], ["TOML syntax error", "line 1"]),
         (GOOD, ["--match", "-1"], ["--match", "0"]),
         (GOOD, ["--match", "5"], ["--match 5", "allowed: 0..4"]),

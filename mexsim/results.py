@@ -1,0 +1,107 @@
+"""Result rows of a block of matches, as Arrow tables with the INTERFACE.md columns.
+
+The core's res[k, round, seat, field] array becomes ``rounds`` rows (match × round ×
+seat) and ``matches`` rows (match × seat), ordered by match, then round, then seat, so
+a results file depends on (config, seed) only. Integer columns use the smallest type
+that fits; ``player`` and ``strategy`` are dictionary-encoded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pyarrow as pa
+
+from mexsim import core
+
+ROUNDS_SCHEMA = pa.schema([
+    ("match", pa.int64()),
+    ("round", pa.int8()),
+    ("engine", pa.int8()),
+    ("seat", pa.int8()),
+    ("player", pa.dictionary(pa.int8(), pa.string())),
+    ("strategy", pa.dictionary(pa.int8(), pa.string())),
+    ("penalty", pa.int16()),
+    ("tiles_left", pa.int16()),
+    ("went_out", pa.bool_()),
+    ("blocked", pa.bool_()),
+    ("tiles_played", pa.int16()),
+    ("draws", pa.int16()),
+])
+MATCHES_SCHEMA = pa.schema([
+    ("match", pa.int64()),
+    ("seat", pa.int8()),
+    ("player", pa.dictionary(pa.int8(), pa.string())),
+    ("strategy", pa.dictionary(pa.int8(), pa.string())),
+    ("total", pa.int32()),
+    ("rank", pa.int8()),
+    ("win", pa.float64()),
+])
+
+
+def seat_to_player(first_match: int, n_matches: int, players: int, rotate: bool) -> np.ndarray:
+    """player[k, s]: the player sitting in seat s of match first_match + k.
+
+    With rotation, match k seats player i at seat (i + k) mod P (INTERFACE.md)."""
+    seats = np.arange(players)
+    if not rotate:
+        return np.broadcast_to(seats, (n_matches, players)).copy()
+    k = np.arange(first_match, first_match + n_matches)[:, None]
+    return (seats[None, :] - k) % players
+
+
+def match_outcomes(totals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """R4: rank (1 = lowest total; tied players share the better rank) and win share
+    (1/k for each of k players tied for the lowest total), per match and seat."""
+    rank = 1 + (totals[:, None, :] < totals[:, :, None]).sum(axis=2)
+    best = totals == totals.min(axis=1, keepdims=True)
+    win = best / best.sum(axis=1, keepdims=True)
+    return rank, win
+
+
+def _dictionary(indices: np.ndarray, names: Sequence[str]) -> pa.DictionaryArray:
+    return pa.DictionaryArray.from_arrays(pa.array(indices.astype(np.int8)), pa.array(names))
+
+
+def block_tables(res: np.ndarray, first_match: int, max_pip: int, player_of_seat: np.ndarray,
+                 player_names: Sequence[str], player_strategies: Sequence[str]
+                 ) -> tuple[pa.Table, pa.Table]:
+    """The rounds and matches tables of matches first_match … (res[k, round, seat, F])."""
+    n, rounds, players, _ = res.shape
+    strategies = sorted(set(player_strategies))
+    strategy_of_player = np.array([strategies.index(s) for s in player_strategies])
+    match_ids = np.arange(first_match, first_match + n, dtype=np.int64)
+
+    # rounds: match-major, then round, then seat
+    shape = (n, rounds, players)
+    who = np.broadcast_to(player_of_seat[:, None, :], shape).ravel()
+    rounds_table = pa.Table.from_arrays([
+        pa.array(np.broadcast_to(match_ids[:, None, None], shape).ravel()),
+        pa.array(np.broadcast_to(np.arange(rounds, dtype=np.int8)[None, :, None], shape).ravel()),
+        pa.array(np.broadcast_to((max_pip - np.arange(rounds)).astype(np.int8)[None, :, None],
+                                 shape).ravel()),
+        pa.array(np.broadcast_to(np.arange(players, dtype=np.int8)[None, None, :], shape).ravel()),
+        _dictionary(who, player_names),
+        _dictionary(strategy_of_player[who], strategies),
+        pa.array(res[..., core.F_PENALTY].ravel().astype(np.int16)),
+        pa.array(res[..., core.F_TILES_LEFT].ravel().astype(np.int16)),
+        pa.array(res[..., core.F_WENT_OUT].ravel().astype(bool)),
+        pa.array(res[..., core.F_BLOCKED].ravel().astype(bool)),
+        pa.array(res[..., core.F_TILES_PLAYED].ravel().astype(np.int16)),
+        pa.array(res[..., core.F_DRAWS].ravel().astype(np.int16)),
+    ], schema=ROUNDS_SCHEMA)
+
+    totals = res[..., core.F_PENALTY].sum(axis=1)  # [match, seat]
+    rank, win = match_outcomes(totals)
+    who = player_of_seat.ravel()
+    matches_table = pa.Table.from_arrays([
+        pa.array(np.repeat(match_ids, players)),
+        pa.array(np.tile(np.arange(players, dtype=np.int8), n)),
+        _dictionary(who, player_names),
+        _dictionary(strategy_of_player[who], strategies),
+        pa.array(totals.ravel().astype(np.int32)),
+        pa.array(rank.ravel().astype(np.int8)),
+        pa.array(win.ravel().astype(np.float64)),
+    ], schema=MATCHES_SCHEMA)
+    return rounds_table, matches_table

@@ -1,0 +1,188 @@
+"""`mexsim run`: play a config's matches on all cores and stream them to Parquet.
+
+Matches are played in blocks by threads (the numba kernels release the GIL) and
+written in match order as each block's turn comes, so memory stays bounded and the
+files depend on (config, seed) only — never on the worker count, block sizes or the
+order in which blocks finish. Everything is written into a hidden temporary folder
+that is renamed into place only when complete.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from mexsim import __version__, core
+from mexsim.config import Config
+from mexsim.engine import play_matches_results
+from mexsim.errors import ConfigError
+from mexsim.results import MATCHES_SCHEMA, ROUNDS_SCHEMA, block_tables, seat_to_player
+from mexsim.seats import Seat
+from mexsim.strategy_registry import available_strategies
+
+TARGET_BLOCK_SECONDS = 0.2  # keeps Ctrl-C prompt and the progress bar lively
+FIRST_BLOCK = 64
+MAX_BLOCK = 50_000
+
+
+class Interrupted(Exception):
+    """Ctrl-C during a run: nothing was left behind."""
+
+
+@dataclass(frozen=True)
+class RunResult:
+    directory: Path
+    matches: int
+    workers: int
+    wall_seconds: float
+
+    @property
+    def matches_per_second(self) -> float:
+        return self.matches / self.wall_seconds if self.wall_seconds > 0 else float("inf")
+
+
+def player_seats(config: Config) -> list[Seat]:
+    """Each player's strategy and parameters (player order, before seat rotation)."""
+    known = available_strategies(config.strategy_dirs)
+    return [Seat(known[p.strategy], tuple(p.params[k] for k in known[p.strategy].params))
+            for p in config.players]
+
+
+def timed_block(config: Config, players: list[Seat], first: int, n: int
+                ) -> tuple[np.ndarray, float]:
+    start = time.perf_counter()
+    res = play_block(config, players, first, n)
+    return res, time.perf_counter() - start
+
+
+def play_block(config: Config, players: list[Seat], first: int, n: int) -> np.ndarray:
+    """res[k, round, seat, field] of matches first … first+n-1, seats rotated as the
+    config says. Rotation repeats every P matches, so each residue class is one call."""
+    rules = config.rules
+    P = rules.players
+    res = np.empty((n, rules.rounds, P, core.N_FIELDS), dtype=np.int64)
+    if not config.rotate:
+        return play_matches_results(rules, players, config.seed, first, n)
+    for offset in range(min(P, n)):
+        match0 = first + offset
+        seats = [players[i] for i in seat_to_player(match0, 1, P, True)[0]]
+        count = len(range(offset, n, P))
+        res[offset::P] = play_matches_results(rules, seats, config.seed, match0, count,
+                                              stride=P)
+    return res
+
+
+def resolved_config(config: Config) -> dict:
+    """Every option spelled out, as run.json records it."""
+    return {
+        "run": {"matches": config.matches, "seed": config.seed, "out": config.out,
+                "strategies": list(config.strategy_dirs)},
+        "rules": config.rules.to_dict(),
+        "seating": {"rotate": config.rotate},
+        "players": [{"name": p.name, "strategy": p.strategy, "params": p.params}
+                    for p in config.players],
+    }
+
+
+def prepare_output(out: Path, force: bool) -> Path:
+    """Check the results folder can be written; returns the temporary folder to fill."""
+    if out.exists() and not force:
+        raise ConfigError(f"{out}: results directory exists (use --force to replace it)")
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"{out}: exists and is not a directory")
+    parent = out.parent if str(out.parent) else Path(".")
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        tmp = parent / f".{out.name}.tmp-{os.getpid()}"
+        if tmp.exists():
+            shutil.rmtree(tmp)
+        tmp.mkdir()
+    except OSError as exc:
+        raise ConfigError(f"{out}: output path not writable ({exc.strerror})") from exc
+    return tmp
+
+
+def run(config: Config, out: Path, workers: int, force: bool = False,
+        progress: Callable[[int], None] | None = None,
+        summarize: Callable[[Path, np.ndarray], None] | None = None) -> RunResult:
+    """Play all matches of ``config`` into ``out``; ``progress(n)`` after each block;
+    ``summarize(tmp_folder, totals[match, player])`` before the folder is published."""
+    import numba
+    import pyarrow.parquet as pq
+
+    players = player_seats(config)
+    names = [p.name for p in config.players]
+    strategies = [p.strategy for p in config.players]
+    P = config.rules.players
+    tmp = prepare_output(out, force)
+    totals = np.zeros((config.matches, P), dtype=np.int32)  # [match, player]
+    start = time.perf_counter()
+    try:
+        rounds_writer = pq.ParquetWriter(tmp / "rounds.parquet", ROUNDS_SCHEMA,
+                                         compression="zstd")
+        matches_writer = pq.ParquetWriter(tmp / "matches.parquet", MATCHES_SCHEMA,
+                                          compression="zstd")
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            pending: deque[tuple[int, int, Future]] = deque()
+            next_match = 0
+            block = FIRST_BLOCK
+            try:
+                while next_match < config.matches or pending:
+                    while next_match < config.matches and len(pending) < 2 * workers:
+                        n = min(block, config.matches - next_match)
+                        pending.append((next_match, n, pool.submit(
+                            timed_block, config, players, next_match, n)))
+                        next_match += n
+                    first, n, future = pending.popleft()
+                    res, seconds = future.result()
+                    # size later blocks so that one takes about TARGET_BLOCK_SECONDS
+                    per_match = max(seconds / n, 1e-7)
+                    block = int(min(MAX_BLOCK, max(FIRST_BLOCK, TARGET_BLOCK_SECONDS / per_match)))
+                    who = seat_to_player(first, n, P, config.rotate)
+                    rounds_table, matches_table = block_tables(
+                        res, first, config.rules.max_pip, who, names, strategies)
+                    rounds_writer.write_table(rounds_table)
+                    matches_writer.write_table(matches_table)
+                    seat_totals = res[..., core.F_PENALTY].sum(axis=1)
+                    np.put_along_axis(totals[first:first + n], who, seat_totals, axis=1)
+                    if progress:
+                        progress(n)
+            except KeyboardInterrupt:
+                for *_, future in pending:
+                    future.cancel()
+                raise
+        rounds_writer.close()
+        matches_writer.close()
+        wall = time.perf_counter() - start
+        result = RunResult(out, config.matches, workers, wall)
+        (tmp / "run.json").write_text(json.dumps({
+            "config": resolved_config(config),
+            "mexsim_version": __version__,
+            "numba_version": numba.__version__,
+            "seed": config.seed,
+            "matches": config.matches,
+            "workers": workers,
+            "wall_seconds": round(wall, 3),
+            "matches_per_second": round(result.matches_per_second, 1),
+        }, indent=2) + "\n")
+        if summarize:
+            summarize(tmp, totals)
+        if out.exists():
+            shutil.rmtree(out)
+        tmp.rename(out)
+        return result
+    except KeyboardInterrupt:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise Interrupted("interrupted: no results written") from None
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
