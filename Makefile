@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: venv
-	$(BIN)/mexsim replay configs/default.toml --match 0 --format text
+	$(BIN)/mexsim run configs/default.toml --force
 
 test: venv
 	$(BIN)/ruff check mexsim strategies tests benchmarks
@@ -26,6 +26,7 @@ lint: venv
 bench: venv
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_strategies.py
+	$(BIN)/python benchmarks/bench_run.py
 
 golden: venv
 	$(BIN)/python -m tests.make_golden
