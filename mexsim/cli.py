@@ -137,14 +137,22 @@ def run(
         summary.to_csv(folder / "summary.csv", index=False)
         shown.append(summary)
 
-    bar = tqdm(total=cfg.matches, unit="match", disable=quiet, dynamic_ncols=True)
+    bars: list = []  # made at the first finished block: after the output checks passed
+
+    def progress(n: int) -> None:
+        if not bars:
+            bars.append(tqdm(total=cfg.matches, unit="match", disable=quiet,
+                             dynamic_ncols=True))
+        bars[0].update(n)
+
     try:
         result = run_matches(cfg, Path(cfg.out), workers or os.cpu_count() or 1, force=force,
-                             progress=bar.update, summarize=write_summary)
+                             progress=progress, summarize=write_summary)
     except Interrupted as exc:
-        bar.close()
         _fail(str(exc), status=INTERRUPTED)
-    bar.close()
+    finally:
+        for bar in bars:
+            bar.close()
     print(f"{result.matches:,} matches in {result.wall_seconds:.1f} s "
           f"({result.matches_per_second:,.0f} matches/s, {result.workers} workers) "
           f"-> {result.directory}")
@@ -156,12 +164,18 @@ def report(
     directory: Annotated[Path, typer.Argument(metavar="DIR", help="A results directory.")],
 ) -> None:
     """Print the comparison of a results directory again and write its plots (PNG)."""
-    if not (directory / "matches.parquet").exists():
-        raise ConfigError(f"{directory}: not a results directory (no matches.parquet)")
+    for name in ("matches.parquet", "rounds.parquet"):
+        if not (directory / name).exists():
+            raise ConfigError(f"{directory}: not a results directory (no {name})")
+    import pyarrow as pa
+
     from mexsim.report import write_plots
     from mexsim.summary import format_summary, load_results, summarize
 
-    matches, rounds = load_results(directory)
+    try:
+        matches, rounds = load_results(directory)
+    except (OSError, pa.ArrowException) as exc:
+        raise ConfigError(f"{directory}: results cannot be read ({exc})") from exc
     print(format_summary(summarize(matches, rounds)))
     for path in write_plots(directory, matches, rounds):
         print(f"wrote {path}")

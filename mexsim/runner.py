@@ -99,6 +99,14 @@ def prepare_output(out: Path, force: bool) -> Path:
         raise ConfigError(f"{out}: results directory exists (use --force to replace it)")
     if out.exists() and not out.is_dir():
         raise ConfigError(f"{out}: exists and is not a directory")
+    if out.exists():
+        here = Path.cwd().resolve()
+        if out.resolve() == here or out.resolve() in here.parents:
+            raise ConfigError(f"{out}: is the current directory or contains it (allowed: a "
+                              "results directory of its own)")
+        if not (out / "run.json").exists() and any(out.iterdir()):
+            raise ConfigError(f"{out}: not a mexsim results directory (no run.json); "
+                              "--force replaces only results directories")
     parent = out.parent if str(out.parent) else Path(".")
     try:
         parent.mkdir(parents=True, exist_ok=True)
@@ -124,6 +132,13 @@ def run(config: Config, out: Path, workers: int, force: bool = False,
     strategies = [p.strategy for p in config.players]
     P = config.rules.players
     tmp = prepare_output(out, force)
+    try:
+        # Load (or compile) the kernels here, where Ctrl-C interrupts at once, rather
+        # than in a worker thread the interrupt would have to wait for.
+        play_matches_results(config.rules, players, config.seed, 0, 0)
+    except KeyboardInterrupt:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise Interrupted("interrupted: no results written") from None
     totals = np.zeros((config.matches, P), dtype=np.int32)  # [match, player]
     start = time.perf_counter()
     try:
