@@ -52,11 +52,11 @@ from mexsim.view import (
     MAX_PIP,
     MAX_TRAINS,
     MAX_WORDS,
-    MEMORY,
     MOVE_TILE,
     MOVE_TRAIN,
     N_MOVES,
     N_OPEN,
+    NOTES,
     NUMBER_MASK,
     OPEN_DOUBLES,
     PLAYERS,
@@ -111,6 +111,13 @@ BLOCKED = 2
 DISPATCH_PLUGIN = 0
 DISPATCH_HARDWIRED = 1
 DISPATCH_ENGINE_ONLY = 2
+
+# bookkeeping slots of the private table (where the view keeps its tile table, which
+# the table never needs): how much of the moves, params and notes the last decision
+# showed, so that what lies beyond can be cleared
+MOVES_SHOWN = TILE_LO
+PARAMS_SHOWN = TILE_LO + 1
+NOTES_SHOWN = TILE_LO + 2
 
 # status[...] after a kernel returns: a strategy that chose an impossible move
 ST_BAD_CHOICE = 0  # 1 when a strategy returned an index outside its legal moves
@@ -179,7 +186,7 @@ def fill_static_view(view, match, P, N, lo, hi, pips, number_mask):
 def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
                double_blank_points, funcs, params, n_params, n_memory, memory, pbuf, lo, hi,
                pips, number_mask, rng, hands, boneyard, had_turn, played, draws, scan, view,
-               res, ev, n_ev, status, record, dispatch):
+               st, res, ev, n_ev, status, record, dispatch):
     """Play round ``rnd`` dealt as boneyard[:n] (see shuffle_deal) into res[rnd, seat, F_*];
     returns n_ev, the event rows written so far (-1 when a strategy failed: see status)."""
     T = lo.shape[0]
@@ -201,20 +208,25 @@ def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
             ev[n_ev] = (EV_DEAL_BONEYARD, rnd, -1, boneyard[k], 0)
             n_ev += 1
     number_bits = number_mask.ravel()  # row n at n * MAX_WORDS: a constant stride
-    view[ROUND] = rnd
-    view[ENGINE] = engine
+    st[ROUND] = rnd
+    st[ENGINE] = engine
     for tr in range(MAX_TRAINS):
-        view[TRAIN_END + tr] = engine
-        view[TRAIN_LEN + tr] = 0
-        view[TRAIN_MARKED + tr] = 0
-        view[OPEN_DOUBLES + tr] = -1
-    view[N_OPEN] = 0
+        st[TRAIN_END + tr] = engine
+        st[TRAIN_LEN + tr] = 0
+        st[TRAIN_MARKED + tr] = 0
+        st[OPEN_DOUBLES + tr] = -1
+        if tr > P:  # trains no one owns: decisions rewrite only trains 0..P
+            view[TRAIN_END + tr] = engine
+            view[TRAIN_LEN + tr] = 0
+            view[TRAIN_MARKED + tr] = 0
+            view[OPEN_DOUBLES + tr] = -1
+    st[N_OPEN] = 0
     for s in range(P):
-        view[HAND_SIZE + s] = H
+        st[HAND_SIZE + s] = H
     had_turn[:] = 0
     played[:] = 0
     draws[:] = 0
-    n_open = 0  # open doubles, view[OPEN_DOUBLES : OPEN_DOUBLES + n_open]
+    n_open = 0  # open doubles, st[OPEN_DOUBLES : OPEN_DOUBLES + n_open]
     marked_bits = 0  # bit s set while train s carries a marker (mirrors TRAIN_MARKED)
     all_seats = (1 << P) - 1
     count = 0  # R15
@@ -234,7 +246,7 @@ def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
                 bpos += 1
                 hands[seat, t >> 6] |= _bit(t)
                 draws[seat] += 1
-                view[HAND_SIZE + seat] += 1
+                st[HAND_SIZE + seat] += 1
                 if record:
                     ev[n_ev] = (EV_DRAW, rnd, seat, t, 0)
                     n_ev += 1
@@ -242,8 +254,8 @@ def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
                     break
                 seat = seat + 1 if seat + 1 < P else 0
         hands[seat, engine_tile >> 6] ^= _bit(engine_tile)
-        view[HAND_SIZE + seat] -= 1
-    view[BONEYARD] = n - bpos
+        st[HAND_SIZE + seat] -= 1
+    st[BONEYARD] = n - bpos
     if record:
         ev[n_ev] = (EV_ENGINE, rnd, seat, -1, 0)
         n_ev += 1
@@ -268,7 +280,7 @@ def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
             # legal moves: own, Mexican, then marked trains clockwise (docs/rules.md)
             n_scan = 1
             if which == ON_OLDEST_DOUBLE:
-                scan[0] = view[OPEN_DOUBLES]
+                scan[0] = st[OPEN_DOUBLES]
             else:
                 scan[0] = seat
                 if which == ON_USABLE_TRAINS:
@@ -288,40 +300,40 @@ def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
             nm = 0
             for i in range(n_scan):
                 tr = scan[i]
-                row = view[TRAIN_END + tr] * MAX_WORDS
+                row = st[TRAIN_END + tr] * MAX_WORDS
                 m0 = h0 & number_bits[row]
                 m1 = h1 & number_bits[row + 1]
                 m2 = h2 & number_bits[row + 2]
                 if (m0 | m1 | m2) == 0:
                     continue  # the common case: nothing fits this train
                 while m0:
-                    view[MOVE_TILE + nm] = trailing_zeros(m0)
-                    view[MOVE_TRAIN + nm] = tr
+                    st[MOVE_TILE + nm] = trailing_zeros(m0)
+                    st[MOVE_TRAIN + nm] = tr
                     nm += 1
                     m0 &= m0 - U1
                 while m1:
-                    view[MOVE_TILE + nm] = 64 + trailing_zeros(m1)
-                    view[MOVE_TRAIN + nm] = tr
+                    st[MOVE_TILE + nm] = 64 + trailing_zeros(m1)
+                    st[MOVE_TRAIN + nm] = tr
                     nm += 1
                     m1 &= m1 - U1
                 while m2:
-                    view[MOVE_TILE + nm] = 128 + trailing_zeros(m2)
-                    view[MOVE_TRAIN + nm] = tr
+                    st[MOVE_TILE + nm] = 128 + trailing_zeros(m2)
+                    st[MOVE_TRAIN + nm] = tr
                     nm += 1
                     m2 &= m2 - U1
 
             if nm == 0:
                 if chain and laid > 0 and not last_double:
                     break  # R11: the chain stops; no draw, no marker
-                keep = draw_to_start and not duty and view[TRAIN_LEN + seat] == 0  # R11
+                keep = draw_to_start and not duty and st[TRAIN_LEN + seat] == 0  # R11
                 if bpos < n and (drawn == 0 or keep):
                     t = boneyard[bpos]  # R10: draw one tile and look again
                     bpos += 1
                     hands[seat, t >> 6] |= _bit(t)
                     draws[seat] += 1
                     drawn += 1
-                    view[HAND_SIZE + seat] += 1
-                    view[BONEYARD] = n - bpos
+                    st[HAND_SIZE + seat] += 1
+                    st[BONEYARD] = n - bpos
                     if record:
                         ev[n_ev] = (EV_DRAW, rnd, seat, t, 0)
                         n_ev += 1
@@ -330,8 +342,8 @@ def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
                 if record:
                     ev[n_ev] = (EV_PASS, rnd, seat, -1, 0)
                     n_ev += 1
-                if view[TRAIN_MARKED + seat] == 0:
-                    view[TRAIN_MARKED + seat] = 1
+                if st[TRAIN_MARKED + seat] == 0:
+                    st[TRAIN_MARKED + seat] = 1
                     marked_bits |= 1 << seat
                     count = 1  # R15: a new marker restarts the count
                 else:
@@ -347,22 +359,50 @@ def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
             elif dispatch == DISPATCH_ENGINE_ONLY:  # benchmark: the engine without a strategy
                 i = 0
                 for k in range(1, nm):
-                    if view[MOVE_TILE + k] < view[MOVE_TILE + i]:
+                    if st[MOVE_TILE + k] < st[MOVE_TILE + i]:
                         i = k
             else:
+                # R17: the mover's view, written afresh from the private table (the
+                # core never reads the view back but for the mover's own stream and
+                # notes), with nothing left over from another seat
+                view[ROUND] = rnd
+                view[ENGINE] = engine
                 view[SEAT] = seat
+                view[BONEYARD] = n - bpos
+                view[N_OPEN] = n_open
                 view[N_MOVES] = nm
                 view[FIRST_TURN] = 1 if first else 0
                 view[DUTY] = 1 if duty else 0
                 view[LAID_THIS_TURN] = laid
+                for tr in range(P + 1):
+                    view[TRAIN_END + tr] = st[TRAIN_END + tr]
+                    view[TRAIN_LEN + tr] = st[TRAIN_LEN + tr]
+                    view[TRAIN_MARKED + tr] = st[TRAIN_MARKED + tr]
+                    view[OPEN_DOUBLES + tr] = st[OPEN_DOUBLES + tr]
+                for s in range(P):
+                    view[HAND_SIZE + s] = st[HAND_SIZE + s]
+                    view[SCORE + s] = st[SCORE + s]
                 for w in range(W):
                     view[HAND + w] = np.int64(hands[seat, w])
+                for k in range(nm):
+                    view[MOVE_TILE + k] = st[MOVE_TILE + k]
+                    view[MOVE_TRAIN + k] = st[MOVE_TRAIN + k]
+                for k in range(nm, st[MOVES_SHOWN]):
+                    view[MOVE_TILE + k] = 0
+                    view[MOVE_TRAIN + k] = 0
+                st[MOVES_SHOWN] = nm
                 for k in range(4):
                     view[RNG + k] = np.int64(rng[seat, k])
                 for k in range(n_params[seat]):
                     pbuf[k] = params[seat, k]
+                for k in range(n_params[seat], st[PARAMS_SHOWN]):
+                    pbuf[k] = 0.0
+                st[PARAMS_SHOWN] = n_params[seat]
                 for k in range(n_memory[seat]):
-                    view[MEMORY + k] = memory[seat, k]
+                    view[NOTES + k] = memory[seat, k]
+                for k in range(n_memory[seat], st[NOTES_SHOWN]):
+                    view[NOTES + k] = 0
+                st[NOTES_SHOWN] = n_memory[seat]
                 if dispatch == DISPATCH_HARDWIRED:  # benchmark: greedy as a direct call
                     i = 0
                     for k in range(1, view[N_MOVES]):
@@ -373,7 +413,7 @@ def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
                 for k in range(4):
                     rng[seat, k] = np.uint64(view[RNG + k])
                 for k in range(n_memory[seat]):
-                    memory[seat, k] = view[MEMORY + k]
+                    memory[seat, k] = view[NOTES + k]
                 if i < 0 or i >= nm:
                     status[ST_BAD_CHOICE] = 1
                     status[ST_MATCH] = view[MATCH]
@@ -383,34 +423,34 @@ def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
                     status[ST_N_MOVES] = nm
                     return -1
 
-            t = view[MOVE_TILE + i]
-            tr = view[MOVE_TRAIN + i]
-            view[TRAIN_END + tr] = hi[t] if lo[t] == view[TRAIN_END + tr] else lo[t]
-            view[TRAIN_LEN + tr] += 1
+            t = st[MOVE_TILE + i]
+            tr = st[MOVE_TRAIN + i]
+            st[TRAIN_END + tr] = hi[t] if lo[t] == st[TRAIN_END + tr] else lo[t]
+            st[TRAIN_LEN + tr] += 1
             hands[seat, t >> 6] ^= _bit(t)
-            view[HAND_SIZE + seat] -= 1
+            st[HAND_SIZE + seat] -= 1
             if tr == seat:
-                view[TRAIN_MARKED + seat] = 0  # R8: the owner's play removes the marker
+                st[TRAIN_MARKED + seat] = 0  # R8: the owner's play removes the marker
                 marked_bits &= ~(1 << seat)
             for k in range(n_open):  # R13: a tile on an open double satisfies it
-                if view[OPEN_DOUBLES + k] == tr:
+                if st[OPEN_DOUBLES + k] == tr:
                     for j in range(k, n_open - 1):
-                        view[OPEN_DOUBLES + j] = view[OPEN_DOUBLES + j + 1]
+                        st[OPEN_DOUBLES + j] = st[OPEN_DOUBLES + j + 1]
                     n_open -= 1
-                    view[OPEN_DOUBLES + n_open] = -1
+                    st[OPEN_DOUBLES + n_open] = -1
                     break
             is_double = lo[t] == hi[t]
             if is_double:
-                view[OPEN_DOUBLES + n_open] = tr  # R12: a double stays open until covered
+                st[OPEN_DOUBLES + n_open] = tr  # R12: a double stays open until covered
                 n_open += 1
-            view[N_OPEN] = n_open
+            st[N_OPEN] = n_open
             count = 0  # R15: a play resets the count
             played[seat] += 1
             drawn = 0
             if record:
                 ev[n_ev] = (EV_PLAY, rnd, seat, t, tr)
                 n_ev += 1
-            if view[HAND_SIZE + seat] == 0:
+            if st[HAND_SIZE + seat] == 0:
                 outcome = OUT  # R14: going out ends the round at once
                 break
             laid += 1
@@ -438,7 +478,7 @@ def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
         res[rnd, s, F_BLOCKED] = 1 if outcome == BLOCKED else 0
         res[rnd, s, F_TILES_PLAYED] = played[s]
         res[rnd, s, F_DRAWS] = draws[s]
-        view[SCORE + s] += pen
+        st[SCORE + s] += pen
     if record:
         ev[n_ev] = (EV_ROUND_END, rnd, -1, -1,
                     REASON_BLOCKED if outcome == BLOCKED else REASON_OUT)
@@ -468,13 +508,15 @@ def play_match(seed, match, P, N, H, first_turn_train, set_aside, draw_to_start,
     pbuf = np.zeros(MAX_PARAMS, dtype=np.float64)
     memory = np.zeros((P, MAX_MEMORY), dtype=np.int64)
     fill_static_view(view, match, P, N, lo, hi, pips, number_mask)
+    st = np.zeros(view.shape[0], dtype=np.int64)  # the private table, laid out as the view
     n_ev = 0
     for rnd in range(N + 1):
         n = shuffle_deal(seed, match, rnd, N, set_aside, lo, hi, boneyard)
         n_ev = play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
                           double_blank_points, funcs, params, n_params, n_memory, memory,
                           pbuf, lo, hi, pips, number_mask, rng, hands, boneyard, had_turn,
-                          played, draws, scan, view, res, ev, n_ev, status, record, dispatch)
+                          played, draws, scan, view, st, res, ev, n_ev, status, record,
+                          dispatch)
         if n_ev < 0:
             return -1
     return n_ev
@@ -518,6 +560,7 @@ def play_dealt_round(seed, match, rnd, order, n, P, N, H, first_turn_train, set_
                       np.zeros(MAX_PARAMS, dtype=np.float64), lo, hi, pips, number_mask, rng,
                       np.zeros((P, number_mask.shape[1]), dtype=np.uint64), boneyard,
                       np.empty(P, dtype=np.int64), np.empty(P, dtype=np.int64),
-                      np.empty(P, dtype=np.int64), np.empty(P + 1, dtype=np.int64), view, res,
-                      ev, 0, status, True, DISPATCH_PLUGIN)
+                      np.empty(P, dtype=np.int64), np.empty(P + 1, dtype=np.int64), view,
+                      np.zeros(view.shape[0], dtype=np.int64), res, ev, 0, status, True,
+                      DISPATCH_PLUGIN)
 

@@ -33,6 +33,9 @@ from numba import njit
 
 MAX_MATCHED = 8  # odd numbers matched exactly by the T-join bound
 PLAIN_CYCLES = 5  # at most this many independent cycles: try every trail
+NODE_BUDGET = 50_000  # nodes for the exact search; huge dense hands may exceed it
+FALLBACK_BUDGET = 50_000  # then a bottom-up search with this many more
+WALKS = 256  # quick random chains that set its floor
 TJOIN_FROM = 12.0  # reachable value above which the search also uses the T-join bound
 EPS = 1e-9
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -97,24 +100,40 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
         for x in range(V):
             numbers += ints[0, x]
             tiles += ints[1, x]
-        if tiles // 2 - numbers + 1 <= PLAIN_CYCLES:
-            # few independent cycles, so few trails: trying them all is cheapest
-            found, value, length = _search(start, root, root, g, used, visits, ints, dist,
-                                           dp, best_path, True)
-            if found:
-                best_value, best_len = value, length
-        else:
+        budget = NODE_BUDGET
+        dense = tiles // 2 - numbers + 1 > PLAIN_CYCLES
+        proven = False  # best_path holds the best chain there is
+        if dense:
             removal = _min_removal(start, n_odd, g, used, ints, dist, dp) if n_odd > 1 else 0
             threshold = root + reach - removal * min_w
             step = min_w
-            while threshold > root + EPS:
+            while threshold > root + EPS and budget > 0:
                 threshold = max(threshold - step, root)
-                found, value, length = _search(start, root, threshold, g, used, visits,
-                                               ints, dist, dp, best_path, False)
+                found, value, length, nodes = _search(start, root, threshold, g, used,
+                                                      visits, ints, dist, dp, best_path,
+                                                      False, budget)
                 if found:
                     best_value, best_len = value, length
+                    proven = nodes <= budget
                     break
+                budget -= nodes
                 step *= 2.0  # widen quickly when the bound was far off
+        if not proven:
+            # Few independent cycles, so few trails: trying them all is cheapest. Or a
+            # huge hand exhausted the budget: then a branch and bound from the best of
+            # many quick walks (or of what was found), improving until its own budget
+            # runs out.
+            if dense:
+                walk_path = np.empty(max(1, m), dtype=np.int64)
+                walk_value, walk_len = _walks(start, root, g, used, visits, ints, walk_path)
+                if walk_value > best_value + EPS:
+                    best_value, best_len = walk_value, walk_len
+                    best_path[:walk_len] = walk_path[:walk_len]
+            found, value, length, nodes = _search(start, root, best_value, g, used, visits,
+                                                  ints, dist, dp, best_path, not dense,
+                                                  FALLBACK_BUDGET if dense else NODE_BUDGET)
+            if found:
+                best_value, best_len = value, length
 
     # lay out the chain: each double right after arriving at its number
     placed = np.zeros(V, dtype=np.bool_)
@@ -254,10 +273,12 @@ def _min_removal(v, n_odd, g, used, ints, dist, dp):
 
 
 @njit(cache=True)
-def _search(start, root, threshold, g, used, visits, ints, dist, dp, best_path, plain):
+def _search(start, root, threshold, g, used, visits, ints, dist, dp, best_path, plain,
+            budget):
     """Depth-first branch and bound for the best trail from start worth more than
-    threshold (``plain``: no bounds, every trail is tried). Returns (found, value,
-    length); the trail's tiles go to best_path."""
+    threshold (``plain``: no bounds, every trail is tried), visiting at most ``budget``
+    nodes. Returns (found, value, length, nodes visited); the trail's tiles go to
+    best_path. Out of budget, it returns the best trail found so far."""
     _, m, adj, adj_start, e_a, e_b, e_w, dbl_w, dbl_t, min_w = g
     path = ints[4]  # tile (edge) taken at each depth
     at = ints[5]  # number reached at each depth
@@ -275,9 +296,19 @@ def _search(start, root, threshold, g, used, visits, ints, dist, dp, best_path, 
     at[0] = start
     cursor[0] = adj_start[start]
     entering = True
+    nodes = 0
     while True:
         v = at[depth]
         prune = False
+        if entering:
+            nodes += 1
+            if nodes > budget:  # out of budget: unwind, keeping the best found so far
+                while depth > 0:
+                    depth -= 1
+                    k = path[depth]
+                    used[k] = False
+                    visits[at[depth + 1]] -= 1
+                break
         if entering and not plain:
             entering = False
             if memo:  # the same tiles ending at the same number: searched already
@@ -348,7 +379,55 @@ def _search(start, root, threshold, g, used, visits, ints, dist, dp, best_path, 
             if visits[y] == 0 and dbl_t[y] >= 0:
                 value -= dbl_w[y]
             value -= e_w[k]
-    return found, best_value, best_len
+    return found, best_value, best_len, nodes
+
+
+@njit(cache=True)
+def _walks(start, root, g, used, visits, ints, best_path):
+    """The best of WALKS quick chains from start (each tile chosen at random among those
+    that fit, from a fixed sequence): a floor for the search on huge hands. Returns
+    (value, length); the chain's tiles go to best_path. Leaves used/visits as found."""
+    _, _, adj, adj_start, e_a, e_b, e_w, dbl_w, dbl_t, _ = g
+    path = ints[4]
+    options = ints[5]
+    best_value = root
+    best_len = 0
+    state = np.uint64(0x9E3779B97F4A7C15)
+    for _walk in range(WALKS):
+        value = root
+        length = 0
+        v = start
+        while True:
+            n = 0
+            for s in range(adj_start[v], adj_start[v + 1]):
+                if not used[adj[s]]:
+                    options[n] = adj[s]
+                    n += 1
+            if n == 0:
+                break
+            state ^= state << np.uint64(13)
+            state ^= state >> np.uint64(7)
+            state ^= state << np.uint64(17)
+            k = options[np.int64(state % np.uint64(n))]
+            used[k] = True
+            path[length] = k
+            length += 1
+            value += e_w[k]
+            v = e_b[k] if e_a[k] == v else e_a[k]
+            if visits[v] == 0 and dbl_t[v] >= 0:
+                value += dbl_w[v]
+            visits[v] += 1
+        if value > best_value + EPS:
+            best_value = value
+            best_len = length
+            best_path[:length] = path[:length]
+        v = start  # undo the walk
+        for i in range(length):
+            k = path[i]
+            used[k] = False
+            v = e_b[k] if e_a[k] == v else e_a[k]
+            visits[v] -= 1
+    return best_value, best_len
 
 
 @njit(cache=True)

@@ -40,13 +40,18 @@ class Player:
         self.rng = rng
         self.memory = np.zeros(seat.strategy.memory, dtype=np.int64)
 
-    def choose(self, view: np.ndarray) -> int:
+    def show_own(self, view: np.ndarray) -> None:
+        """The player's own random stream and notes, and nothing of another seat's."""
         k = len(self.memory)
         view[V.RNG:V.RNG + 4] = [as_int64(w) for w in self.rng.s]
-        view[V.MEMORY:V.MEMORY + k] = self.memory
+        view[V.NOTES:V.NOTES + k] = self.memory
+        view[V.NOTES + k:V.NOTES + V.MAX_MEMORY] = 0
+
+    def choose(self, view: np.ndarray) -> int:
+        k = len(self.memory)
         choice = int(self.decide(view, self.params))
         self.rng.s = [int(w) & MASK64 for w in view[V.RNG:V.RNG + 4]]
-        self.memory[:] = view[V.MEMORY:V.MEMORY + k]
+        self.memory[:] = view[V.NOTES:V.NOTES + k]
         return choice
 
 
@@ -176,6 +181,10 @@ class Round:
             v[V.HAND + w] = as_int64(word)
         for i, (tile, train) in enumerate(moves):
             v[V.MOVE_TILE + i], v[V.MOVE_TRAIN + i] = tile, train
+        # nothing of another seat's moves beyond the mover's own
+        v[V.MOVE_TILE + len(moves):V.MOVE_TILE + V.MAX_MOVES] = 0
+        v[V.MOVE_TRAIN + len(moves):V.MOVE_TRAIN + V.MAX_MOVES] = 0
+        self.players[seat].show_own(v)
 
     def play(self, seat: int, moves: list[Move], first: bool = False, duty: bool = False,
              laid: int = 0) -> int:

@@ -14,7 +14,7 @@ constants, so strategies index the view at compile-time constants:
 Tiles are numbered heaviest first (docs/rules.md): lower number = heavier tile.
 Bitmask words (HAND, NUMBER_MASK) hold uint64 bit patterns; read them with
 ``np.uint64(view[HAND + w])``. A strategy that declares ``MEMORY = k`` keeps
-view[MEMORY : MEMORY + k] from one of its decisions to the next for the whole match
+view[NOTES : NOTES + k] from one of its decisions to the next for the whole match
 (zero at the start); no other seat sees it.
 """
 
@@ -54,8 +54,8 @@ HAND_SIZE = OPEN_DOUBLES + 16  # [MAX_PLAYERS] tiles in each seat's hand
 SCORE = HAND_SIZE + 16  # [MAX_PLAYERS] each seat's total of the previous rounds
 HAND = SCORE + 16  # [MAX_WORDS] the mover's own hand, a bitmask over tile numbers
 RNG = HAND + 4  # [4] xoshiro256** state of the mover's own random stream
-MEMORY = RNG + 4  # [MAX_MEMORY] the mover's own notes, kept between its decisions
-TILE_LO = MEMORY + MAX_MEMORY  # [MAX_TILES] smaller half of each tile
+NOTES = RNG + 4  # [MAX_MEMORY] the mover's own notes, kept between its decisions
+TILE_LO = NOTES + MAX_MEMORY  # [MAX_TILES] smaller half of each tile
 TILE_HI = TILE_LO + MAX_TILES  # [MAX_TILES] larger half
 TILE_PIPS = TILE_HI + MAX_TILES  # [MAX_TILES] face value
 NUMBER_MASK = TILE_PIPS + MAX_TILES  # [MAX_NUMBERS * MAX_WORDS] tiles carrying number n

@@ -27,6 +27,7 @@ from mexsim.view import (
     MOVE_TILE,
     MOVE_TRAIN,
     N_MOVES,
+    NOTES,
     NUMBER_MASK,
     ROUND,
     SEAT,
@@ -36,7 +37,6 @@ from mexsim.view import (
     TILES,
     TRAIN_END,
 )
-from mexsim.view import MEMORY as NOTES
 
 NAME = "longest_train"
 DESCRIPTION = "plans the longest chain for its own train; plays other tiles elsewhere first"
