@@ -261,6 +261,14 @@ class _Referee:
         seen: set[int] = set()
         hands: list[set[int]] = []
         cnt: list[list[int]] = []
+
+        def deal_once(t: Any) -> int:
+            code = self.tile(t)
+            if code in seen:  # R1: every tile of the set exactly once
+                raise self.err("R1", f"{_tile_str(code)} is dealt twice")
+            seen.add(code)
+            return code
+
         for s, raw in enumerate(raw_hands):
             if not isinstance(raw, list):
                 raise self.err(TRACE, f"the hand of seat {s} must be a list")
@@ -270,10 +278,7 @@ class _Referee:
             hand: set[int] = set()
             c = [0] * (N + 1)
             for t in raw:
-                code = self.tile(t)
-                if code in seen:
-                    raise self.err("R1", f"{_tile_str(code)} is dealt twice")
-                seen.add(code)
+                code = deal_once(t)
                 hand.add(code)
                 a, b = code >> 4, code & 15
                 c[a] += 1
@@ -283,11 +288,7 @@ class _Referee:
             cnt.append(c)
         bone: list[int] = []
         for t in raw_bone:
-            code = self.tile(t)
-            if code in seen:
-                raise self.err("R1", f"{_tile_str(code)} is dealt twice")
-            seen.add(code)
-            bone.append(code)
+            bone.append(deal_once(t))
         if rules.engine == "set_aside":
             if eng in seen:
                 raise self.err("R5", f"the engine {_tile_str(eng)} must be set aside, in no hand "

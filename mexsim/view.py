@@ -20,11 +20,13 @@ view[NOTES : NOTES + k] from one of its decisions to the next for the whole matc
 
 from __future__ import annotations
 
+from mexsim.tiles import WORDS as WORDS_PER_HAND
+
 MAX_PLAYERS = 10
 MAX_TRAINS = MAX_PLAYERS + 1
 MAX_TILES = 136  # double-15
 MAX_NUMBERS = 16
-MAX_WORDS = 3
+MAX_WORDS = WORDS_PER_HAND  # the core's bitmask words (mexsim.tiles.WORDS)
 MAX_MOVES = MAX_TILES * MAX_TRAINS
 MAX_PARAMS = 8
 MAX_MEMORY = 32
