@@ -124,18 +124,19 @@ def run(
                          matches=matches, seed=seed, out=str(out) if out else None)
     from tqdm import tqdm
 
+    from mexsim.analysis import analyze, config_sweeps
     from mexsim.runner import Interrupted
     from mexsim.runner import run as run_matches
-    from mexsim.summary import format_summary, summarize_totals
 
     names = [p.name for p in cfg.players]
     kinds = [p.strategy for p in cfg.players]
     shown: list = []
 
-    def write_summary(folder: Path, totals) -> None:
-        summary = summarize_totals(totals, names, kinds, cfg.rules.rounds)
-        summary.to_csv(folder / "summary.csv", index=False)
-        shown.append(summary)
+    def write_summary(folder: Path, totals, deals) -> None:
+        analysis = analyze(totals, deals, names, kinds, config_sweeps(cfg.players),
+                           cfg.rules.rounds)
+        analysis.write(folder)
+        shown.append(analysis)
 
     bars: list = []  # made at the first finished block: after the output checks passed
 
@@ -156,7 +157,14 @@ def run(
     print(f"{result.matches:,} matches in {result.wall_seconds:.1f} s "
           f"({result.matches_per_second:,.0f} matches/s, {result.workers} workers) "
           f"-> {result.directory}")
-    print(format_summary(shown[0]))
+    if cfg.pool:
+        from mexsim.config import config_schedule
+
+        cycle = config_schedule(cfg).cycle
+        print(f"pool: {len(cfg.players)} players at tables of {cfg.table_size}; every pair "
+              f"meets and every player sits in every seat equally often in each {cycle:,} "
+              f"matches ({result.matches / cycle:,.2f} cycles played)")
+    print(shown[0].format())
 
 
 @app.command()
@@ -169,15 +177,18 @@ def report(
             raise ConfigError(f"{directory}: not a results directory (no {name})")
     import pyarrow as pa
 
+    from mexsim.analysis import analyze_results
     from mexsim.report import write_plots
-    from mexsim.summary import format_summary, load_results, summarize
+    from mexsim.summary import load_results
 
     try:
         matches, rounds = load_results(directory)
     except (OSError, pa.ArrowException) as exc:
         raise ConfigError(f"{directory}: results cannot be read ({exc})") from exc
-    print(format_summary(summarize(matches, rounds)))
-    for path in write_plots(directory, matches, rounds):
+    analysis = analyze_results(directory, matches, rounds)
+    print(analysis.format())
+    for path in write_plots(directory, matches, rounds, analysis.summary,
+                            analysis.head_to_head):
         print(f"wrote {path}")
 
 

@@ -7,6 +7,8 @@ the section or key, and the allowed values.
 from __future__ import annotations
 
 import difflib
+import functools
+import itertools
 import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
@@ -15,17 +17,27 @@ from pathlib import Path
 from typing import Any
 
 from mexsim.errors import ConfigError
-from mexsim.rules import MAX_PLAYERS, MIN_PLAYERS, RULE_KEYS, Rules, resolve_rules
+from mexsim.rules import (
+    MAX_PLAYERS,
+    MAX_STRATEGIES,
+    MIN_PLAYERS,
+    RULE_KEYS,
+    Rules,
+    resolve_rules,
+)
 from mexsim.strategy_registry import available_strategies
 
 DEFAULT_MATCHES = 1000
 DEFAULT_SEED = 0
 MAX_SEED = 2**64 - 1
-SECTIONS = ("run", "rules", "seating", "players")
+MAX_POOL = 100  # players in one run (pools and sweeps); a table seats at most MAX_PLAYERS
+SECTIONS = ("run", "rules", "seating", "tournament", "players")
 RUN_KEYS = ("matches", "seed", "out", "strategies")
 SEATING_KEYS = ("rotate",)
+TOURNAMENT_KEYS = ("duplicate", "table_size")
 PLAYER_KEYS = ("name", "strategy", "params")
-_SECTION_KEYS = {"run": RUN_KEYS, "rules": RULE_KEYS, "seating": SEATING_KEYS}
+_SECTION_KEYS = {"run": RUN_KEYS, "rules": RULE_KEYS, "seating": SEATING_KEYS,
+                 "tournament": TOURNAMENT_KEYS}
 
 
 @dataclass(frozen=True)
@@ -35,11 +47,15 @@ class PlayerSpec:
     name: str
     strategy: str
     params: dict[str, float]
+    sweep: str = ""  # a parameter sweep's name for all its players ("" if not swept)
+    swept: tuple[str, ...] = ()  # the parameters the sweep varies
 
 
 @dataclass(frozen=True)
 class Config:
-    """A validated config file; ``players[i]`` is player i (seats rotate, see seat_players)."""
+    """A validated config file; ``players[i]`` is player i (who sits where in each
+    match: seat_players). ``rules.players`` is the table size; more players than that
+    make a pool."""
 
     path: str
     matches: int
@@ -49,6 +65,20 @@ class Config:
     rotate: bool
     players: tuple[PlayerSpec, ...]
     strategy_dirs: tuple[str, ...] = ()  # extra strategies folders (absolute paths)
+    duplicate: bool = False  # [tournament] duplicate: each deal once per seat rotation
+
+    @property
+    def table_size(self) -> int:
+        return self.rules.players
+
+    @property
+    def pool(self) -> bool:
+        return len(self.players) > self.rules.players
+
+    @property
+    def deals(self) -> int:
+        """Distinct deals played: matches / table size with duplicate deals."""
+        return self.matches // self.table_size if self.duplicate else self.matches
 
 
 def load_config(path: str | Path, strategy_dirs: Sequence[str | Path] = ()) -> Config:
@@ -65,11 +95,12 @@ def load_config(path: str | Path, strategy_dirs: Sequence[str | Path] = ()) -> C
             hint = f"; '{key}' belongs in {home}" if home else _suggest(key, SECTIONS)
             raise ConfigError(
                 f"{where}: unknown section '{key}' (allowed: [run], [rules], [seating], "
-                f"[[players]]){hint}"
+                f"[tournament], [[players]]){hint}"
             )
     run = _table(where, data, "run", "[run]")
     rules_table = _table(where, data, "rules", "[rules]")
     seating = _table(where, data, "seating", "[seating]")
+    tournament = _table(where, data, "tournament", "[tournament]")
 
     run_where = f"{where} [run]"
     _check_keys(run_where, run, RUN_KEYS)
@@ -85,12 +116,23 @@ def load_config(path: str | Path, strategy_dirs: Sequence[str | Path] = ()) -> C
     dirs += tuple(str(Path(d).expanduser().resolve()) for d in strategy_dirs)
     players = _players(where, data.get("players"), dirs)
 
+    tournament_where = f"{where} [tournament]"
+    _check_keys(tournament_where, tournament, TOURNAMENT_KEYS)
+    duplicate = _need_bool(tournament_where, "duplicate", tournament.get("duplicate", False))
+    table_size = _table_size(tournament_where, tournament.get("table_size"), len(players))
+    if not rotate and (duplicate or table_size < len(players)):
+        what = ("duplicate = true" if duplicate
+                else f"a pool ({len(players)} players, tables of {table_size})")
+        raise ConfigError(
+            f"{seating_where}: 'rotate' = false cannot be combined with {what}, which "
+            f"rotates every table through all seats (allowed: rotate = true)")
+
     rules_where = f"{where} [rules]"
     _check_keys(rules_where, rules_table, RULE_KEYS)
-    rules = resolve_rules(dict(rules_table), len(players), where=rules_where)
+    rules = resolve_rules(dict(rules_table), table_size, where=rules_where)
     return Config(
-        path=where, matches=matches, seed=seed, out=out, rules=rules, rotate=rotate,
-        players=players, strategy_dirs=dirs,
+        path=where, matches=_whole_deals(matches, table_size, duplicate), seed=seed, out=out,
+        rules=rules, rotate=rotate, players=players, strategy_dirs=dirs, duplicate=duplicate,
     )
 
 
@@ -100,7 +142,9 @@ def with_overrides(
     """Apply command-line flags (``--matches``, ``--seed``, ``--out``) over the config."""
     changes: dict[str, Any] = {}
     if matches is not None:
-        changes["matches"] = _need_int("command line", "--matches", matches, 1, None)
+        changes["matches"] = _whole_deals(
+            _need_int("command line", "--matches", matches, 1, None), config.table_size,
+            config.duplicate)
     if seed is not None:
         changes["seed"] = _need_int("command line", "--seed", seed, 0, MAX_SEED)
     if out is not None:
@@ -109,16 +153,53 @@ def with_overrides(
 
 
 def seat_players(config: Config, match: int) -> tuple[int, ...]:
-    """Which player index sits in each seat of match ``match``.
+    """Which player index sits in each seat of match ``match`` (mexsim/schedule.py).
 
-    With ``rotate``, match k seats player i at seat (i + k) mod P, so seat s holds player
-    (s - k) mod P; every player sits in every seat once in any P consecutive matches.
-    Without it, seat s holds player s.
+    With ``rotate`` and no pool, match k seats player i at seat (i + k) mod P, so seat s
+    holds player (s - k) mod P; every player sits in every seat once in any P
+    consecutive matches. Without it, seat s holds player s.
     """
-    count = len(config.players)
-    if not config.rotate:
-        return tuple(range(count))
-    return tuple((seat - match) % count for seat in range(count))
+    return config_schedule(config).seats_of(match)
+
+
+def config_schedule(config: Config):  # -> mexsim.schedule.Schedule
+    """The seating and deals of every match of ``config``."""
+    return _schedule(len(config.players), config.table_size, config.seed, config.rotate,
+                     config.duplicate)
+
+
+@functools.lru_cache(maxsize=8)
+def _schedule(players: int, table_size: int, seed: int, rotate: bool, duplicate: bool):
+    from mexsim.schedule import Schedule
+
+    return Schedule.build(players, table_size, seed, rotate, duplicate)
+
+
+def _whole_deals(matches: int, table_size: int, duplicate: bool) -> int:
+    """With duplicate deals every deal is played once per seat rotation: round the
+    match count up to whole deals (the run says so when it does)."""
+    return -(-matches // table_size) * table_size if duplicate else matches
+
+
+def _table_size(where: str, value: Any, players: int) -> int:
+    most = min(players, MAX_PLAYERS)
+    if value is None:
+        if players > MAX_PLAYERS:
+            raise ConfigError(
+                f"{where}: {players} players (parameter sweeps expanded) but a table seats "
+                f"at most {MAX_PLAYERS} (R2): set 'table_size' (allowed: "
+                f"{MIN_PLAYERS}..{MAX_PLAYERS}) to play them as a pool")
+        return players
+    size = _need_int(where, "table_size", value, MIN_PLAYERS, most)
+    from mexsim.schedule import MAX_TABLES, table_count  # numpy: not for --help
+
+    if table_count(players, size) > MAX_TABLES:
+        raise ConfigError(
+            f"{where}: a pool of {players} players at tables of {size} has "
+            f"{table_count(players, size):,} distinct tables, too many for a balanced "
+            f"schedule (allowed: at most {MAX_TABLES:,}; use fewer players or a table "
+            f"size nearer 2 or {players})")
+    return size
 
 
 # --- reading --------------------------------------------------------------------------
@@ -167,16 +248,11 @@ def _players(where: str, tables: Any, dirs: tuple[str, ...]) -> tuple[PlayerSpec
     if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
         raise ConfigError(
             f"{where}: 'players' must be an array of tables, one [[players]] table per "
-            f"player (allowed: {MIN_PLAYERS}..{MAX_PLAYERS} of them)"
-        )
-    if not MIN_PLAYERS <= len(tables) <= MAX_PLAYERS:
-        raise ConfigError(
-            f"{where}: 'players' has {len(tables)} [[players]] tables "
-            f"(allowed: {MIN_PLAYERS}..{MAX_PLAYERS} players, R2)"
+            f"player (allowed: {MIN_PLAYERS}..{MAX_POOL} of them)"
         )
     strategies = available_strategies(dirs)
     explicit: dict[str, int] = {}
-    parsed: list[tuple[str | None, str, dict[str, float]]] = []
+    parsed: list[tuple[str | None, str, dict[str, float | list[float]]]] = []
     for index, table in enumerate(tables):
         player_where = f"{where} [[players]] #{index + 1}"
         _check_keys(player_where, table, PLAYER_KEYS)
@@ -206,10 +282,34 @@ def _players(where: str, tables: Any, dirs: tuple[str, ...]) -> tuple[PlayerSpec
     taken = set(explicit)
     players = []
     for name, strategy, params in parsed:
+        swept = tuple(key for key, value in params.items() if isinstance(value, list))
         if name is None:
             name = _unique(strategy, taken)
             taken.add(name)
-        players.append(PlayerSpec(name=name, strategy=strategy, params=params))
+        if not swept:
+            players.append(PlayerSpec(name=name, strategy=strategy, params=params))
+            continue
+        # A parameter sweep: one player per combination of the listed values, named by
+        # them, e.g. longest_train[pip_weight=0.5].
+        for values in itertools.product(*(params[key] for key in swept)):
+            label = ",".join(f"{key}={_show(v)}" for key, v in zip(swept, values, strict=True))
+            variant = _unique(f"{name}[{label}]", taken)
+            taken.add(variant)
+            chosen = dict(params) | {
+                key: float(v) for key, v in zip(swept, values, strict=True)}
+            players.append(PlayerSpec(name=variant, strategy=strategy, params=chosen,
+                                      sweep=name, swept=swept))
+    if not MIN_PLAYERS <= len(players) <= MAX_POOL:
+        raise ConfigError(
+            f"{where}: 'players' has {len(tables)} [[players]] tables giving {len(players)} "
+            f"players (allowed: {MIN_PLAYERS}..{MAX_POOL} players, parameter sweeps "
+            f"expanded; a table seats {MIN_PLAYERS}..{MAX_PLAYERS}, R2)"
+        )
+    distinct = sorted({p.strategy for p in players})
+    if len(distinct) > MAX_STRATEGIES:
+        raise ConfigError(
+            f"{where}: 'players' use {len(distinct)} different strategies (allowed: at most "
+            f"{MAX_STRATEGIES} in one run)")
     return tuple(players)
 
 
@@ -224,25 +324,33 @@ def _unique(base: str, taken: set[str]) -> str:
 
 
 def _params(where: str, strategy: str, defaults: Mapping[str, float],
-            given: Any) -> dict[str, float]:
+            given: Any) -> dict[str, float | list[float]]:
+    """The full parameter set; a list of numbers is a sweep over those values."""
     if not isinstance(given, dict):
         raise ConfigError(
             f"{where}: 'params' must be a table of numbers, got {_show(given)} "
             f"(allowed keys: {_param_names(strategy, defaults)})"
         )
-    params = {key: float(value) for key, value in defaults.items()}
+    params: dict[str, float | list[float]] = {
+        key: float(value) for key, value in defaults.items()}
     for key, value in given.items():
         if key not in defaults:
             raise ConfigError(
                 f"{where}: unknown parameter 'params.{key}' for strategy {strategy!r} "
                 f"(allowed: {_param_names(strategy, defaults)}){_suggest(key, defaults)}"
             )
-        if isinstance(value, bool) or not isinstance(value, int | float):
+        values = value if isinstance(value, list) else [value]
+        if not values or any(isinstance(v, bool) or not isinstance(v, int | float)
+                             for v in values):
             raise ConfigError(
-                f"{where}: 'params.{key}' must be a number, got {_show(value)} "
-                f"(default: {defaults[key]!r})"
+                f"{where}: 'params.{key}' must be a number or a non-empty list of numbers "
+                f"(a sweep), got {_show(value)} (default: {defaults[key]!r})"
             )
-        params[key] = float(value)
+        if len({float(v) for v in values}) < len(values):
+            raise ConfigError(
+                f"{where}: 'params.{key}' = {_show(value)} lists a value twice (a sweep "
+                "needs distinct values)")
+        params[key] = list(values) if isinstance(value, list) else float(value)
     return params
 
 

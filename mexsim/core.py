@@ -16,8 +16,10 @@ per hand: 2 up to double-14, 3 for double-15):
     scan        int64[P+1]        the trains a move list covers, in that order
 
 Strategies are plug-ins (mexsim/strategy_registry.py): a tuple of first-class functions
-``decide(view, params) -> move index``, one per seat, padded to view.MAX_PLAYERS so that
-the kernels compile once whatever the player count.
+``decide(view, params) -> move index``, one per distinct strategy of the run, padded to
+rules.MAX_STRATEGIES so that the kernels compile once whatever the table; each seat's
+``seat_func`` picks its entry. Which player sits where, and which deal a match replays
+(duplicate deals), come in as arrays (mexsim/schedule.py decides them).
 
 The turn loop is written out in one function on purpose: helpers that take arrays pay
 atomic reference counting on every call (measured: two thirds of the run time), so the
@@ -184,7 +186,8 @@ def fill_static_view(view, match, P, N, lo, hi, pips, number_mask):
 
 @njit(cache=True, error_model="numpy")
 def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
-               double_blank_points, funcs, params, n_params, n_memory, memory, pbuf, lo, hi,
+               double_blank_points, funcs, seat_func, params, n_params, n_memory, memory,
+               pbuf, lo, hi,
                pips, number_mask, rng, hands, boneyard, had_turn, played, draws, scan, view,
                st, res, ev, n_ev, status, record, dispatch):
     """Play round ``rnd`` dealt as boneyard[:n] (see shuffle_deal) into res[rnd, seat, F_*];
@@ -409,7 +412,7 @@ def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
                         if view[MOVE_TILE + k] < view[MOVE_TILE + i]:
                             i = k
                 else:
-                    i = funcs[seat](view, pbuf)
+                    i = funcs[seat_func[seat]](view, pbuf)
                 for k in range(4):
                     rng[seat, k] = np.uint64(view[RNG + k])
                 for k in range(n_memory[seat]):
@@ -487,10 +490,12 @@ def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
 
 
 @njit(cache=True)
-def play_match(seed, match, P, N, H, first_turn_train, set_aside, draw_to_start,
-               double_blank_points, funcs, params, n_params, n_memory, lo, hi, pips,
-               number_mask, view, res, ev, status, record, dispatch):
-    """Play match ``match`` (R4: N+1 rounds) into res[round, seat, F_*].
+def play_match(seed, match, deal, P, N, H, first_turn_train, set_aside, draw_to_start,
+               double_blank_points, funcs, seat_func, params, n_params, n_memory, lo, hi,
+               pips, number_mask, view, res, ev, status, record, dispatch):
+    """Play match ``match`` (R4: N+1 rounds) into res[round, seat, F_*]. Seat s plays
+    funcs[seat_func[s]] with params[s]; the shuffles and the seats' random streams come
+    from ``deal`` (the match itself, unless duplicate deals replay one deal).
 
     Returns the number of event rows written, or -1 when a strategy chose an impossible
     move (details in status)."""
@@ -498,7 +503,7 @@ def play_match(seed, match, P, N, H, first_turn_train, set_aside, draw_to_start,
     rng = np.empty((P, 4), dtype=np.uint64)
     for s in range(P):
         rng[s, 0], rng[s, 1], rng[s, 2], rng[s, 3] = seed_words(
-            stream_key(seed, match, STREAM_STRATEGY, s))
+            stream_key(seed, deal, STREAM_STRATEGY, s))
     hands = np.zeros((P, number_mask.shape[1]), dtype=np.uint64)
     boneyard = np.empty(T, dtype=np.int64)
     had_turn = np.empty(P, dtype=np.int64)
@@ -511,38 +516,50 @@ def play_match(seed, match, P, N, H, first_turn_train, set_aside, draw_to_start,
     st = np.zeros(view.shape[0], dtype=np.int64)  # the private table, laid out as the view
     n_ev = 0
     for rnd in range(N + 1):
-        n = shuffle_deal(seed, match, rnd, N, set_aside, lo, hi, boneyard)
+        n = shuffle_deal(seed, deal, rnd, N, set_aside, lo, hi, boneyard)
         n_ev = play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
-                          double_blank_points, funcs, params, n_params, n_memory, memory,
-                          pbuf, lo, hi, pips, number_mask, rng, hands, boneyard, had_turn,
-                          played, draws, scan, view, st, res, ev, n_ev, status, record,
-                          dispatch)
+                          double_blank_points, funcs, seat_func, params, n_params, n_memory,
+                          memory, pbuf, lo, hi, pips, number_mask, rng, hands, boneyard,
+                          had_turn, played, draws, scan, view, st, res, ev, n_ev, status,
+                          record, dispatch)
         if n_ev < 0:
             return -1
     return n_ev
 
 
 @njit(cache=True, nogil=True)
-def play_matches(seed, first_match, stride, n_matches, P, N, H, first_turn_train, set_aside,
-                 draw_to_start, double_blank_points, funcs, params, n_params, n_memory, lo,
-                 hi, pips, number_mask, view, res, status, dispatch):
-    """Play matches first_match + k·stride (k < n_matches) into res[k, round, seat, F_*].
+def play_matches(seed, match_ids, deal_ids, seating, P, N, H, first_turn_train, set_aside,
+                 draw_to_start, double_blank_points, funcs, player_func, params, n_params,
+                 n_memory, lo, hi, pips, number_mask, view, res, status, dispatch):
+    """Play match match_ids[k] from deal deal_ids[k], player seating[k, s] in seat s,
+    into res[k, round, seat, F_*]; player i plays funcs[player_func[i]] with params[i].
 
     Releases the GIL, so threads play blocks in parallel. Returns the number of
-    matches completed (< n_matches when a strategy failed)."""
+    matches completed (< len(match_ids) when a strategy failed)."""
     ev = np.empty((1, EV_FIELDS), dtype=np.int64)
-    for k in range(n_matches):
-        if play_match(seed, first_match + k * stride, P, N, H, first_turn_train, set_aside,
-                      draw_to_start, double_blank_points, funcs, params, n_params, n_memory,
-                      lo, hi, pips, number_mask, view, res[k], ev, status, False,
-                      dispatch) < 0:
+    seat_func = np.empty(P, dtype=np.int64)
+    seat_params = np.empty((P, params.shape[1]), dtype=np.float64)
+    seat_n_params = np.empty(P, dtype=np.int64)
+    seat_n_memory = np.empty(P, dtype=np.int64)
+    for k in range(match_ids.shape[0]):
+        for s in range(P):
+            i = seating[k, s]
+            seat_func[s] = player_func[i]
+            seat_params[s, :] = params[i, :]
+            seat_n_params[s] = n_params[i]
+            seat_n_memory[s] = n_memory[i]
+        if play_match(seed, match_ids[k], deal_ids[k], P, N, H, first_turn_train, set_aside,
+                      draw_to_start, double_blank_points, funcs, seat_func, seat_params,
+                      seat_n_params, seat_n_memory, lo, hi, pips, number_mask, view, res[k],
+                      ev, status, False, dispatch) < 0:
             return k
-    return n_matches
+    return match_ids.shape[0]
 
 
 @njit(cache=True)
 def play_dealt_round(seed, match, rnd, order, n, P, N, H, first_turn_train, set_aside,
-                     draw_to_start, double_blank_points, funcs, params, n_params, n_memory,
+                     draw_to_start, double_blank_points, funcs, seat_func, params, n_params,
+                     n_memory,
                      lo, hi, pips, number_mask, view, res, ev, status):
     """Play one round from a given deal (order[:n], as shuffle_deal lays it out), with
     events recorded: the entry point of the hand-built scenario tests."""
@@ -555,7 +572,7 @@ def play_dealt_round(seed, match, rnd, order, n, P, N, H, first_turn_train, set_
     boneyard[:n] = order[:n]
     fill_static_view(view, match, P, N, lo, hi, pips, number_mask)
     return play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
-                      double_blank_points, funcs, params, n_params, n_memory,
+                      double_blank_points, funcs, seat_func, params, n_params, n_memory,
                       np.zeros((P, MAX_MEMORY), dtype=np.int64),
                       np.zeros(MAX_PARAMS, dtype=np.float64), lo, hi, pips, number_mask, rng,
                       np.zeros((P, number_mask.shape[1]), dtype=np.uint64), boneyard,

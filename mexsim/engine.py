@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -11,7 +11,7 @@ from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from mexsim import core, view
 from mexsim.errors import StrategyError
-from mexsim.rules import Rules
+from mexsim.rules import MAX_STRATEGIES, Rules
 from mexsim.seats import Seat, SeatLike, resolve_seats
 from mexsim.tiles import TileSet, tile_set
 
@@ -22,50 +22,66 @@ warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
 
 @dataclass(frozen=True)
 class KernelArgs:
-    """Everything the kernels need about the rules and the seats, as numbers and arrays."""
+    """Everything the kernels need about the rules and the players, as numbers and arrays.
+
+    ``players`` are the run's players (seat order, when there are exactly as many as
+    seats and no seating is given); the kernels call ``funcs[player_func[i]]`` for
+    player i with ``params[i]``.
+    """
 
     rules: Rules
-    seats: tuple[Seat, ...]
+    players: tuple[Seat, ...]
     funcs: tuple
+    player_func: np.ndarray
     params: np.ndarray
     n_params: np.ndarray
     n_memory: np.ndarray
     tiles: TileSet
 
     @classmethod
-    def build(cls, rules: Rules, seats: Sequence[SeatLike]) -> KernelArgs:
-        resolved = tuple(resolve_seats(seats))
-        if len(resolved) != rules.players:
-            raise ValueError(f"{len(resolved)} seats for {rules.players} players")
-        # Pad to MAX_PLAYERS so the kernels' type, and so their cache, is the same for
-        # every table; the padding is never called.
-        funcs = tuple(s.strategy.decide for s in resolved)
-        funcs += (funcs[0],) * (view.MAX_PLAYERS - len(funcs))
-        params = np.zeros((view.MAX_PLAYERS, view.MAX_PARAMS), dtype=np.float64)
-        n_params = np.zeros(view.MAX_PLAYERS, dtype=np.int64)
-        n_memory = np.zeros(view.MAX_PLAYERS, dtype=np.int64)
-        for s, seat in enumerate(resolved):
-            params[s, :len(seat.params)] = seat.params
-            n_params[s] = len(seat.params)
-            n_memory[s] = seat.strategy.memory
-        return cls(rules, resolved, funcs, params, n_params, n_memory,
+    def build(cls, rules: Rules, players: Sequence[SeatLike]) -> KernelArgs:
+        resolved = tuple(resolve_seats(players))
+        if len(resolved) < rules.players:
+            raise ValueError(f"{len(resolved)} players for {rules.players} seats")
+        decides: list = []
+        for p in resolved:
+            if p.strategy.decide not in decides:
+                decides.append(p.strategy.decide)
+        if len(decides) > MAX_STRATEGIES:
+            raise ValueError(f"{len(decides)} different strategies (at most {MAX_STRATEGIES})")
+        # Pad to MAX_STRATEGIES so the kernels' type, and so their cache, is the same
+        # for every table; the padding is never called.
+        funcs = tuple(decides) + (decides[0],) * (MAX_STRATEGIES - len(decides))
+        n = len(resolved)
+        player_func = np.array([decides.index(p.strategy.decide) for p in resolved],
+                               dtype=np.int64)
+        params = np.zeros((n, view.MAX_PARAMS), dtype=np.float64)
+        n_params = np.zeros(n, dtype=np.int64)
+        n_memory = np.zeros(n, dtype=np.int64)
+        for i, player in enumerate(resolved):
+            params[i, :len(player.params)] = player.params
+            n_params[i] = len(player.params)
+            n_memory[i] = player.strategy.memory
+        return cls(rules, resolved, funcs, player_func, params, n_params, n_memory,
                    tile_set(rules.max_pip))
 
     def rule_args(self) -> tuple:
         r, ts = self.rules, self.tiles
         return (r.players, r.max_pip, r.hand_size, r.first_turn == "train",
                 r.engine == "set_aside", r.draw_to_start, r.double_blank_points,
-                self.funcs, self.params, self.n_params, self.n_memory, ts.lo, ts.hi, ts.pips,
-                ts.number_mask)
+                self.funcs, self.player_func, self.params, self.n_params, self.n_memory,
+                ts.lo, ts.hi, ts.pips, ts.number_mask)
 
-    def raise_for(self, status: np.ndarray, exc: BaseException | None = None) -> None:
+    def raise_for(self, status: np.ndarray, exc: BaseException | None = None,
+                  player_of: Callable[[int, int], int] | None = None) -> None:
         """Turn a failed kernel (status flag, or an exception from a strategy) into
-        StrategyError naming the strategy, the match and the round."""
+        StrategyError naming the strategy, the match and the round. ``player_of(match,
+        seat)`` says who sat there (default: player i in seat i)."""
         if exc is None and not status[core.ST_BAD_CHOICE]:
             return
-        seat = int(status[core.ST_SEAT])
-        name = self.seats[seat].name
-        where = (f"strategy '{name}' (seat {seat}) in match {int(status[core.ST_MATCH])}, "
+        seat, match = int(status[core.ST_SEAT]), int(status[core.ST_MATCH])
+        name = self.players[player_of(match, seat) if player_of else seat].name
+        where = (f"strategy '{name}' (seat {seat}) in match {match}, "
                  f"round {int(status[core.ST_ROUND])}")
         if exc is not None:
             raise StrategyError(f"{where} raised {type(exc).__name__}: {exc}") from exc
@@ -89,7 +105,8 @@ def _seed(seed: int) -> np.uint64:
     return np.uint64(seed & ((1 << 64) - 1))
 
 
-def _run_kernel(args: KernelArgs, status: np.ndarray, view_array: np.ndarray, call):
+def _run_kernel(args: KernelArgs, status: np.ndarray, view_array: np.ndarray, call,
+                player_of: Callable[[int, int], int] | None = None):
     """Run a kernel; a strategy's exception leaves its seat and round in the view."""
     try:
         result = call()
@@ -99,43 +116,69 @@ def _run_kernel(args: KernelArgs, status: np.ndarray, view_array: np.ndarray, ca
         status[core.ST_SEAT] = view_array[view.SEAT]
         status[core.ST_MATCH] = view_array[view.MATCH]
         status[core.ST_ROUND] = view_array[view.ROUND]
-        args.raise_for(status, exc)
-    args.raise_for(status)
+        args.raise_for(status, exc, player_of)
+    args.raise_for(status, player_of=player_of)
     return result
 
 
 def play_match_results(rules: Rules, seats: Sequence[SeatLike], seed: int, match: int,
-                       record: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """Play one match in the core; returns (res[round, seat, field], event rows)."""
+                       record: bool = False, deal: int | None = None
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """Play one match in the core; returns (res[round, seat, field], event rows).
+
+    The shuffles and strategy streams come from ``deal`` (default: the match itself)."""
     args = KernelArgs.build(rules, seats)
     res = np.zeros((rules.rounds, rules.players, core.N_FIELDS), dtype=np.int64)
     ev = np.zeros((event_capacity(rules) if record else 1, core.EV_FIELDS), dtype=np.int64)
     status = np.zeros(core.N_STATUS, dtype=np.int64)
     work = np.zeros(view.SIZE, dtype=np.int64)
+    if len(args.players) != rules.players:
+        raise ValueError(f"{len(args.players)} seats for {rules.players} players")
     n = _run_kernel(args, status, work, lambda: core.play_match(
-        _seed(seed), match, *args.rule_args(), work, res, ev, status, record,
-        core.DISPATCH_PLUGIN))
+        _seed(seed), match, match if deal is None else deal, *args.rule_args(), work, res,
+        ev, status, record, core.DISPATCH_PLUGIN))
     return res, ev[:n]
 
 
-def play_matches_results(rules: Rules, seats: Sequence[SeatLike], seed: int, first_match: int,
-                         n_matches: int, dispatch: int = core.DISPATCH_PLUGIN,
-                         stride: int = 1) -> np.ndarray:
-    """Play matches first_match + k·stride, k < n_matches, all with these seats;
+def play_scheduled(rules: Rules, players: Sequence[SeatLike], seed: int,
+                   match_ids: np.ndarray, deal_ids: np.ndarray, seating: np.ndarray,
+                   dispatch: int = core.DISPATCH_PLUGIN) -> np.ndarray:
+    """Play match match_ids[k] from deal deal_ids[k] with player seating[k, s] in seat s;
     returns res[k, round, seat, field]. Releases the GIL while playing.
 
     ``dispatch`` is for benchmarks only: core.DISPATCH_HARDWIRED and
     core.DISPATCH_ENGINE_ONLY play greedy compiled into the core instead of the seats'
     plug-ins (see mexsim/core.py).
     """
-    args = KernelArgs.build(rules, seats)
-    res = np.zeros((n_matches, rules.rounds, rules.players, core.N_FIELDS), dtype=np.int64)
+    args = KernelArgs.build(rules, players)
+    match_ids = np.ascontiguousarray(match_ids, dtype=np.int64)
+    deal_ids = np.ascontiguousarray(deal_ids, dtype=np.int64)
+    seating = np.ascontiguousarray(seating, dtype=np.int64)
+    n = len(match_ids)
+    if deal_ids.shape != (n,) or seating.shape != (n, rules.players):
+        raise ValueError("match_ids, deal_ids and seating[match, seat] must agree")
+    res = np.zeros((n, rules.rounds, rules.players, core.N_FIELDS), dtype=np.int64)
     status = np.zeros(core.N_STATUS, dtype=np.int64)
     work = np.zeros(view.SIZE, dtype=np.int64)
+
+    def player_of(match: int, seat: int) -> int:
+        return int(seating[int(np.flatnonzero(match_ids == match)[0]), seat])
+
     _run_kernel(args, status, work, lambda: core.play_matches(
-        _seed(seed), first_match, stride, n_matches, *args.rule_args(), work, res, status,
-        dispatch))
+        _seed(seed), match_ids, deal_ids, seating, *args.rule_args(), work, res, status,
+        dispatch), player_of)
     return res
+
+
+def play_matches_results(rules: Rules, seats: Sequence[SeatLike], seed: int, first_match: int,
+                         n_matches: int, dispatch: int = core.DISPATCH_PLUGIN,
+                         stride: int = 1) -> np.ndarray:
+    """Play matches first_match + k·stride, k < n_matches, all with these seats and each
+    from its own deal; returns res[k, round, seat, field] (see :func:`play_scheduled`)."""
+    match_ids = first_match + stride * np.arange(n_matches, dtype=np.int64)
+    seating = np.broadcast_to(np.arange(rules.players, dtype=np.int64),
+                              (n_matches, rules.players))
+    return play_scheduled(rules, seats, seed, match_ids, match_ids, seating, dispatch)
 
 
 def events_to_trace(rules: Rules, res: np.ndarray, ev: np.ndarray,
@@ -178,9 +221,9 @@ def events_to_trace(rules: Rules, res: np.ndarray, ev: np.ndarray,
 
 
 def core_trace(rules: Rules, seats: Sequence[SeatLike], seed: int, match: int,
-               header: dict | None = None) -> list[dict]:
-    """The trace of one match played by the numba core."""
-    res, ev = play_match_results(rules, seats, seed, match, record=True)
+               header: dict | None = None, deal: int | None = None) -> list[dict]:
+    """The trace of one match played by the numba core (from ``deal``, default ``match``)."""
+    res, ev = play_match_results(rules, seats, seed, match, record=True, deal=deal)
     return events_to_trace(rules, res, ev, header)
 
 
@@ -194,6 +237,8 @@ def play_dealt_round(rules: Rules, seats: Sequence[SeatLike], round_no: int,
     """
     args = KernelArgs.build(rules, seats)
     P = rules.players
+    if len(args.players) != P:
+        raise ValueError(f"{len(args.players)} seats for {P} players")
     if len(hands) != P or any(len(h) != rules.hand_size for h in hands):
         raise ValueError(f"a deal needs {P} hands of {rules.hand_size} tiles")
     order = np.array([t for hand in hands for t in hand] + list(boneyard), dtype=np.int64)

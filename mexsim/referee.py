@@ -138,6 +138,8 @@ class _Referee:
         for key in ("match", "seed"):
             if type(ev.get(key)) is not int:
                 raise self.err(TRACE, f"'{key}' must be an integer, got {ev.get(key)!r}")
+        if "deal" in ev and type(ev["deal"]) is not int:  # duplicate deals' shared deal
+            raise self.err(TRACE, f"'deal' must be an integer, got {ev['deal']!r}")
         players = ev.get("players")
         if not isinstance(players, list):
             raise self.err(TRACE, "'players' must be a list")

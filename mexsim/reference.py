@@ -366,14 +366,19 @@ def play_match(
     match: int,
     seats: Sequence[SeatLike],
     header: Event | None = None,
+    deal_no: int | None = None,
 ) -> MatchRecord:
-    """Play all N+1 rounds of match ``match`` with the given strategy per seat (R4)."""
+    """Play all N+1 rounds of match ``match`` with the given strategy per seat (R4).
+
+    The shuffles and the seats' random streams come from deal ``deal_no`` (default: the
+    match itself; duplicate deals replay one deal in several matches)."""
     events: list[Event] = [header] if header else []
-    players = make_players(rules, seats, seed, match)
+    source = match if deal_no is None else deal_no
+    players = make_players(rules, seats, seed, source)
     view = static_view(rules, match)
     rounds = []
     for r in range(rules.rounds):
-        hands, boneyard = deal(rules, seed, match, r)
+        hands, boneyard = deal(rules, seed, source, r)
         rounds.append(Round(rules, r, hands, boneyard, players, view, events.append).play_round())
     record = MatchRecord(events, rounds)
     events.append({"event": "match_end", "totals": record.totals})

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from mexsim.config import Config, seat_players
+from mexsim.config import Config, config_schedule, seat_players
 from mexsim.engine import core_trace
 from mexsim.seats import config_seats
 
 
 def match_header(config: Config, match: int) -> dict:
-    """The trace's first event: who sits where and the resolved rules."""
+    """The trace's first event: who sits where and the resolved rules (and, when
+    duplicate deals make it differ from the match, the deal played)."""
     seats = seat_players(config, match)
+    deal = config_schedule(config).deal_of(match)
     return {
-        "event": "match", "match": match, "seed": config.seed,
+        "event": "match", "match": match, **({"deal": deal} if deal != match else {}),
+        "seed": config.seed,
         "players": [
             {"seat": s, "player": config.players[i].name, "strategy": config.players[i].strategy}
             for s, i in enumerate(seats)
@@ -23,4 +26,5 @@ def match_header(config: Config, match: int) -> dict:
 def trace_match(config: Config, match: int) -> list[dict]:
     """Every event of match ``match`` (INTERFACE.md "Game trace"), played by the core."""
     return core_trace(config.rules, config_seats(config, match), config.seed, match,
-                      header=match_header(config, match))
+                      header=match_header(config, match),
+                      deal=config_schedule(config).deal_of(match))

@@ -16,13 +16,15 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from mexsim.summary import CONFIDENCE, _quiet_degenerate, summarize, total_matrix
+from mexsim.stats import CONFIDENCE, quiet_degenerate
+from mexsim.summary import summarize, total_matrix
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from matplotlib.figure import Figure
 
 #: The files ``write_plots`` writes, in the order it returns them.
-PLOT_FILES = ("penalty_by_round.png", "totals.png", "win_share.png")
+PLOT_FILES = ("penalty_by_round.png", "totals.png", "win_share.png", "head_to_head.png",
+              "ratings.png")
 
 _DPI = 120
 
@@ -55,7 +57,7 @@ def _penalty_by_round(path: Path, rounds: pd.DataFrame, players: list[str],
         table.index = table.index.set_levels(
             table.index.levels[1].astype(object), level="player")
         engines = rounds.groupby("round", sort=True)["engine"].first()
-        with _quiet_degenerate():  # one match: no spread, the band is simply absent
+        with quiet_degenerate():  # one match: no spread, the band is simply absent
             half = (stats.t.ppf(0.5 + CONFIDENCE / 2, table["count"] - 1)
                     * table["std"] / np.sqrt(table["count"]))
         for player in players:
@@ -137,7 +139,7 @@ def _win_share(path: Path, summary: pd.DataFrame, colors: dict[str, Any]) -> Non
                    label=f"equal share ({100 / len(players):.1f}%)")
         ax.set_xticks(x, players, rotation=20 if len(players) > 5 else 0)
         ax.legend(fontsize="small")
-    ax.set_title(f"Win share per player ({CONFIDENCE:.0%} Wilson intervals; ties split)")
+    ax.set_title(f"Win share per player ({CONFIDENCE:.0%} intervals; ties split)")
     ax.set_xlabel("player")
     ax.set_ylabel("matches won (%)")
     ax.set_ylim(bottom=0)
@@ -145,19 +147,65 @@ def _win_share(path: Path, summary: pd.DataFrame, colors: dict[str, Any]) -> Non
     figure.savefig(path)
 
 
+def _head_to_head(path: Path, table: pd.DataFrame, players: list[str]) -> None:
+    """Heatmap: % of shared matches the row player finished ahead of the column player."""
+    n = len(players)
+    index = {p: i for i, p in enumerate(players)}
+    grid = np.full((n, n), np.nan)
+    for r in table.itertuples(index=False):
+        grid[index[str(r.player)], index[str(r.opponent)]] = 100 * r.share
+    size = min(3 + 0.6 * n, 14)
+    figure = _new_figure(size + 1.5, size)
+    ax = figure.add_subplot()
+    image = ax.imshow(grid, cmap="RdBu", vmin=0, vmax=100)
+    figure.colorbar(image, ax=ax, label="row ahead of column (%)")
+    ax.set_xticks(range(n), players, rotation=45, ha="right", fontsize="small")
+    ax.set_yticks(range(n), players, fontsize="small")
+    if n <= 12:
+        for i in range(n):
+            for j in range(n):
+                if np.isfinite(grid[i, j]):
+                    ax.text(j, i, f"{grid[i, j]:.0f}", ha="center", va="center",
+                            fontsize="small",
+                            color="white" if abs(grid[i, j] - 50) > 25 else "black")
+    ax.set_title("Head to head (a tie counts 1/2)")
+    figure.savefig(path)
+
+
+def _ratings(path: Path, summary: pd.DataFrame, colors: dict[str, Any]) -> None:
+    """Each player's rating mu with ±3 sigma (the ordinal mu - 3 sigma is the left end)."""
+    rated = summary.sort_values("rating", ascending=True)
+    players = rated["player"].astype(str).tolist()
+    figure = _new_figure(8, 1.2 + 0.45 * len(players))
+    ax = figure.add_subplot()
+    y = np.arange(len(players))
+    ax.errorbar(rated["rating"], y, xerr=3 * rated["rating_sigma"], fmt="none",
+                ecolor="grey", capsize=4)
+    ax.scatter(rated["rating"], y, c=[colors[p] for p in players], zorder=3)
+    ax.set_yticks(y, players)
+    ax.set_xlabel("rating mu (bars: ±3 sigma)")
+    ax.set_title("Ratings: openskill Plackett-Luce over all matches")
+    ax.grid(axis="x", alpha=0.3)
+    figure.savefig(path)
+
+
 def write_plots(directory: str | Path, matches: pd.DataFrame, rounds: pd.DataFrame,
-                summary: pd.DataFrame | None = None) -> list[Path]:
-    """Write ``penalty_by_round.png``, ``totals.png`` and ``win_share.png`` into ``directory``.
+                summary: pd.DataFrame | None = None,
+                head_to_head: pd.DataFrame | None = None) -> list[Path]:
+    """Write the PLOT_FILES into ``directory``.
 
     - ``penalty_by_round.png``: mean penalty of each round, rounds in order of play
       labelled by their engine double (12 → 0), one line per player with 95 % t bands.
     - ``totals.png``: distribution of match totals per player (overlaid histograms and
       box plots).
-    - ``win_share.png``: each player's share of the matches won with Wilson intervals.
+    - ``win_share.png``: each player's share of the matches won with its interval.
+    - ``head_to_head.png``: heatmap of the head-to-head shares (mexsim/head_to_head.py).
+    - ``ratings.png``: each player's rating with ±3 sigma (mexsim/ratings.py).
 
     ``matches`` and ``rounds`` are the tables of a results directory (``load_results``);
     ``rounds`` needs ``round``, ``engine``, ``player`` and ``penalty``. ``summary`` is
-    ``summarize``'s result if already computed (it sets the player order and colours).
+    ``summarize``'s result and ``head_to_head`` the head-to-head table, if already
+    computed (the summary sets the player order and colours).
     The directory is created if needed. Returns the paths written, in that order.
     """
     directory = Path(directory)
@@ -170,4 +218,10 @@ def write_plots(directory: str | Path, matches: pd.DataFrame, rounds: pd.DataFra
     _penalty_by_round(paths[0], rounds, players, colors)
     _totals(paths[1], matches, players, colors)
     _win_share(paths[2], summary, colors)
+    if head_to_head is None:
+        from mexsim.analysis import analyze_results
+
+        head_to_head = analyze_results(directory, matches, rounds).head_to_head
+    _head_to_head(paths[3], head_to_head, players)
+    _ratings(paths[4], summary, colors)
     return paths

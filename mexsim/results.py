@@ -28,6 +28,7 @@ ROUNDS_SCHEMA = pa.schema([
     ("blocked", pa.bool_()),
     ("tiles_played", pa.int16()),
     ("draws", pa.int16()),
+    ("deal", pa.int64()),
 ])
 MATCHES_SCHEMA = pa.schema([
     ("match", pa.int64()),
@@ -37,18 +38,8 @@ MATCHES_SCHEMA = pa.schema([
     ("total", pa.int32()),
     ("rank", pa.int8()),
     ("win", pa.float64()),
+    ("deal", pa.int64()),
 ])
-
-
-def seat_to_player(first_match: int, n_matches: int, players: int, rotate: bool) -> np.ndarray:
-    """player[k, s]: the player sitting in seat s of match first_match + k.
-
-    With rotation, match k seats player i at seat (i + k) mod P (INTERFACE.md)."""
-    seats = np.arange(players)
-    if not rotate:
-        return np.broadcast_to(seats, (n_matches, players)).copy()
-    k = np.arange(first_match, first_match + n_matches)[:, None]
-    return (seats[None, :] - k) % players
 
 
 def match_outcomes(totals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -65,13 +56,15 @@ def _dictionary(indices: np.ndarray, names: Sequence[str]) -> pa.DictionaryArray
 
 
 def block_tables(res: np.ndarray, first_match: int, max_pip: int, player_of_seat: np.ndarray,
-                 player_names: Sequence[str], player_strategies: Sequence[str]
-                 ) -> tuple[pa.Table, pa.Table]:
-    """The rounds and matches tables of matches first_match … (res[k, round, seat, F])."""
+                 player_names: Sequence[str], player_strategies: Sequence[str],
+                 deals: np.ndarray | None = None) -> tuple[pa.Table, pa.Table]:
+    """The rounds and matches tables of matches first_match … (res[k, round, seat, F]);
+    ``deals[k]`` is the deal match k played (default: its own index)."""
     n, rounds, players, _ = res.shape
     strategies = sorted(set(player_strategies))
     strategy_of_player = np.array([strategies.index(s) for s in player_strategies])
     match_ids = np.arange(first_match, first_match + n, dtype=np.int64)
+    deal_ids = match_ids if deals is None else np.asarray(deals, dtype=np.int64)
 
     # rounds: match-major, then round, then seat
     shape = (n, rounds, players)
@@ -90,6 +83,7 @@ def block_tables(res: np.ndarray, first_match: int, max_pip: int, player_of_seat
         pa.array(res[..., core.F_BLOCKED].ravel().astype(bool)),
         pa.array(res[..., core.F_TILES_PLAYED].ravel().astype(np.int16)),
         pa.array(res[..., core.F_DRAWS].ravel().astype(np.int16)),
+        pa.array(np.broadcast_to(deal_ids[:, None, None], shape).ravel()),
     ], schema=ROUNDS_SCHEMA)
 
     totals = res[..., core.F_PENALTY].sum(axis=1)  # [match, seat]
@@ -103,5 +97,6 @@ def block_tables(res: np.ndarray, first_match: int, max_pip: int, player_of_seat
         pa.array(totals.ravel().astype(np.int32)),
         pa.array(rank.ravel().astype(np.int8)),
         pa.array(win.ravel().astype(np.float64)),
+        pa.array(np.repeat(deal_ids, players)),
     ], schema=MATCHES_SCHEMA)
     return rounds_table, matches_table

@@ -1,7 +1,8 @@
 """Counter-seeded randomness: splitmix64 keys feeding xoshiro256** streams.
 
-Every random number of a match derives from (seed, match index) alone
-(docs/rules.md, "Randomness"), so results never depend on scheduling. The numba
+Every random number of a match derives from (seed, deal) alone, where the deal is the
+match index unless duplicate deals replay one deal in several matches (docs/rules.md,
+"Randomness"; mexsim/schedule.py), so results never depend on scheduling. The numba
 kernels and the pure-Python ``Xoshiro`` used by the reference engine produce the
 same numbers; tests compare them.
 """
@@ -17,8 +18,9 @@ GOLDEN_INT = 0x9E3779B97F4A7C15
 MIX1_INT = 0xBF58476D1CE4E5B9
 MIX2_INT = 0x94D049BB133111EB
 
-STREAM_SHUFFLE = 0  # key(seed, match, STREAM_SHUFFLE, round)
-STREAM_STRATEGY = 1  # key(seed, match, STREAM_STRATEGY, seat)
+STREAM_SHUFFLE = 0  # key(seed, deal, STREAM_SHUFFLE, round)
+STREAM_STRATEGY = 1  # key(seed, deal, STREAM_STRATEGY, seat)
+STREAM_SCHEDULE = 2  # key(seed, 0, STREAM_SCHEDULE, 0): the order of a pool's tables
 
 # numba: `uint64 op int64` promotes to float64, so every constant is a uint64.
 GOLDEN = np.uint64(GOLDEN_INT)

@@ -17,6 +17,8 @@ FIRST_TURN_MODES = ("single", "train")
 ENGINE_MODES = ("holder", "set_aside")
 MIN_PIP, MAX_PIP = 6, 15
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
+#: distinct strategies in one run: the size of the kernels' tuple of decide functions
+MAX_STRATEGIES = 16
 MAX_DOUBLE_BLANK_POINTS = 1000
 MIN_HAND_SIZE = 2
 RULE_KEYS = (

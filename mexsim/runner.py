@@ -22,10 +22,10 @@ from pathlib import Path
 import numpy as np
 
 from mexsim import __version__, core
-from mexsim.config import Config
-from mexsim.engine import play_matches_results
+from mexsim.config import Config, config_schedule
+from mexsim.engine import play_scheduled
 from mexsim.errors import ConfigError
-from mexsim.results import MATCHES_SCHEMA, ROUNDS_SCHEMA, block_tables, seat_to_player
+from mexsim.results import MATCHES_SCHEMA, ROUNDS_SCHEMA, block_tables
 from mexsim.seats import Seat
 from mexsim.strategy_registry import available_strategies
 
@@ -65,20 +65,12 @@ def timed_block(config: Config, players: list[Seat], first: int, n: int
 
 
 def play_block(config: Config, players: list[Seat], first: int, n: int) -> np.ndarray:
-    """res[k, round, seat, field] of matches first … first+n-1, seats rotated as the
-    config says. Rotation repeats every P matches, so each residue class is one call."""
-    rules = config.rules
-    P = rules.players
-    res = np.empty((n, rules.rounds, P, core.N_FIELDS), dtype=np.int64)
-    if not config.rotate:
-        return play_matches_results(rules, players, config.seed, first, n)
-    for offset in range(min(P, n)):
-        match0 = first + offset
-        seats = [players[i] for i in seat_to_player(match0, 1, P, True)[0]]
-        count = len(range(offset, n, P))
-        res[offset::P] = play_matches_results(rules, seats, config.seed, match0, count,
-                                              stride=P)
-    return res
+    """res[k, round, seat, field] of matches first … first+n-1, each with the seating
+    and deal the config's schedule gives it (mexsim/schedule.py)."""
+    schedule = config_schedule(config)
+    return play_scheduled(config.rules, players, config.seed,
+                          np.arange(first, first + n, dtype=np.int64),
+                          schedule.deals(first, n), schedule.seating(first, n))
 
 
 def resolved_config(config: Config) -> dict:
@@ -88,7 +80,11 @@ def resolved_config(config: Config) -> dict:
                 "strategies": list(config.strategy_dirs)},
         "rules": config.rules.to_dict(),
         "seating": {"rotate": config.rotate},
+        "tournament": {"duplicate": config.duplicate, "table_size": config.table_size,
+                       "deals": config.deals,
+                       "schedule_cycle": config_schedule(config).cycle},
         "players": [{"name": p.name, "strategy": p.strategy, "params": p.params}
+                    | ({"sweep": p.sweep, "swept": list(p.swept)} if p.sweep else {})
                     for p in config.players],
     }
 
@@ -121,25 +117,27 @@ def prepare_output(out: Path, force: bool) -> Path:
 
 def run(config: Config, out: Path, workers: int, force: bool = False,
         progress: Callable[[int], None] | None = None,
-        summarize: Callable[[Path, np.ndarray], None] | None = None) -> RunResult:
+        summarize: Callable[[Path, np.ndarray, np.ndarray], None] | None = None
+        ) -> RunResult:
     """Play all matches of ``config`` into ``out``; ``progress(n)`` after each block;
-    ``summarize(tmp_folder, totals[match, player])`` before the folder is published."""
+    ``summarize(tmp_folder, totals[match, player], deal[match])`` before the folder is
+    published (totals NaN where a player of a pool sat a match out)."""
     import numba
     import pyarrow.parquet as pq
 
     players = player_seats(config)
     names = [p.name for p in config.players]
     strategies = [p.strategy for p in config.players]
-    P = config.rules.players
+    schedule = config_schedule(config)
     tmp = prepare_output(out, force)
     try:
         # Load (or compile) the kernels here, where Ctrl-C interrupts at once, rather
         # than in a worker thread the interrupt would have to wait for.
-        play_matches_results(config.rules, players, config.seed, 0, 0)
+        play_block(config, players, 0, 0)
     except KeyboardInterrupt:
         shutil.rmtree(tmp, ignore_errors=True)
         raise Interrupted("interrupted: no results written") from None
-    totals = np.zeros((config.matches, P), dtype=np.int32)  # [match, player]
+    totals = np.full((config.matches, len(players)), np.nan, dtype=np.float32)
     start = time.perf_counter()
     try:
         rounds_writer = pq.ParquetWriter(tmp / "rounds.parquet", ROUNDS_SCHEMA,
@@ -162,9 +160,10 @@ def run(config: Config, out: Path, workers: int, force: bool = False,
                     # size later blocks so that one takes about TARGET_BLOCK_SECONDS
                     per_match = max(seconds / n, 1e-7)
                     block = int(min(MAX_BLOCK, max(FIRST_BLOCK, TARGET_BLOCK_SECONDS / per_match)))
-                    who = seat_to_player(first, n, P, config.rotate)
+                    who = schedule.seating(first, n)
                     rounds_table, matches_table = block_tables(
-                        res, first, config.rules.max_pip, who, names, strategies)
+                        res, first, config.rules.max_pip, who, names, strategies,
+                        schedule.deals(first, n))
                     rounds_writer.write_table(rounds_table)
                     matches_writer.write_table(matches_table)
                     seat_totals = res[..., core.F_PENALTY].sum(axis=1)
@@ -190,7 +189,7 @@ def run(config: Config, out: Path, workers: int, force: bool = False,
             "matches_per_second": round(result.matches_per_second, 1),
         }, indent=2) + "\n")
         if summarize:
-            summarize(tmp, totals)
+            summarize(tmp, totals, schedule.deals(0, config.matches))
         if out.exists():
             shutil.rmtree(out)
         tmp.rename(out)

@@ -6,93 +6,54 @@ the same from the in-memory (match × player) totals of a run; ``format_summary`
 it for the terminal; ``load_results`` reads a results directory (INTERFACE.md, "Results
 directory").
 
-Statistics, all at 95 %:
+Statistics, all at 95 %. The unit is the *deal* (mexsim/units.py): each match, or under
+duplicate deals the seat rotations of one deal averaged into one paired unit.
 
 - ``win_rate`` is the player's share of the matches won, with a Wilson score interval
   (``statsmodels.stats.proportion.proportion_confint``). A k-way tie for the lowest total
   gives each of the k players ``1/k`` of a win (the ``win`` column), so ``wins`` is
   fractional and the interval is computed on that fractional count — the shares of all
   players then sum to one match per match. The Wilson interval is defined for every
-  ``matches >= 1``, so it stays finite even for a single match.
-- ``mean_total`` is the mean match total with a Student t interval.
-- ``diff_vs_best`` is the mean of ``total(player) - total(best)`` over the matches both
-  played, where *best* is the player with the lowest mean total. Every player plays the
-  same matches (same deals), so the difference is *paired*: the luck of the deal, shared
-  by everyone at the table, cancels and the interval is much narrower than comparing two
+  ``matches >= 1``, so it stays finite even for a single match. Under duplicate deals
+  the matches of a deal are not independent: the interval is a t interval over the
+  per-deal win shares instead, clipped to [0, 1].
+- ``mean_total`` is the mean match total with a Student t interval (over deals).
+- ``diff_vs_best`` is the mean of ``total(player) - total(best)`` over the deals both
+  played, where *best* is the player with the lowest mean total. Players at one table
+  play the same deals, so the difference is *paired*: the luck of the deal, shared by
+  everyone at the table, cancels and the interval is much narrower than comparing two
   independent means. Its t interval and the paired t-test p-value (H0: no difference)
   come with it; the best player itself has 0, [0, 0] and a NaN p-value.
+- ``rating``, ``rating_sigma``, ``rating_ordinal``: openskill Plackett–Luce over all
+  matches (mexsim/ratings.py).
 
 With a single match no variance can be estimated: the t intervals and p-values are NaN
-(no warning is raised). Everything is vectorised over a match × player matrix of totals,
-so ten million match rows take seconds.
+(no warning is raised). Everything but the ratings is vectorised over a match × player
+matrix of totals (NaN where a player of a pool sat a match out), so ten million match
+rows take seconds.
 """
 
 from __future__ import annotations
 
 import math
-import warnings
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 
-#: Two-sided confidence level of every interval in the summary.
-CONFIDENCE = 0.95
+from mexsim.ratings import rate
+from mexsim.stats import CONFIDENCE, column_moments, quiet_degenerate, t_interval
+from mexsim.units import unit_means, unit_starts
 
 #: The columns of ``summarize``'s result, in order (a superset of summary.csv's).
 SUMMARY_COLUMNS = [
     "player", "strategy", "matches", "wins", "win_rate", "win_rate_lo", "win_rate_hi",
     "mean_total", "mean_total_lo", "mean_total_hi", "mean_round_penalty",
     "diff_vs_best", "diff_vs_best_lo", "diff_vs_best_hi", "diff_p_value",
+    "deals", "rating", "rating_sigma", "rating_ordinal",
 ]
-
-
-@contextmanager
-def _quiet_degenerate() -> Iterator[None]:
-    """Silence the warnings of degenerate statistics (n = 1, zero variance, n = 0).
-
-    Those cases are expected here and already turn into NaN, which is the answer we want
-    (for example a t interval from one match); the warnings would only alarm the user.
-    The filter is local so that genuine warnings elsewhere still surface.
-    """
-    with warnings.catch_warnings(), np.errstate(divide="ignore", invalid="ignore"):
-        warnings.simplefilter("ignore", RuntimeWarning)
-        yield
-
-
-def _t_interval(
-    n: np.ndarray, mean: np.ndarray, var: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Student t interval and two-sided p-value (H0: mean = 0) from n, mean and variance.
-
-    n < 2 gives NaN bounds and p-value (``t.ppf`` with 0 degrees of freedom is NaN).
-    """
-    df = n - 1.0
-    df[df < 1] = np.nan
-    se = np.sqrt(var / n)
-    half = stats.t.ppf(0.5 + CONFIDENCE / 2, df) * se
-    p_value = 2.0 * stats.t.sf(np.abs(mean / se), df)
-    return mean - half, mean + half, p_value
-
-
-def _column_moments(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per-column count, mean and sample variance (ddof 1) of a matrix, ignoring NaN.
-
-    Done by hand rather than with ``np.nanvar`` so that n = 1 quietly gives NaN and the
-    two passes (mean, then squared deviations) stay accurate where E[x²] - E[x]² would not.
-    """
-    present = ~np.isnan(values)
-    n = present.sum(axis=0).astype(float)
-    filled = np.where(present, values, 0.0)
-    mean = filled.sum(axis=0) / n
-    dev = np.where(present, values - mean, 0.0)
-    var = (dev * dev).sum(axis=0) / (n - 1.0)
-    var[n < 2] = np.nan
-    return n, mean, var
 
 
 def _empty_summary() -> pd.DataFrame:
@@ -103,8 +64,9 @@ def _empty_summary() -> pd.DataFrame:
     return frame
 
 
-def _pivot(matches: pd.DataFrame) -> tuple[np.ndarray, pd.Index, np.ndarray]:
-    """Totals as a (match × player) matrix, the column players, and each row's column."""
+def _pivot(matches: pd.DataFrame) -> tuple[np.ndarray, pd.Index, np.ndarray, np.ndarray]:
+    """Totals as a (match × player) matrix, the column players, each row's column, and
+    each row's match row (matrix rows in order of first appearance)."""
     match_codes, match_ids = pd.factorize(matches["match"], sort=False)
     player_codes, players = pd.factorize(matches["player"], sort=False)
     if (player_codes < 0).any():
@@ -116,7 +78,22 @@ def _pivot(matches: pd.DataFrame) -> tuple[np.ndarray, pd.Index, np.ndarray]:
     totals = np.full(n_matches * n_players, np.nan)
     totals[flat] = matches["total"].to_numpy(dtype=float)
     players = pd.Index(np.asarray(players, dtype=object))
-    return totals.reshape(n_matches, n_players), players, player_codes
+    return totals.reshape(n_matches, n_players), players, player_codes, match_codes
+
+
+def _scatter(matches: pd.DataFrame, column: str, shape: tuple[int, int],
+             player_codes: np.ndarray, match_codes: np.ndarray) -> np.ndarray:
+    out = np.full(shape, np.nan)
+    out[match_codes, player_codes] = matches[column].to_numpy(dtype=float)
+    return out
+
+
+def _deals_of(matches: pd.DataFrame, match_codes: np.ndarray, n_matches: int) -> np.ndarray:
+    """Each matrix row's deal (the ``deal`` column; results without one: the match)."""
+    column = "deal" if "deal" in matches.columns else "match"
+    deals = np.empty(n_matches, dtype=np.int64)
+    deals[match_codes] = matches[column].to_numpy(dtype=np.int64)
+    return deals
 
 
 def total_matrix(matches: pd.DataFrame) -> tuple[np.ndarray, pd.Index]:
@@ -127,7 +104,7 @@ def total_matrix(matches: pd.DataFrame) -> tuple[np.ndarray, pd.Index]:
     O(rows) and does not materialise a MultiIndex, which matters at ten million rows.
     Raises ``ValueError`` if a (match, player) pair appears twice.
     """
-    totals, players, _ = _pivot(matches)
+    totals, players, _, _ = _pivot(matches)
     return totals, players
 
 
@@ -142,34 +119,57 @@ def _mean_penalty(rounds: pd.DataFrame | None, players: pd.Index) -> np.ndarray:
     return penalty.reindex(players).to_numpy(dtype=float)
 
 
-def summarize(matches: pd.DataFrame, rounds: pd.DataFrame | None) -> pd.DataFrame:
+def summarize(matches: pd.DataFrame, rounds: pd.DataFrame | None,
+              ratings: bool = True) -> pd.DataFrame:
     """One row per player comparing the strategies (columns ``SUMMARY_COLUMNS``).
 
-    ``matches`` needs ``match``, ``player``, ``strategy``, ``total`` and ``win``;
-    ``rounds`` needs ``player`` and ``penalty`` (``None`` leaves ``mean_round_penalty``
-    NaN). Rows are sorted by ``mean_total`` ascending (ties by player name), so the first
-    row is the best player, against whom ``diff_vs_best`` is measured. See the module
-    docstring for the statistics.
+    ``matches`` needs ``match``, ``player``, ``strategy``, ``total`` and ``win`` (and
+    ``deal`` under duplicate deals); ``rounds`` needs ``player`` and ``penalty``
+    (``None`` leaves ``mean_round_penalty`` NaN). Rows are sorted by ``mean_total``
+    ascending (ties by player name), so the first row is the best player, against whom
+    ``diff_vs_best`` is measured. See the module docstring for the statistics;
+    ``ratings=False`` skips the (sequential, ~20 µs a match) rating updates.
     """
     if len(matches) == 0:
         return _empty_summary()
-    totals, players, player_codes = _pivot(matches)
+    matches = _by_match(matches)
+    totals, players, player_codes, match_codes = _pivot(matches)
     first_row = np.unique(player_codes, return_index=True)[1]
     strategies = np.asarray(matches["strategy"].iloc[first_row], dtype=object)
-    wins = np.bincount(player_codes, weights=matches["win"].to_numpy(dtype=float),
-                       minlength=len(players))
-    return _summary_from_matrix(totals, players, strategies, wins,
-                                _mean_penalty(rounds, players))
+    wins = _scatter(matches, "win", totals.shape, player_codes, match_codes)
+    deals = _deals_of(matches, match_codes, len(totals))
+    return _summary_from_matrix(totals, wins, deals, players, strategies,
+                                _mean_penalty(rounds, players), ratings)
+
+
+def _by_match(matches: pd.DataFrame) -> pd.DataFrame:
+    """Rows in match order (ratings update in match order; deals must be contiguous)."""
+    order = matches["match"].to_numpy()
+    if len(order) > 1 and np.any(order[1:] < order[:-1]):
+        return matches.sort_values("match", kind="stable")
+    return matches
+
+
+def win_shares(totals: np.ndarray) -> np.ndarray:
+    """R4 win shares per (match, player): 1/k for each of k players tied for the lowest
+    total at the table; NaN where a player sat the match out."""
+    values = np.asarray(totals, dtype=float)
+    with quiet_degenerate():
+        winners = values == np.nanmin(values, axis=1, keepdims=True)
+    share = winners / winners.sum(axis=1, keepdims=True)
+    return np.where(np.isnan(values), np.nan, share)
 
 
 def summarize_totals(totals: np.ndarray, players: Sequence[str], strategies: Sequence[str],
-                     rounds: int) -> pd.DataFrame:
-    """``summarize`` straight from a complete (match × player) matrix of match totals.
+                     rounds: int, deals: np.ndarray | None = None,
+                     ratings: bool = True) -> pd.DataFrame:
+    """``summarize`` straight from a (match × player) matrix of match totals (NaN where a
+    player of a pool sat a match out) and each match's deal (default: its own).
 
     For ``mexsim run``, which holds the totals in memory and need not read the Parquet
     files back. Wins are derived from the totals as the run derives the ``win`` column
-    (a k-way tie for the lowest total: 1/k each). Every player plays every one of the
-    ``rounds`` rounds of every match and the round penalties add up to the total, so the
+    (a k-way tie for the lowest total: 1/k each). Every player at a table plays every
+    one of the ``rounds`` rounds and the round penalties add up to the total, so the
     mean penalty per round is exactly ``mean_total / rounds``. Gives the same table as
     ``summarize`` on the written results.
     """
@@ -178,41 +178,60 @@ def summarize_totals(totals: np.ndarray, players: Sequence[str], strategies: Seq
         raise ValueError("totals must be (matches × players) with one name and strategy each")
     if values.shape[0] == 0:
         return _empty_summary()
-    winners = values == values.min(axis=1, keepdims=True)
-    wins = (winners / winners.sum(axis=1, keepdims=True)).sum(axis=0)
-    summary = _summary_from_matrix(values, pd.Index(list(players), dtype=object),
-                                   np.asarray(strategies, dtype=object), wins,
-                                   np.full(len(players), np.nan))
+    deals = np.arange(len(values)) if deals is None else np.asarray(deals)
+    summary = _summary_from_matrix(values, win_shares(values), deals,
+                                   pd.Index(list(players), dtype=object),
+                                   np.asarray(strategies, dtype=object),
+                                   np.full(len(players), np.nan), ratings)
     summary["mean_round_penalty"] = summary["mean_total"] / rounds
     return summary
 
 
-def _summary_from_matrix(totals: np.ndarray, players: pd.Index, strategies: np.ndarray,
-                         wins: np.ndarray, mean_penalty: np.ndarray) -> pd.DataFrame:
-    """The statistics of ``summarize`` from the (match × player) totals (NaN: absent)."""
-    with _quiet_degenerate():
-        n, mean_total, var_total = _column_moments(totals)
-        total_lo, total_hi, _ = _t_interval(n, mean_total, var_total)
-        n_obs = n.astype(np.int64)
-        win_lo, win_hi = proportion_confint(wins, n_obs, alpha=1 - CONFIDENCE,
-                                            method="wilson")
-        win_rate = wins / n_obs
+def paired_differences(units: np.ndarray, columns: np.ndarray, reference: int
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Mean of ``units[:, c] - units[:, reference]`` over the units both have, for each
+    c of ``columns``, with its t interval and paired t-test p-value."""
+    with quiet_degenerate():
+        diffs = units[:, columns] - units[:, [reference]]
+        n_pairs, diff, diff_var = column_moments(diffs)
+        lo, hi, p = t_interval(n_pairs, diff, diff_var)
+    return diff, lo, hi, p
 
-        # Lowest mean total first; the name breaks exact ties so the order is stable.
-        order = np.lexsort((np.asarray(players.astype(str)), mean_total))
-        best = order[0]
-        diffs = totals - totals[:, [best]]  # NaN where either player sat the match out
-        _, diff, diff_var = _column_moments(diffs)
-        n_pairs = (~np.isnan(diffs)).sum(axis=0).astype(float)
-        diff_lo, diff_hi, diff_p = _t_interval(n_pairs, diff, diff_var)
+
+def _summary_from_matrix(totals: np.ndarray, wins: np.ndarray, deals: np.ndarray,
+                         players: pd.Index, strategies: np.ndarray, mean_penalty: np.ndarray,
+                         ratings: bool = True) -> pd.DataFrame:
+    """The statistics of ``summarize`` from (match × player) totals and win shares (NaN:
+    absent), each match's deal, and the per-player extras."""
+    starts = unit_starts(deals)
+    unit_totals = unit_means(totals, starts)
+    with quiet_degenerate():
+        n_matches = (~np.isnan(totals)).sum(axis=0).astype(np.int64)
+        n, mean_total, var_total = column_moments(unit_totals)
+        total_lo, total_hi, _ = t_interval(n, mean_total, var_total)
+        win_sum = np.nansum(wins, axis=0)
+        win_rate = win_sum / n_matches
+        if starts is None:
+            win_lo, win_hi = proportion_confint(win_sum, n_matches, alpha=1 - CONFIDENCE,
+                                                method="wilson")
+        else:  # a deal's rotations are one unit: t interval on the per-deal win shares
+            n_w, mean_w, var_w = column_moments(unit_means(wins, starts))
+            win_lo, win_hi, _ = t_interval(n_w, mean_w, var_w)
+            win_lo, win_hi = np.clip(win_lo, 0.0, 1.0), np.clip(win_hi, 0.0, 1.0)
+
+    # Lowest mean total first; the name breaks exact ties so the order is stable.
+    order = np.lexsort((np.asarray(players.astype(str)), mean_total))
+    best = order[0]
+    diff, diff_lo, diff_hi, diff_p = paired_differences(
+        unit_totals, np.arange(len(players)), best)
     # The best player against itself: exactly zero, with nothing to test.
     diff[best], diff_lo[best], diff_hi[best], diff_p[best] = 0.0, 0.0, 0.0, np.nan
 
     summary = pd.DataFrame({
         "player": players.to_numpy(dtype=object),
         "strategy": strategies,
-        "matches": n_obs,
-        "wins": wins,
+        "matches": n_matches,
+        "wins": win_sum,
         "win_rate": win_rate,
         "win_rate_lo": np.asarray(win_lo, dtype=float),
         "win_rate_hi": np.asarray(win_hi, dtype=float),
@@ -224,7 +243,15 @@ def _summary_from_matrix(totals: np.ndarray, players: pd.Index, strategies: np.n
         "diff_vs_best_lo": diff_lo,
         "diff_vs_best_hi": diff_hi,
         "diff_p_value": diff_p,
+        "deals": n.astype(np.int64),
     })
+    if ratings:
+        rated = rate(totals, list(summary["player"]))
+        for column in ("rating", "rating_sigma", "rating_ordinal"):
+            summary[column] = rated[column].to_numpy()
+    else:
+        for column in ("rating", "rating_sigma", "rating_ordinal"):
+            summary[column] = np.nan
     return summary.iloc[order].reset_index(drop=True)[SUMMARY_COLUMNS]
 
 
@@ -287,7 +314,7 @@ def format_summary(summary: pd.DataFrame) -> str:
     out.append("")
     out.append("* best = lowest mean total. win % counts a k-way tie as 1/k of a win "
                "(Wilson interval).")
-    out.append("  vs best = paired per-match difference in total (t interval, paired t-test p).")
+    out.append("  vs best = paired per-deal difference in total (t interval, paired t-test p).")
     return "\n".join(out)
 
 

@@ -52,15 +52,16 @@ ROUNDS_TYPES = {
     "match": pa.int64(), "round": pa.int8(), "engine": pa.int8(), "seat": pa.int8(),
     "player": NAME_TYPE, "strategy": NAME_TYPE, "penalty": pa.int16(),
     "tiles_left": pa.int16(), "went_out": pa.bool_(), "blocked": pa.bool_(),
-    "tiles_played": pa.int16(), "draws": pa.int16(),
+    "tiles_played": pa.int16(), "draws": pa.int16(), "deal": pa.int64(),
 }
 MATCHES_TYPES = {
     "match": pa.int64(), "seat": pa.int8(), "player": NAME_TYPE, "strategy": NAME_TYPE,
-    "total": pa.int32(), "rank": pa.int8(), "win": pa.float64(),
+    "total": pa.int32(), "rank": pa.int8(), "win": pa.float64(), "deal": pa.int64(),
 }
 RULE_OPTIONS = {"preset", "max_pip", "first_turn", "engine", "draw_to_start",
                 "double_blank_points", "hand_size"}
-RESULT_FILES = {"rounds.parquet", "matches.parquet", "run.json", "summary.csv"}
+RESULT_FILES = {"rounds.parquet", "matches.parquet", "run.json", "summary.csv",
+                "head_to_head.csv"}
 
 
 def toml_str(value: object) -> str:
@@ -164,7 +165,7 @@ def test_results_directory_holds_the_four_files(results: Path, base: Path) -> No
 def test_parquet_schema(results: Path, name: str, types: dict[str, pa.DataType],
                         rows: int) -> None:
     table = pq.read_table(results / name)
-    assert table.schema.names == list(types)  # exact names, INTERFACE.md order
+    assert table.schema.names == list(types)  # INTERFACE.md's names in order, then deal
     for column, expected in types.items():
         assert table.schema.field(column).type == expected, column
     for column in ("player", "strategy"):
@@ -593,7 +594,7 @@ def test_report(results: Path, tmp_path: Path) -> None:
     for name in STRATEGIES:
         assert name in result.stdout
     pngs = sorted(p.name for p in folder.glob("*.png"))
-    assert len(pngs) == 3, pngs
+    assert len(pngs) == 5, pngs
     for name in pngs:
         assert (folder / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 

@@ -251,7 +251,8 @@ def test_format_summary_lists_every_player_and_marks_the_best(correlated) -> Non
 def test_write_plots(tmp_path: Path, correlated) -> None:
     _, matches, rounds = correlated
     paths = write_plots(tmp_path / "plots", matches, rounds)
-    assert [p.name for p in paths] == ["penalty_by_round.png", "totals.png", "win_share.png"]
+    assert [p.name for p in paths] == ["penalty_by_round.png", "totals.png", "win_share.png",
+                                       "head_to_head.png", "ratings.png"]
     for path in paths:
         assert path.parent == tmp_path / "plots"
         data = path.read_bytes()
