@@ -53,41 +53,56 @@ def play(work: Path, label: str, matches: int, tournament: str, players: list[st
     return got, result.matches_per_second
 
 
+def unpaired_width(totals: np.ndarray, a: int, b: int) -> float:
+    """Width of the 95 % interval on mean(a) - mean(b) ignoring that they shared deals."""
+    x, y = totals[:, a].astype(float), totals[:, b].astype(float)
+    return 2 * 1.96 * float(np.sqrt(x.var(ddof=1) / len(x) + y.var(ddof=1) / len(y)))
+
+
+def compare(work: Path, label: str, players: list[str], matches: int) -> float:
+    """Print the interval widths for one table; returns the independent run's rate."""
+    runs = {}
+    for kind, tournament in (("independent", ""), ("duplicate", "duplicate = true\n")):
+        got, rate = play(work, f"{label}-{kind}", matches, tournament, players)
+        start = time.perf_counter()
+        analysis = analyze(got["totals"], got["deals"], got["names"], got["strategies"],
+                           {}, 13)
+        runs[kind] = (analysis.summary.set_index("player"), rate,
+                      time.perf_counter() - start, got)
+    print(f"tournament: {matches:,} matches of {', '.join(players)} (seed-001 rules)")
+    ind, dup = runs["independent"][0], runs["duplicate"][0]
+    best = ind.index[0]
+    print("  95% interval on the paired difference from the best, width "
+          "(independent -> duplicate, ratio; unpaired independent for contrast):")
+    got = runs["independent"][3]
+    for player in ind.index[1:]:
+        w_ind = ind.loc[player, "diff_vs_best_hi"] - ind.loc[player, "diff_vs_best_lo"]
+        w_dup = dup.loc[player, "diff_vs_best_hi"] - dup.loc[player, "diff_vs_best_lo"]
+        w_unp = unpaired_width(got["totals"], got["names"].index(player),
+                               got["names"].index(best))
+        print(f"    {player:14s} {w_ind:6.2f} -> {w_dup:6.2f}  ratio {w_dup / w_ind:.2f}   "
+              f"(unpaired {w_unp:6.2f}: ratio {w_dup / w_unp:.2f}; diff "
+              f"{ind.loc[player, 'diff_vs_best']:+.1f} / {dup.loc[player, 'diff_vs_best']:+.1f})")
+    for kind, (_, rate, seconds, _) in runs.items():
+        print(f"  {kind}: {rate:,.0f} matches/s; analysis (ratings, head to head) "
+              f"{seconds:.1f} s = {1e6 * seconds / matches:.0f} us/match")
+    return runs["independent"][1]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--matches", type=int, default=40_000)
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="mexsim-bench-tournament-"))
     try:
-        players = list(TABLE)
-        play(work, "warmup", 8, "", players)
-        runs = {}
-        for label, tournament in (("independent", ""), ("duplicate", "duplicate = true\n")):
-            got, rate = play(work, label, args.matches, tournament, players)
-            start = time.perf_counter()
-            analysis = analyze(got["totals"], got["deals"], got["names"], got["strategies"],
-                               {}, 13)
-            runs[label] = (analysis.summary.set_index("player"), rate,
-                           time.perf_counter() - start)
-        print(f"tournament: {args.matches:,} matches of {', '.join(TABLE)} (seed-001 rules)")
-        ind, dup = runs["independent"][0], runs["duplicate"][0]
-        print("  95% interval on the paired difference from the best, width "
-              "(independent -> duplicate, ratio):")
-        for player in ind.index:
-            w_ind = ind.loc[player, "diff_vs_best_hi"] - ind.loc[player, "diff_vs_best_lo"]
-            w_dup = dup.loc[player, "diff_vs_best_hi"] - dup.loc[player, "diff_vs_best_lo"]
-            if w_ind > 0:
-                print(f"    {player:14s} {w_ind:7.2f} -> {w_dup:7.2f}  ratio {w_dup / w_ind:.2f}"
-                      f"  (diff {ind.loc[player, 'diff_vs_best']:+.1f} / "
-                      f"{dup.loc[player, 'diff_vs_best']:+.1f})")
-        for label, (_, rate, seconds) in runs.items():
-            print(f"  {label}: {rate:,.0f} matches/s; analysis (ratings, head to head) "
-                  f"{seconds:.1f} s = {1e6 * seconds / args.matches:.0f} us/match")
+        play(work, "warmup", 8, "", list(TABLE))
+        plain = compare(work, "four", list(TABLE), args.matches)
+        compare(work, "two", list(TABLE[:2]), args.matches)
         pool = [f"{s}#{i}" for i in range(2) for s in TABLE]
         _, pool_rate = play(work, "pool", args.matches, "table_size = 4\nduplicate = true\n",
                             pool)
         print(f"  pool of 8 at tables of 4, duplicate: {pool_rate:,.0f} matches/s "
-              f"(plain table {runs['independent'][1]:,.0f})")
+              f"(plain 4-player table {plain:,.0f})")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

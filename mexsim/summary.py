@@ -24,6 +24,12 @@ duplicate deals the seat rotations of one deal averaged into one paired unit.
   everyone at the table, cancels and the interval is much narrower than comparing two
   independent means. Its t interval and the paired t-test p-value (H0: no difference)
   come with it; the best player itself has 0, [0, 0] and a NaN p-value.
+- In a pool (or whenever players did not all play the same deals) a pair shares only
+  some deals, with different tables around them: players are then ranked by
+  ``adjusted_total`` — the grand mean plus the intra-block least-squares player effect,
+  deals as blocks (mexsim/adjusted.py) — and ``diff_vs_best`` is the difference of those
+  effects with the model's t interval. Without a pool ``adjusted_total`` is
+  ``mean_total`` and everything is as above.
 - ``rating``, ``rating_sigma``, ``rating_ordinal``: openskill Plackett–Luce over all
   matches (mexsim/ratings.py).
 
@@ -43,6 +49,7 @@ import numpy as np
 import pandas as pd
 from statsmodels.stats.proportion import proportion_confint
 
+from mexsim.adjusted import adjusted_differences, adjusted_effects
 from mexsim.ratings import rate
 from mexsim.stats import CONFIDENCE, column_moments, quiet_degenerate, t_interval
 from mexsim.units import unit_means, unit_starts
@@ -52,7 +59,7 @@ SUMMARY_COLUMNS = [
     "player", "strategy", "matches", "wins", "win_rate", "win_rate_lo", "win_rate_hi",
     "mean_total", "mean_total_lo", "mean_total_hi", "mean_round_penalty",
     "diff_vs_best", "diff_vs_best_lo", "diff_vs_best_hi", "diff_p_value",
-    "deals", "rating", "rating_sigma", "rating_ordinal",
+    "deals", "adjusted_total", "rating", "rating_sigma", "rating_ordinal",
 ]
 
 
@@ -127,7 +134,8 @@ def summarize(matches: pd.DataFrame, rounds: pd.DataFrame | None,
     ``deal`` under duplicate deals); ``rounds`` needs ``player`` and ``penalty``
     (``None`` leaves ``mean_round_penalty`` NaN). Rows are sorted by ``mean_total``
     ascending (ties by player name), so the first row is the best player, against whom
-    ``diff_vs_best`` is measured. See the module docstring for the statistics;
+    ``diff_vs_best`` is measured (in a pool: by ``adjusted_total``). See the module
+    docstring for the statistics;
     ``ratings=False`` skips the (sequential, ~20 µs a match) rating updates.
     """
     if len(matches) == 0:
@@ -198,6 +206,31 @@ def paired_differences(units: np.ndarray, columns: np.ndarray, reference: int
     return diff, lo, hi, p
 
 
+def complete(units: np.ndarray) -> bool:
+    """Every player played every deal (no pool, nothing missing)."""
+    return not np.isnan(units).any()
+
+
+def differences(units: np.ndarray, columns: np.ndarray, reference: int
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each column's difference in total from ``reference``: paired per deal when every
+    player played every deal, else deal-adjusted (mexsim/adjusted.py)."""
+    if complete(units):
+        return paired_differences(units, columns, reference)
+    return adjusted_differences(units, columns, reference)
+
+
+def adjusted_totals(units: np.ndarray, mean_total: np.ndarray) -> np.ndarray:
+    """Each player's mean total adjusted for the deals they played: the mean total itself
+    when every player played every deal, else the grand mean plus the intra-block player
+    effect (mexsim/adjusted.py) — what a pool's players are ranked by."""
+    if complete(units) or units.shape[1] < 2:
+        return mean_total.copy()
+    beta, _, _ = adjusted_effects(units)
+    with quiet_degenerate():
+        return float(np.nanmean(units)) + beta
+
+
 def _summary_from_matrix(totals: np.ndarray, wins: np.ndarray, deals: np.ndarray,
                          players: pd.Index, strategies: np.ndarray, mean_penalty: np.ndarray,
                          ratings: bool = True) -> pd.DataFrame:
@@ -219,11 +252,12 @@ def _summary_from_matrix(totals: np.ndarray, wins: np.ndarray, deals: np.ndarray
             win_lo, win_hi, _ = t_interval(n_w, mean_w, var_w)
             win_lo, win_hi = np.clip(win_lo, 0.0, 1.0), np.clip(win_hi, 0.0, 1.0)
 
-    # Lowest mean total first; the name breaks exact ties so the order is stable.
-    order = np.lexsort((np.asarray(players.astype(str)), mean_total))
+    # Lowest (adjusted) mean total first; the name breaks exact ties so the order is
+    # stable. Without a pool the adjusted total is the mean total itself.
+    adjusted = adjusted_totals(unit_totals, mean_total)
+    order = np.lexsort((np.asarray(players.astype(str)), adjusted))
     best = order[0]
-    diff, diff_lo, diff_hi, diff_p = paired_differences(
-        unit_totals, np.arange(len(players)), best)
+    diff, diff_lo, diff_hi, diff_p = differences(unit_totals, np.arange(len(players)), best)
     # The best player against itself: exactly zero, with nothing to test.
     diff[best], diff_lo[best], diff_hi[best], diff_p[best] = 0.0, 0.0, 0.0, np.nan
 
@@ -244,6 +278,7 @@ def _summary_from_matrix(totals: np.ndarray, wins: np.ndarray, deals: np.ndarray
         "diff_vs_best_hi": diff_hi,
         "diff_p_value": diff_p,
         "deals": n.astype(np.int64),
+        "adjusted_total": adjusted,
     })
     if ratings:
         rated = rate(totals, list(summary["player"]))
@@ -276,13 +311,20 @@ def format_summary(summary: pd.DataFrame) -> str:
     95 % interval, mean total ± the half-width of its interval, mean penalty per round,
     and the paired difference from the best player with its interval and p-value.
     """
+    pooled = "adjusted_total" in summary.columns and not np.allclose(
+        summary["adjusted_total"].to_numpy(dtype=float),
+        summary["mean_total"].to_numpy(dtype=float), equal_nan=True)
     header = ["", "player", "strategy", "matches", "win %", "[95% CI]",
               "mean total", "± 95%", "pen/round", "vs best", "[95% CI]", "p"]
-    right = {"matches", "win %", "mean total", "± 95%", "pen/round", "vs best", "p"}
+    if pooled:
+        header.insert(8, "adjusted")
+    right = {"matches", "win %", "mean total", "± 95%", "pen/round", "vs best", "p",
+             "adjusted"}
     # The best player is the first with the lowest mean total (row 0 of ``summarize``'s
     # order, but found again so a re-sorted summary is still marked right).
-    best = int(np.nanargmin(summary["mean_total"].to_numpy(dtype=float))) if (
-        len(summary) and summary["mean_total"].notna().any()) else -1
+    rank_by = "adjusted_total" if pooled else "mean_total"
+    best = int(np.nanargmin(summary[rank_by].to_numpy(dtype=float))) if (
+        len(summary) and summary[rank_by].notna().any()) else -1
     rows = []
     for i, row in enumerate(summary.itertuples(index=False)):
         half = (row.mean_total_hi - row.mean_total_lo) / 2
@@ -293,13 +335,16 @@ def format_summary(summary: pd.DataFrame) -> str:
             lo, hi = _num(row.diff_vs_best_lo, sign=True), _num(row.diff_vs_best_hi, sign=True)
             vs_ci = "n/a" if lo == hi == "n/a" else f"[{lo}, {hi}]"
             p = _p_value(row.diff_p_value)
-        rows.append([
+        cells = [
             "*" if i == best else "", str(row.player), str(row.strategy), f"{row.matches:,}",
             _num(100 * row.win_rate),
             f"[{_num(100 * row.win_rate_lo)}, {_num(100 * row.win_rate_hi)}]",
             _num(row.mean_total, 2), _num(half, 2), _num(row.mean_round_penalty, 2),
             vs_best, vs_ci, p,
-        ])
+        ]
+        if pooled:
+            cells.insert(8, _num(row.adjusted_total, 2))
+        rows.append(cells)
     widths = [max(len(r[c]) for r in [header, *rows]) for c in range(len(header))]
 
     def line(cells: list[str]) -> str:
@@ -312,9 +357,17 @@ def format_summary(summary: pd.DataFrame) -> str:
     out = [line(header), line(["-" * w for w in widths])]
     out += [line(r) for r in rows]
     out.append("")
-    out.append("* best = lowest mean total. win % counts a k-way tie as 1/k of a win "
-               "(Wilson interval).")
-    out.append("  vs best = paired per-deal difference in total (t interval, paired t-test p).")
+    if pooled:
+        out.append("* best = lowest adjusted total: a pool's players did not all play the same "
+                   "deals, so totals are adjusted for the deal")
+        out.append("  (intra-block least squares); vs best = difference of adjusted totals "
+                   "(t interval and p from that model).")
+        out.append("  win % counts a k-way tie as 1/k of a win.")
+    else:
+        out.append("* best = lowest mean total. win % counts a k-way tie as 1/k of a win "
+                   "(Wilson interval).")
+        out.append("  vs best = paired per-deal difference in total (t interval, paired "
+                   "t-test p).")
     return "\n".join(out)
 
 

@@ -3,7 +3,8 @@
 A config parameter given as a list (``params = { pip_weight = [0.0, 0.5, 1.0] }``)
 becomes one player per value (mexsim/config.py). Here each sweep's players are compared
 with the sweep's best (lowest mean total) by the paired per-deal difference in total —
-the same statistic as the summary's ``diff_vs_best``, restricted to the sweep — so the
+the same statistic as the summary's ``diff_vs_best``, restricted to the sweep (in a
+pool: the deal-adjusted totals and differences of mexsim/adjusted.py) — so the
 answer reads "0.5 is best; 1.0 is +1.3 [+0.8, +1.9] points worse, p = 1e-6".
 """
 
@@ -15,10 +16,10 @@ import numpy as np
 import pandas as pd
 
 from mexsim.stats import CONFIDENCE
-from mexsim.summary import paired_differences
+from mexsim.summary import adjusted_totals, differences
 from mexsim.units import unit_means, unit_starts
 
-SWEEP_COLUMNS = ["sweep", "player", "value", "matches", "mean_total", "diff_vs_sweep_best",
+SWEEP_COLUMNS = ["sweep", "player", "value", "matches", "adjusted_total", "diff_vs_sweep_best",
                  "diff_lo", "diff_hi", "diff_p_value", "best"]
 
 
@@ -33,9 +34,10 @@ def compare_sweeps(totals: np.ndarray, players: Sequence[str], deals: np.ndarray
     rows = []
     for sweep, members in sweeps.items():
         cols = np.array([column[m] for m in members])
-        means = np.nanmean(units[:, cols], axis=0)
+        with np.errstate(invalid="ignore"):
+            means = adjusted_totals(units, np.nanmean(units, axis=0))[cols]
         best = int(cols[np.lexsort((np.array(members, dtype=object).astype(str), means))[0]])
-        diff, lo, hi, p = paired_differences(units, cols, best)
+        diff, lo, hi, p = differences(units, cols, best)
         for k in np.argsort(means, kind="stable"):
             is_best = cols[k] == best
             rows.append((sweep, members[k], _value(sweep, members[k]),
@@ -59,7 +61,8 @@ def format_sweeps(table: pd.DataFrame) -> str:
     for sweep, rows in table.groupby("sweep", sort=False):
         best = rows[rows["best"]].iloc[0]
         others = rows[~rows["best"]]
-        out.append(f"sweep {sweep}: best {best['value']} (mean total {best['mean_total']:.2f})")
+        out.append(f"sweep {sweep}: best {best['value']} (mean total "
+                   f"{best['adjusted_total']:.2f})")
         for r in others.itertuples(index=False):
             significant = r.diff_p_value < 1 - CONFIDENCE
             out.append(
