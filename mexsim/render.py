@@ -92,7 +92,8 @@ class _Renderer:
         self.rules = dict(ev.get("rules", {}))
         self.totals = [0] * len(self.names)
         self.out(RULE)
-        self.out(f"Match {ev.get('match', '?')} (seed {ev.get('seed', '?')})")
+        deal = f", deal {ev['deal']}" if "deal" in ev else ""  # duplicate deals
+        self.out(f"Match {ev.get('match', '?')} (seed {ev.get('seed', '?')}{deal})")
         if self.rules:
             self.out("Rules: " + ", ".join(f"{k} = {json.dumps(v)}" for k, v in self.rules.items()))
         for seat in self.seats():

@@ -25,6 +25,7 @@ from mexsim.engine import core_trace
 from mexsim.errors import ConfigError
 from mexsim.head_to_head import head_to_head
 from mexsim.ratings import match_ranks
+from mexsim.referee import check_jsonl
 from mexsim.runner import run
 from mexsim.schedule import Schedule, table_count
 from mexsim.seats import config_seats
@@ -248,6 +249,10 @@ def test_pool_run_matches_the_schedule_and_replays(tmp_path: Path) -> None:
         assert trace.exit_code == 0, trace.output
         events = [json.loads(line) for line in trace.stdout.splitlines()]
         assert events[0].get("deal", k) == k // 3  # present when it differs from k
+        check_jsonl(trace.stdout)  # the referee accepts it
+        text = runner.invoke(app, ["replay", str(tmp_path / "cfg.toml"), "--match", str(k)])
+        assert f"Match {k} (seed 11" in text.stdout
+        assert (f", deal {k // 3})" in text.stdout) == (k // 3 != k)
         assert events[-1]["totals"] == rows["total"].tolist()
     # absent players are NaN in the totals, and each match seats exactly 3
     assert (np.isfinite(got["totals"]).sum(axis=1) == 3).all()
