@@ -37,7 +37,7 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 MAX_MATCHED = 12  # numbers the T-join bound matches exactly (odd ones, start, free end)
-SCRATCH_ROWS = 14  # rows of the int scratch the helpers share (each names its rows)
+SCRATCH_ROWS = 14  # rows of int scratch the helpers share (each names its rows)
 PLAIN_CYCLES = 5  # at most this many independent cycles: try every trail
 NODE_BUDGET = 50_000  # nodes for the exact search; huge dense hands may exceed it
 FALLBACK_BUDGET = 50_000  # then a bottom-up search with this many more
@@ -54,12 +54,27 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
     the lo/hi/pips tables). Writes the chain's tiles in laying order to ``chain`` (a
     double right after arriving at its number) and returns (length, value)."""
     V = max_pip + 1
-    e_a = np.empty(max(1, n), dtype=np.int64)  # non-double tiles as edges a-b
-    e_b = np.empty(max(1, n), dtype=np.int64)
-    e_w = np.empty(max(1, n), dtype=np.float64)
-    e_t = np.empty(max(1, n), dtype=np.int64)
-    dbl_w = np.zeros(V, dtype=np.float64)  # the double on each number, if held
-    dbl_t = np.full(V, -1, dtype=np.int64)
+    # All the int arrays are rows of one allocation (and the float ones of another):
+    # the helpers' scratch rows, then the graph's.
+    width = max(V + 1, 2 * n) + 2
+    ints = np.empty((SCRATCH_ROWS + 9, width), dtype=np.int64)
+    reals = np.empty((2, width), dtype=np.float64)
+    e_a = ints[SCRATCH_ROWS]  # non-double tiles as edges a-b
+    e_b = ints[SCRATCH_ROWS + 1]
+    e_t = ints[SCRATCH_ROWS + 2]
+    e_w = reals[0]
+    dbl_t = ints[SCRATCH_ROWS + 3]  # the double on each number, if held
+    dbl_w = reals[1]
+    adj_start = ints[SCRATCH_ROWS + 4]  # edges at number x: adj[adj_start[x]:..]
+    adj = ints[SCRATCH_ROWS + 5]
+    used = ints[SCRATCH_ROWS + 6]  # edges on the chain being searched
+    visits = ints[SCRATCH_ROWS + 7]  # times the chain being searched visits each number
+    best_path = ints[SCRATCH_ROWS + 8]
+    for x in range(V + 1):
+        dbl_t[x] = -1
+        dbl_w[x] = 0.0
+        adj_start[x] = 0
+        visits[x] = 0
     m = 0
     min_w = 1.0
     for i in range(n):
@@ -73,16 +88,17 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
             e_b[m] = hi[t]
             e_w[m] = w
             e_t[m] = t
+            used[m] = 0
             min_w = w if m == 0 else min(min_w, w)
             m += 1
-    adj_start = np.zeros(V + 1, dtype=np.int64)  # edges at number x: adj[adj_start[x]:..]
     for k in range(m):
         adj_start[e_a[k] + 1] += 1
         adj_start[e_b[k] + 1] += 1
     for x in range(V):
         adj_start[x + 1] += adj_start[x]
-    adj = np.empty(max(1, 2 * m), dtype=np.int64)
-    fill = adj_start[:V].copy()
+    fill = ints[0]
+    for x in range(V):
+        fill[x] = adj_start[x]
     for k in range(m):
         adj[fill[e_a[k]]] = k
         fill[e_a[k]] += 1
@@ -90,15 +106,8 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
         fill[e_b[k]] += 1
 
     g = (V, m, adj, adj_start, e_a, e_b, e_w, dbl_w, dbl_t, min_w)
-    ints = np.zeros((SCRATCH_ROWS, max(V, m) + 2), dtype=np.int64)  # see the helpers
-    dist = np.empty((2 * MAX_MATCHED, V), dtype=np.int64)  # BFS distances, parents
-    pair = np.empty((MAX_MATCHED, MAX_MATCHED), dtype=np.float64)
-    dp = np.empty(1 << MAX_MATCHED, dtype=np.float64)
-    used = np.zeros(max(1, m), dtype=np.bool_)
-    visits = np.zeros(V, dtype=np.int64)
     visits[start] = 1
     root = dbl_w[start] if dbl_t[start] >= 0 else 0.0
-    best_path = np.empty(max(1, m), dtype=np.int64)
     best_value, best_len = root, 0
     if m > 0:
         reach, n_odd = _reach(start, g, used, visits, ints)
@@ -110,12 +119,16 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
         if tiles // 2 - numbers + 1 <= PLAIN_CYCLES:
             # few independent cycles, so few trails: trying them all is cheapest
             stop = root + reach - (n_odd // 2) * min_w  # no chain is worth more
+            # (it uses no T-join tables: ints and reals stand in for them)
             found, value, length, _ = _search(start, root, root, stop, g, used, visits,
-                                              ints, dist, pair, dp, best_path, True,
+                                              ints, ints, reals, e_w, best_path, True,
                                               NODE_BUDGET)
             if found:
                 best_value, best_len = value, length
         else:
+            dist = np.empty((2 * MAX_MATCHED, V), dtype=np.int64)  # BFS distances, parents
+            pair = np.empty((MAX_MATCHED, MAX_MATCHED), dtype=np.float64)
+            dp = np.empty(1 << MAX_MATCHED, dtype=np.float64)
             loss, matched = _min_removal(start, n_odd, g, used, visits, ints, dist, pair,
                                          dp)
             bound = root + reach - loss  # no chain is worth more
@@ -130,13 +143,15 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
                                                 best_path)
 
     # lay out the chain: each double right after arriving at its number
-    placed = np.zeros(V, dtype=np.bool_)
+    placed = ints[0]
+    for x in range(V):
+        placed[x] = 0
     length = 0
     v = start
     if dbl_t[v] >= 0:
         chain[length] = dbl_t[v]
         length += 1
-        placed[v] = True
+        placed[v] = 1
     for i in range(best_len):
         k = best_path[i]
         chain[length] = e_t[k]
@@ -145,7 +160,7 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
         if dbl_t[v] >= 0 and not placed[v]:
             chain[length] = dbl_t[v]
             length += 1
-            placed[v] = True
+            placed[v] = 1
     return length, best_value
 
 
@@ -398,8 +413,8 @@ def _search(start, root, threshold, stop, g, used, visits, ints, dist, pair, dp,
     at = ints[5]  # number reached at each depth
     cursor = ints[6]  # next adjacency slot to try at each depth
     memo = m <= 64 and not plain  # states are keyed by a 64-bit set of used tiles
-    table_v = np.full(256, -1, dtype=np.int64)
-    table_m = np.zeros(256, dtype=np.uint64)
+    table_v = np.full(256 if memo else 1, -1, dtype=np.int64)
+    table_m = np.zeros(256 if memo else 1, dtype=np.uint64)
     n_table = 0
     mask = np.uint64(0)
     best_value = threshold
