@@ -53,6 +53,11 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
     """Best chain from number ``start`` with the tiles hand[:n] (tile numbers indexing
     the lo/hi/pips tables). Writes the chain's tiles in laying order to ``chain`` (a
     double right after arriving at its number) and returns (length, value)."""
+    if n <= 1:  # no choice to make (a fifth of a match's plans): no graph either
+        if n == 1 and (lo[hand[0]] == start or hi[hand[0]] == start):
+            chain[0] = hand[0]
+            return 1, 1.0 + pip_weight * pips[hand[0]]
+        return 0, 0.0
     V = max_pip + 1
     # All the int arrays are rows of one allocation (and the float ones of another):
     # the helpers' scratch rows, then the graph's.
