@@ -8,17 +8,21 @@ a chain's value is the value of its non-double tiles plus that of the doubles on
 numbers it visits. A tile is worth ``1 + pip_weight * pips``.
 
 The search is exact. When the tiles joined to ``start`` close few independent cycles
-(sparse hands, the usual case) it simply tries every trail; otherwise it is a branch
-and bound, kept fast three ways:
+(sparse hands, the usual case) it simply tries every trail; otherwise:
 
 * a bound: the tiles still reachable from the chain's end, less those that parity
   forces out — the left-out tiles join up the numbers of odd degree in pairs, so at
-  least a minimum matching of them by distance (a T-join) is left out;
-* an Euler shortcut: when every reachable tile fits one trail, that is the best
-  completion, and no branching is needed below;
-* aspiration: searches ask for chains worth at least a threshold just under the root
-  bound, lowered step by step, so pruning is tight from the first node; and a table
-  of (end, tiles used) states searched already skips orderings of the same trail.
+  least a minimum matching of them by distance (a T-join) is left out — and less the
+  doubles on leaves the chain cannot end at;
+* a certificate: the tiles that such a minimum T-join leaves have even degree but at
+  the ends, so the part joined to the chain's end is one Euler trail. When it holds all
+  of them it meets the bound and is the best completion; otherwise it is a good chain
+  to start from. On most dense hands the one at the start settles it without search;
+* a branch and bound below it, using both at every node (the Euler shortcut — every
+  reachable tile fits one trail — is the T-join-free case), with aspiration (searches
+  ask for chains worth more than a threshold just under the bound, lowered step by
+  step) and a table of (end, tiles used) states searched already, which skips
+  orderings of the same trail. A chain that meets the bound ends the search.
 
 ``longest_chain`` is numba-compiled and works on plain arrays so strategies can call
 it; ``longest_chain_brute_force`` is the plain-Python check the tests compare it with.
@@ -30,8 +34,10 @@ from itertools import permutations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
-MAX_MATCHED = 8  # odd numbers matched exactly by the T-join bound
+MAX_MATCHED = 12  # numbers the T-join bound matches exactly (odd ones, start, free end)
+SCRATCH_ROWS = 14  # rows of int scratch the helpers share (each names its rows)
 PLAIN_CYCLES = 5  # at most this many independent cycles: try every trail
 NODE_BUDGET = 50_000  # nodes for the exact search; huge dense hands may exceed it
 FALLBACK_BUDGET = 50_000  # then a bottom-up search with this many more
@@ -47,13 +53,33 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
     """Best chain from number ``start`` with the tiles hand[:n] (tile numbers indexing
     the lo/hi/pips tables). Writes the chain's tiles in laying order to ``chain`` (a
     double right after arriving at its number) and returns (length, value)."""
+    if n <= 1:  # no choice to make (a fifth of a match's plans): no graph either
+        if n == 1 and (lo[hand[0]] == start or hi[hand[0]] == start):
+            chain[0] = hand[0]
+            return 1, 1.0 + pip_weight * pips[hand[0]]
+        return 0, 0.0
     V = max_pip + 1
-    e_a = np.empty(max(1, n), dtype=np.int64)  # non-double tiles as edges a-b
-    e_b = np.empty(max(1, n), dtype=np.int64)
-    e_w = np.empty(max(1, n), dtype=np.float64)
-    e_t = np.empty(max(1, n), dtype=np.int64)
-    dbl_w = np.zeros(V, dtype=np.float64)  # the double on each number, if held
-    dbl_t = np.full(V, -1, dtype=np.int64)
+    # All the int arrays are rows of one allocation (and the float ones of another):
+    # the helpers' scratch rows, then the graph's.
+    width = max(V + 1, 2 * n) + 2
+    ints = np.empty((SCRATCH_ROWS + 9, width), dtype=np.int64)
+    reals = np.empty((2, width), dtype=np.float64)
+    e_a = ints[SCRATCH_ROWS]  # non-double tiles as edges a-b
+    e_b = ints[SCRATCH_ROWS + 1]
+    e_t = ints[SCRATCH_ROWS + 2]
+    e_w = reals[0]
+    dbl_t = ints[SCRATCH_ROWS + 3]  # the double on each number, if held
+    dbl_w = reals[1]
+    adj_start = ints[SCRATCH_ROWS + 4]  # edges at number x: adj[adj_start[x]:..]
+    adj = ints[SCRATCH_ROWS + 5]
+    used = ints[SCRATCH_ROWS + 6]  # edges on the chain being searched
+    visits = ints[SCRATCH_ROWS + 7]  # times the chain being searched visits each number
+    best_path = ints[SCRATCH_ROWS + 8]
+    for x in range(V + 1):
+        dbl_t[x] = -1
+        dbl_w[x] = 0.0
+        adj_start[x] = 0
+        visits[x] = 0
     m = 0
     min_w = 1.0
     for i in range(n):
@@ -67,16 +93,17 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
             e_b[m] = hi[t]
             e_w[m] = w
             e_t[m] = t
+            used[m] = 0
             min_w = w if m == 0 else min(min_w, w)
             m += 1
-    adj_start = np.zeros(V + 1, dtype=np.int64)  # edges at number x: adj[adj_start[x]:..]
     for k in range(m):
         adj_start[e_a[k] + 1] += 1
         adj_start[e_b[k] + 1] += 1
     for x in range(V):
         adj_start[x + 1] += adj_start[x]
-    adj = np.empty(max(1, 2 * m), dtype=np.int64)
-    fill = adj_start[:V].copy()
+    fill = ints[0]
+    for x in range(V):
+        fill[x] = adj_start[x]
     for k in range(m):
         adj[fill[e_a[k]]] = k
         fill[e_a[k]] += 1
@@ -84,14 +111,8 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
         fill[e_b[k]] += 1
 
     g = (V, m, adj, adj_start, e_a, e_b, e_w, dbl_w, dbl_t, min_w)
-    ints = np.zeros((7, max(V, m) + 2), dtype=np.int64)  # scratch rows, see the helpers
-    dist = np.empty((MAX_MATCHED, V), dtype=np.int64)
-    dp = np.empty(1 << MAX_MATCHED, dtype=np.int64)
-    used = np.zeros(max(1, m), dtype=np.bool_)
-    visits = np.zeros(V, dtype=np.int64)
     visits[start] = 1
     root = dbl_w[start] if dbl_t[start] >= 0 else 0.0
-    best_path = np.empty(max(1, m), dtype=np.int64)
     best_value, best_len = root, 0
     if m > 0:
         reach, n_odd = _reach(start, g, used, visits, ints)
@@ -100,49 +121,42 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
         for x in range(V):
             numbers += ints[0, x]
             tiles += ints[1, x]
-        budget = NODE_BUDGET
-        dense = tiles // 2 - numbers + 1 > PLAIN_CYCLES
-        proven = False  # best_path holds the best chain there is
-        if dense:
-            removal = _min_removal(start, n_odd, g, used, ints, dist, dp) if n_odd > 1 else 0
-            threshold = root + reach - removal * min_w
-            step = min_w
-            while threshold > root + EPS and budget > 0:
-                threshold = max(threshold - step, root)
-                found, value, length, nodes = _search(start, root, threshold, g, used,
-                                                      visits, ints, dist, dp, best_path,
-                                                      False, budget)
-                if found:
-                    best_value, best_len = value, length
-                    proven = nodes <= budget
-                    break
-                budget -= nodes
-                step *= 2.0  # widen quickly when the bound was far off
-        if not proven:
-            # Few independent cycles, so few trails: trying them all is cheapest. Or a
-            # huge hand exhausted the budget: then a branch and bound from the best of
-            # many quick walks (or of what was found), improving until its own budget
-            # runs out.
-            if dense:
-                walk_path = np.empty(max(1, m), dtype=np.int64)
-                walk_value, walk_len = _walks(start, root, g, used, visits, ints, walk_path)
-                if walk_value > best_value + EPS:
-                    best_value, best_len = walk_value, walk_len
-                    best_path[:walk_len] = walk_path[:walk_len]
-            found, value, length, nodes = _search(start, root, best_value, g, used, visits,
-                                                  ints, dist, dp, best_path, not dense,
-                                                  FALLBACK_BUDGET if dense else NODE_BUDGET)
+        if tiles // 2 - numbers + 1 <= PLAIN_CYCLES:
+            # few independent cycles, so few trails: trying them all is cheapest
+            stop = root + reach - (n_odd // 2) * min_w  # no chain is worth more
+            # (it uses no T-join tables: ints and reals stand in for them)
+            found, value, length, _ = _search(start, root, root, stop, g, used, visits,
+                                              ints, ints, reals, e_w, best_path, True,
+                                              NODE_BUDGET)
             if found:
                 best_value, best_len = value, length
+        else:
+            dist = np.empty((2 * MAX_MATCHED, V), dtype=np.int64)  # BFS distances, parents
+            pair = np.empty((MAX_MATCHED, MAX_MATCHED), dtype=np.float64)
+            dp = np.empty(1 << MAX_MATCHED, dtype=np.float64)
+            loss, matched = _min_removal(start, n_odd, g, used, visits, ints, dist, pair,
+                                         dp)
+            bound = root + reach - loss  # no chain is worth more
+            # Usually the tiles a minimum T-join leaves make one trail, and that is the
+            # best chain: start from it, and search only when it falls short.
+            best_value, best_len = _tjoin_completion(start, root, matched, g, used,
+                                                     visits, ints, dist, pair, dp,
+                                                     best_path)
+            if best_value < bound - EPS:
+                best_value, best_len = _improve(start, root, best_value, best_len, bound,
+                                                g, used, visits, ints, dist, pair, dp,
+                                                best_path)
 
     # lay out the chain: each double right after arriving at its number
-    placed = np.zeros(V, dtype=np.bool_)
+    placed = ints[0]
+    for x in range(V):
+        placed[x] = 0
     length = 0
     v = start
     if dbl_t[v] >= 0:
         chain[length] = dbl_t[v]
         length += 1
-        placed[v] = True
+        placed[v] = 1
     for i in range(best_len):
         k = best_path[i]
         chain[length] = e_t[k]
@@ -151,8 +165,48 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
         if dbl_t[v] >= 0 and not placed[v]:
             chain[length] = dbl_t[v]
             length += 1
-            placed[v] = True
+            placed[v] = 1
     return length, best_value
+
+
+@njit(cache=True)
+def _improve(start, root, best_value, best_len, bound, g, used, visits, ints, dist,
+             pair, dp, best_path):
+    """The best chain, searching from a chain worth best_value (in best_path) when no
+    chain is worth more than bound. Returns (value, length)."""
+    m = g[1]
+    min_w = g[9]
+    # Aspiration: ask for chains worth more than a threshold just under the bound, so
+    # pruning is tight from the first node, lowering it (and the bound with it) while
+    # none is found.
+    budget = NODE_BUDGET
+    threshold = bound
+    step = min_w
+    while threshold > best_value + EPS and budget > 0:
+        threshold = max(threshold - step, best_value)
+        found, value, length, nodes = _search(start, root, threshold, bound, g, used,
+                                              visits, ints, dist, pair, dp, best_path, False,
+                                              budget)
+        if found:  # the best there is, if it searched through
+            best_value, best_len = value, length
+            if nodes <= budget:
+                return best_value, best_len
+            break
+        if nodes <= budget and threshold <= best_value + EPS:
+            return best_value, best_len  # nothing beats what we had
+        budget -= nodes
+        bound = threshold
+        step *= 2.0  # widen quickly when the bound was far off
+    # A huge hand exhausted the budget: a branch and bound from the best of many quick
+    # walks (or of what was found), improving until its own budget runs out.
+    walk_path = np.empty(max(1, m), dtype=np.int64)
+    walk_value, walk_len = _walks(start, root, g, used, visits, ints, walk_path)
+    if walk_value > best_value + EPS:
+        best_value, best_len = walk_value, walk_len
+        best_path[:walk_len] = walk_path[:walk_len]
+    found, value, length, _ = _search(start, root, best_value, bound, g, used, visits,
+                                      ints, dist, pair, dp, best_path, False, FALLBACK_BUDGET)
+    return (value, length) if found else (best_value, best_len)
 
 
 @njit(cache=True)
@@ -203,25 +257,37 @@ def _reach(v, g, used, visits, ints):
 
 
 @njit(cache=True)
-def _min_removal(v, n_odd, g, used, ints, dist, dp):
-    """Fewest unused tiles a trail from v must leave out of its reachable part (after
-    _reach): over the trail's possible ends u, a minimum T-join of odd(G) xor {v, u},
-    i.e. a minimum perfect matching of those numbers by distance in tiles. Falls back
-    to the pair count when there are too many odd numbers to match exactly."""
-    V, _, adj, adj_start, e_a, e_b, _, _, _, _ = g
-    if n_odd + 1 > MAX_MATCHED:
-        return n_odd // 2
+def _min_removal(v, n_odd, g, used, visits, ints, dist, pair, dp):
+    """Least value a trail from v must leave out of its reachable part, as _reach
+    counted it. The tiles left out join up, in pairs, the numbers of odd degree other
+    than v and the trail's end u (and v too, when v is even and u is not v): they hold
+    a T-join of them, at least a minimum perfect matching of them by distance in tiles,
+    each tile worth at least min_w. Of the doubles on leaves only the end's is laid.
+    (A trail may also end at an even u; dropping the T-join path through u leaves one
+    of the sets tried here, no dearer, so those ends need no try.)
+
+    The end is left free by a stand-in number matched to it at no distance (but the
+    leaf doubles lost). Returns (that value, how many were matched: 0 when there were
+    too many odd numbers to match exactly, and the value is the pair count's) and
+    leaves the matching for _tjoin_completion: the numbers in ints[3], breadth-first
+    distances and parent tiles in dist, the distances in pair and the table in dp."""
+    V, _, adj, adj_start, e_a, e_b, _, dbl_w, dbl_t, min_w = g
     seen = ints[0]
     deg = ints[1]
     queue = ints[2]
     odd = ints[3]
+    closable = deg[v] % 2 == 0
+    size = n_odd + 2 if closable else n_odd + 1  # the numbers, v if even, the stand-in
+    if size > MAX_MATCHED:
+        return (n_odd // 2) * min_w, 0
     k = 0
     for x in range(V):
         if seen[x] and deg[x] % 2 == 1 and x != v:
             odd[k] = x
             k += 1
     odd[k] = v
-    for i in range(k + 1):  # breadth-first distances from each of them
+    free = size - 1  # the stand-in for the trail's end
+    for i in range(free):  # breadth-first distances (and parent tiles) from each
         for x in range(V):
             dist[i, x] = -1
         dist[i, odd[i]] = 0
@@ -238,54 +304,122 @@ def _min_removal(v, n_odd, g, used, ints, dist, dp):
                 y = e_b[e] if e_a[e] == x else e_a[e]
                 if dist[i, y] < 0:
                     dist[i, y] = dist[i, x] + 1
+                    dist[MAX_MATCHED + i, y] = e
                     queue[tail] = y
                     tail += 1
-    # dp[mask]: cheapest perfect matching of the members of mask (bit i = odd[i])
-    dp[0] = 0
-    for mask in range(1, 1 << (k + 1)):
-        dp[mask] = -1
-        i = 0
-        while not (mask >> i) & 1:
-            i += 1
-        rest = mask & ~(1 << i)
-        bits = rest
-        while bits:
-            j = 0
-            while not (bits >> j) & 1:
-                j += 1
-            bits &= ~(1 << j)
-            sub = dp[rest & ~(1 << j)]
-            if sub >= 0:
-                cost = sub + dist[i, odd[j]]
-                if dp[mask] < 0 or cost < dp[mask]:
-                    dp[mask] = cost
-    all_odd = (1 << k) - 1
-    v_bit = 1 << k
-    # v odd: the trail ends at some odd u; v even: it closes at v or ends at an odd u,
-    # which leaves v odd in what is left out
-    best = -1 if deg[v] % 2 == 1 else dp[all_odd]
-    for u in range(k):
-        rest = all_odd & ~(1 << u)
-        c = dp[rest] if deg[v] % 2 == 1 else dp[rest | v_bit]
-        if c >= 0 and (best < 0 or c < best):
-            best = c
-    return max(best, 0)
+    best_leaf = 0.0
+    for i in range(k):
+        best_leaf = max(best_leaf, _leaf_double(odd[i], deg, visits, dbl_w, dbl_t))
+    for i in range(free):
+        for j in range(i + 1, free):
+            pair[i, j] = dist[i, odd[j]] * min_w
+        # ending at u loses the doubles on the other leaves; closing at v, on all
+        pair[i, free] = best_leaf - (_leaf_double(odd[i], deg, visits, dbl_w, dbl_t)
+                                     if i < k else 0.0)
+    return _matching(size, pair, dp), size
 
 
 @njit(cache=True)
-def _search(start, root, threshold, g, used, visits, ints, dist, dp, best_path, plain,
-            budget):
+def _matching(size, pair, dp):
+    """Cheapest perfect matching of 0..size-1 (pair[i, j], i < j: the price of i with
+    j): dp[mask], the cheapest of the numbers in mask, for the masks the recursion
+    'match the lowest one with another' reaches from all of them — those lacking the
+    lowest r numbers and r more, counted from r = size/2 down (fewer than 2**size)."""
+    dp[0] = 0.0
+    for r in range(size // 2 - 1, -1, -1):
+        # masks of size - 2r numbers among r .. size-1 (Gosper's hack, ascending)
+        members = size - 2 * r
+        mask = ((1 << members) - 1) << r
+        top = 1 << size
+        while mask < top:
+            i = trailing_zeros(mask)
+            rest = mask & ~(1 << i)
+            best = np.inf
+            bits = rest
+            while bits:
+                j = trailing_zeros(bits)
+                bits &= bits - 1
+                cost = pair[i, j] + dp[rest & ~(1 << j)]
+                if cost < best:
+                    best = cost
+            dp[mask] = best
+            low = mask & -mask
+            ripple = mask + low
+            mask = (((ripple ^ mask) >> 2) // low) | ripple
+    return dp[(1 << size) - 1]
+
+
+@njit(cache=True)
+def _leaf_double(x, deg, visits, dbl_w, dbl_t):
+    """The double on number x if x is an unvisited leaf (laid only if the trail ends
+    there), else 0."""
+    if deg[x] == 1 and visits[x] == 0 and dbl_t[x] >= 0:
+        return dbl_w[x]
+    return 0.0
+
+
+@njit(cache=True)
+def _tjoin_completion(v, value, size, g, used, visits, ints, dist, pair, dp, out):
+    """A completion from v (worth ``value`` so far): the unused tiles reachable from v
+    less the minimum T-join _min_removal matched (size numbers; 0: none, an empty
+    completion), laid as one trail. Those tiles have every number even but v and the
+    trail's end, so the part joined to v is one Euler trail. Returns (value, tiles)
+    with the tiles in out; when the part is all of them it meets the bound."""
+    V, m, _, _, e_a, e_b, e_w, dbl_w, dbl_t, _ = g
+    if size == 0:
+        return value, 0
+    odd = ints[3]
+    cut = ints[12]
+    for e in range(m):
+        cut[e] = 1 if used[e] else 0
+    free = size - 1
+    mask = (1 << size) - 1
+    while mask:  # each matched pair's shortest path, XORed in
+        i = trailing_zeros(mask)
+        rest = mask & ~(1 << i)
+        bits = rest
+        while bits:
+            j = trailing_zeros(bits)
+            bits &= bits - 1
+            if abs(pair[i, j] + dp[rest & ~(1 << j)] - dp[mask]) < EPS:
+                if j != free:
+                    x = odd[j]
+                    while x != odd[i]:
+                        e = dist[MAX_MATCHED + i, x]
+                        cut[e] ^= 1
+                        x = e_b[e] if e_a[e] == x else e_a[e]
+                mask = rest & ~(1 << j)
+                break
+    n = _euler_trail(v, g, cut, ints, out)
+    counted = ints[2]
+    for x in range(V):
+        counted[x] = 0
+    x = v
+    for i in range(n):
+        e = out[i]
+        value += e_w[e]
+        x = e_b[e] if e_a[e] == x else e_a[e]
+        if visits[x] == 0 and dbl_t[x] >= 0 and counted[x] == 0:
+            value += dbl_w[x]
+            counted[x] = 1
+    return value, n
+
+
+@njit(cache=True)
+def _search(start, root, threshold, stop, g, used, visits, ints, dist, pair, dp, best_path,
+            plain, budget):
     """Depth-first branch and bound for the best trail from start worth more than
     threshold (``plain``: no bounds, every trail is tried), visiting at most ``budget``
-    nodes. Returns (found, value, length, nodes visited); the trail's tiles go to
-    best_path. Out of budget, it returns the best trail found so far."""
+    nodes; ``stop`` bounds every trail's value, so one worth it ends the search.
+    Returns (found, value, length, nodes visited); the trail's tiles go to best_path.
+    Out of budget, it returns the best trail found so far (and nodes > budget)."""
     _, m, adj, adj_start, e_a, e_b, e_w, dbl_w, dbl_t, min_w = g
     path = ints[4]  # tile (edge) taken at each depth
     at = ints[5]  # number reached at each depth
     cursor = ints[6]  # next adjacency slot to try at each depth
     memo = m <= 64 and not plain  # states are keyed by a 64-bit set of used tiles
-    table_v = np.full(256, -1, dtype=np.int64)
-    table_m = np.zeros(256, dtype=np.uint64)
+    table_v = np.full(256 if memo else 1, -1, dtype=np.int64)
+    table_m = np.zeros(256 if memo else 1, dtype=np.uint64)
     n_table = 0
     mask = np.uint64(0)
     best_value = threshold
@@ -302,13 +436,14 @@ def _search(start, root, threshold, g, used, visits, ints, dist, dp, best_path, 
         prune = False
         if entering:
             nodes += 1
-            if nodes > budget:  # out of budget: unwind, keeping the best found so far
-                while depth > 0:
-                    depth -= 1
-                    k = path[depth]
-                    used[k] = False
-                    visits[at[depth + 1]] -= 1
-                break
+        if nodes > budget or best_value >= stop - EPS:
+            # out of budget, or the best there is found: unwind, keeping it
+            while depth > 0:
+                depth -= 1
+                k = path[depth]
+                used[k] = False
+                visits[at[depth + 1]] -= 1
+            break
         if entering and not plain:
             entering = False
             if memo:  # the same tiles ending at the same number: searched already
@@ -330,12 +465,29 @@ def _search(start, root, threshold, g, used, visits, ints, dist, dp, best_path, 
                 prune = value + reach - (n_odd // 2) * min_w <= best_value + EPS
                 if not prune and n_odd > 1 and reach > TJOIN_FROM:
                     # worth its cost only on big remainders
-                    removal = _min_removal(v, n_odd, g, used, ints, dist, dp)
-                    prune = value + reach - removal * min_w <= best_value + EPS
+                    loss, matched = _min_removal(v, n_odd, g, used, visits, ints, dist,
+                                                 pair, dp)
+                    bound = value + reach - loss
+                    prune = bound <= best_value + EPS
+                    if not prune and matched > 0:
+                        comp = ints[13]
+                        c_value, c_len = _tjoin_completion(v, value, matched, g, used,
+                                                           visits, ints, dist, pair,
+                                                           dp, comp)
+                        if c_value > best_value + EPS:
+                            best_value = c_value
+                            best_len = depth + c_len
+                            best_path[:depth] = path[:depth]
+                            best_path[depth:best_len] = comp[:c_len]
+                            found = True
+                        prune = c_value >= bound - EPS  # it meets the bound: the best
                 if not prune and n_odd <= 1:
                     # every reachable tile fits one trail from v: the best completion
+                    cut = ints[12]
+                    for e in range(m):
+                        cut[e] = 1 if used[e] else 0
                     best_value = value + reach
-                    best_len = depth + _euler_trail(v, g, used, best_path[depth:])
+                    best_len = depth + _euler_trail(v, g, cut, ints, best_path[depth:])
                     best_path[:depth] = path[:depth]
                     found = True
                     prune = True
@@ -448,15 +600,17 @@ def _grow(table_v, table_m):
 
 
 @njit(cache=True)
-def _euler_trail(v, g, used, out):
-    """Hierholzer: an Euler trail from v over the unused tiles reachable from v (the
-    caller checked that one exists). Writes edge ids to out; returns how many."""
-    _, m, adj, adj_start, e_a, e_b, _, _, _, _ = g
-    taken = used.copy()
-    cursor = adj_start.copy()
-    stack_v = np.empty(m + 1, dtype=np.int64)
-    stack_e = np.empty(m + 1, dtype=np.int64)
-    reverse = np.empty(max(1, m), dtype=np.int64)
+def _euler_trail(v, g, taken, ints, out):
+    """Hierholzer: an Euler trail from v over the tiles joined to v not marked in
+    ``taken`` (ints[12]; it marks the tiles it lays; the caller checked that the parity
+    allows one). Uses ints[7:11]. Writes edge ids to out; returns how many."""
+    _, _, adj, adj_start, e_a, e_b, _, _, _, _ = g
+    cursor = ints[7]
+    stack_v = ints[8]
+    stack_e = ints[9]
+    reverse = ints[10]
+    for x in range(adj_start.shape[0]):
+        cursor[x] = adj_start[x]
     top = 0
     stack_v[0] = v
     stack_e[0] = -1
@@ -468,7 +622,7 @@ def _euler_trail(v, g, used, out):
             k = adj[cursor[x]]
             cursor[x] += 1
             if not taken[k]:
-                taken[k] = True
+                taken[k] = 1
                 top += 1
                 stack_v[top] = e_b[k] if e_a[k] == x else e_a[k]
                 stack_e[top] = k

@@ -1,13 +1,18 @@
 """longest_train: seed 000's advice — plan the longest train of one's own tiles.
 
-At its first decision of a round, and whenever the plan breaks (a drawn tile, which
-might lengthen it; the own train's end moved by another player; a planned tile played
-elsewhere), it finds the best chain of its tiles from its own train's open end with
-the exact planner (mexsim.planner; doubles are slipped in, as R12 lets them be
-followed) and reserves those tiles for its own train. It then plays off-plan tiles on
-the Mexican train or open trains first, heaviest first; when it has none, it lays the
-next planned tile on its own train. Serving an open double (R13) it spends an
-off-plan tile if it can.
+At its first decision of a round, and whenever the plan breaks (a drawn tile joined to
+its chain, which might lengthen it; the own train's end moved by another player or by
+an off-plan tile; a planned tile played elsewhere), it finds the best chain of its
+tiles from its own train's open end with the exact planner (mexsim.planner; doubles
+are slipped in, as R12 lets them be followed) and reserves those tiles for its own
+train. It then plays off-plan tiles on the Mexican train or open trains first,
+heaviest first; when it has none, it lays the next planned tile on its own train.
+Serving an open double (R13) it spends an off-plan tile if it can.
+
+It keeps a plan only while it is provably still a best one, so keeping it is the same
+as planning afresh up to ties: planned tiles laid by forced moves (played without
+asking it) are skipped when the own train now ends where they lead, and a drawn tile
+that no tile of the hand joins to the chain's end cannot lengthen it.
 
 Parameters: pip_weight — a planned tile is worth 1 + pip_weight * pips, so 0 plans
 the longest chain and larger values prefer chains that shed more pips.
@@ -57,6 +62,38 @@ MAX_PLAN = 24 * 8
 @njit(cache=True)
 def _plan_tile(view, p):
     return (view[PLAN_TILES + (p >> 3)] >> ((p & 7) * 8)) & 255
+
+
+@njit(cache=True)
+def _in_hand(t, h0, h1, h2):
+    word = h0 if t < 64 else (h1 if t < 128 else h2)
+    return (word >> np.uint64(t & 63)) & np.uint64(1) != 0
+
+
+@njit(cache=True)
+def _catch_up(view, own_end, h0, h1, h2):
+    """Whether the rest of the plan still stands, skipping the planned tiles laid since
+    (a forced move is played without asking the strategy, so its notes miss it).
+
+    The planned tiles gone from the hand must be the next ones in order, ending where
+    the own train now ends, and all later ones still in hand. Then what is left of the
+    plan is still a best chain: the rest of a best chain is a best chain from where it
+    stands, for the tiles that were left, and the hand now holds no more than those
+    (tiles drawn since are checked by the caller)."""
+    p = view[PLAN_POS]
+    end = view[NEXT_END]
+    while p < view[PLAN_LEN] and not _in_hand(_plan_tile(view, p), h0, h1, h2):
+        t = _plan_tile(view, p)
+        end = view[TILE_HI + t] if view[TILE_LO + t] == end else view[TILE_LO + t]
+        p += 1
+    if end != own_end:
+        return False
+    for q in range(p, view[PLAN_LEN]):
+        if not _in_hand(_plan_tile(view, q), h0, h1, h2):
+            return False
+    view[PLAN_POS] = p
+    view[NEXT_END] = end
+    return True
 
 
 @njit(cache=True)
@@ -124,13 +161,7 @@ def decide(view, params):
     h1 = np.uint64(view[HAND + 1])
     h2 = np.uint64(view[HAND + 2])
     valid = (view[VALID] == 1 and view[PLAN_ROUND] == view[ROUND]
-             and view[NEXT_END] == own_end)
-    if valid:  # every tile still to lay must still be in hand
-        for p in range(view[PLAN_POS], view[PLAN_LEN]):
-            t = _plan_tile(view, p)
-            word = h0 if t < 64 else (h1 if t < 128 else h2)
-            if not (word >> np.uint64(t & 63)) & np.uint64(1):
-                valid = False
+             and _catch_up(view, own_end, h0, h1, h2))
     n0 = h0 & ~np.uint64(view[PLAN_HAND])  # tiles drawn since the plan was made
     n1 = h1 & ~np.uint64(view[PLAN_HAND + 1])
     n2 = h2 & ~np.uint64(view[PLAN_HAND + 2])

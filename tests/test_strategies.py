@@ -15,6 +15,7 @@ recorded games.
 from __future__ import annotations
 
 import random
+import sys
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -39,6 +40,9 @@ from tests.strategies_hyp import matches, rules_and_seats, seeds
 
 BUILTINS = available_strategies()
 NAMES = sorted(BUILTINS)
+# longest_train's module as the registry loaded it (its notes layout); importing the
+# file again under another name would not match numba's cache of it
+LT = sys.modules[BUILTINS["longest_train"].decide.py_func.__module__]
 PROBE_DIR = Path(__file__).parent / "fixtures" / "strategies_probe"
 PARAM_VALUES = st.sampled_from([0.0, 0.1, 0.5, 1.0, 2.5])
 PLANNERS = {"longest_train"}  # exponential on big dense hands (see the docstring)
@@ -452,3 +456,39 @@ def test_planner_lays_doubles_where_it_arrives():
     chain, value = plan(6, hand, 6, 0.0)
     assert [ts.tile(t) for t in chain] == [(5, 6), (5, 5), (1, 5)]
     assert value == 3.0
+
+
+def planned_tiles(view: np.ndarray, start: int, stop: int) -> list[int]:
+    """longest_train's planned tiles at positions start..stop-1 (from its notes)."""
+    return [(int(view[LT.PLAN_TILES + (p >> 3)]) >> ((p & 7) * 8)) & 255
+            for p in range(start, stop)]
+
+
+@settings(max_examples=20, deadline=None)
+@given(data=st.data())
+def test_longest_train_keeps_only_best_plans(data):
+    """Whether it planned afresh or kept its plan (skipping planned tiles laid by forced
+    moves, ignoring drawn tiles that cannot join it), what is left of the plan after
+    each of its decisions is worth as much as a fresh plan from where it stands."""
+    rules, seats, seed, match, tested = data.draw(games("longest_train"))
+    decide = BUILTINS["longest_train"].decide
+    lo, hi, pips = tables(rules.max_pip)
+    for d in record_match(rules, seed, match, seats):
+        if d.seat != tested or d.name != "longest_train":
+            continue
+        view = d.view.copy()
+        choice = decide(view, d.params)
+        tile, train = view[V.MOVE_TILE + choice], view[V.MOVE_TRAIN + choice]
+        pos, length = view[LT.PLAN_POS], view[LT.PLAN_LEN]
+        advanced = (train == tested and pos > 0
+                    and planned_tiles(view, pos - 1, pos) == [tile])
+        rest = planned_tiles(view, pos, length)
+        if view[LT.VALID] != 1 or (train == tested and not advanced) or tile in rest:
+            continue  # the plan is broken: it plans afresh next time
+        hand = [t for t in range(view[V.TILES]) if t != tile
+                and (int(view[V.HAND + t // 64]) >> (t % 64)) & 1]
+        chain = np.empty(max(1, len(hand)), dtype=np.int64)
+        _, best = longest_chain(view[LT.NEXT_END], np.array(hand, dtype=np.int64),
+                                len(hand), lo, hi, pips, d.params[0], rules.max_pip, chain)
+        worth = sum(1.0 + d.params[0] * pips[t] for t in rest)
+        assert worth == pytest.approx(best), (d.view[V.ROUND], rest)
