@@ -82,6 +82,7 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
         visits[x] = 0
     m = 0
     min_w = 1.0
+    max_w = 1.0
     for i in range(n):
         t = hand[i]
         w = 1.0 + pip_weight * pips[t]
@@ -95,6 +96,7 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
             e_t[m] = t
             used[m] = 0
             min_w = w if m == 0 else min(min_w, w)
+            max_w = w if m == 0 else max(max_w, w)
             m += 1
     for k in range(m):
         adj_start[e_a[k] + 1] += 1
@@ -110,7 +112,8 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
         adj[fill[e_b[k]]] = k
         fill[e_b[k]] += 1
 
-    g = (V, m, adj, adj_start, e_a, e_b, e_w, dbl_w, dbl_t, min_w)
+    # uniform: every tile worth min_w, so distances in tiles price the T-join exactly
+    g = (V, m, adj, adj_start, e_a, e_b, e_w, dbl_w, dbl_t, min_w, max_w == min_w)
     visits[start] = 1
     root = dbl_w[start] if dbl_t[start] >= 0 else 0.0
     best_value, best_len = root, 0
@@ -132,7 +135,8 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
                 best_value, best_len = value, length
         else:
             dist = np.empty((2 * MAX_MATCHED, V), dtype=np.int64)  # BFS distances, parents
-            pair = np.empty((MAX_MATCHED, MAX_MATCHED), dtype=np.float64)
+            # matched prices, then (weighted hands) shortest distances by weight
+            pair = np.empty((2 * MAX_MATCHED, max(MAX_MATCHED, V)), dtype=np.float64)
             dp = np.empty(1 << MAX_MATCHED, dtype=np.float64)
             loss, matched = _min_removal(start, n_odd, g, used, visits, ints, dist, pair,
                                          dp)
@@ -214,7 +218,7 @@ def _reach(v, g, used, visits, ints):
     """Value of the unused tiles reachable from v (and the doubles of numbers not yet
     visited among them); the count of odd-degree numbers other than v. Leaves each
     reached number's unused degree in ints[1] and reached flags in ints[0]."""
-    V, _, adj, adj_start, e_a, e_b, e_w, dbl_w, dbl_t, _ = g
+    V, _, adj, adj_start, e_a, e_b, e_w, dbl_w, dbl_t, _, _ = g
     seen = ints[0]
     deg = ints[1]
     stack = ints[2]
@@ -261,17 +265,20 @@ def _min_removal(v, n_odd, g, used, visits, ints, dist, pair, dp):
     """Least value a trail from v must leave out of its reachable part, as _reach
     counted it. The tiles left out join up, in pairs, the numbers of odd degree other
     than v and the trail's end u (and v too, when v is even and u is not v): they hold
-    a T-join of them, at least a minimum perfect matching of them by distance in tiles,
-    each tile worth at least min_w. Of the doubles on leaves only the end's is laid.
+    a T-join of them, at least a minimum perfect matching of them by the value of the
+    shortest path between them (by tiles times min_w when every tile is worth the same,
+    breadth-first; by the tiles' values otherwise, Dijkstra: pricing each left-out tile
+    at min_w made the weighted bound so weak that pip_weight > 0 searched ~100x
+    longer). Of the doubles on leaves only the end's is laid.
     (A trail may also end at an even u; dropping the T-join path through u leaves one
     of the sets tried here, no dearer, so those ends need no try.)
 
     The end is left free by a stand-in number matched to it at no distance (but the
     leaf doubles lost). Returns (that value, how many were matched: 0 when there were
     too many odd numbers to match exactly, and the value is the pair count's) and
-    leaves the matching for _tjoin_completion: the numbers in ints[3], breadth-first
-    distances and parent tiles in dist, the distances in pair and the table in dp."""
-    V, _, adj, adj_start, e_a, e_b, _, dbl_w, dbl_t, min_w = g
+    leaves the matching for _tjoin_completion: the numbers in ints[3], parent tiles in
+    dist[MAX_MATCHED:], the prices in pair and the table in dp."""
+    V, _, _, _, _, _, _, dbl_w, dbl_t, min_w, uniform = g
     seen = ints[0]
     deg = ints[1]
     queue = ints[2]
@@ -287,36 +294,78 @@ def _min_removal(v, n_odd, g, used, visits, ints, dist, pair, dp):
             k += 1
     odd[k] = v
     free = size - 1  # the stand-in for the trail's end
-    for i in range(free):  # breadth-first distances (and parent tiles) from each
-        for x in range(V):
-            dist[i, x] = -1
-        dist[i, odd[i]] = 0
-        head = 0
-        tail = 1
-        queue[0] = odd[i]
-        while head < tail:
-            x = queue[head]
-            head += 1
-            for s in range(adj_start[x], adj_start[x + 1]):
-                e = adj[s]
-                if used[e]:
-                    continue
-                y = e_b[e] if e_a[e] == x else e_a[e]
-                if dist[i, y] < 0:
-                    dist[i, y] = dist[i, x] + 1
-                    dist[MAX_MATCHED + i, y] = e
-                    queue[tail] = y
-                    tail += 1
+    for i in range(free):  # shortest distances (and parent tiles) from each
+        if uniform:
+            _bfs(i, odd[i], g, used, queue, dist)
+        else:
+            _dijkstra(i, odd[i], g, used, seen, queue, dist, pair[MAX_MATCHED + i])
     best_leaf = 0.0
     for i in range(k):
         best_leaf = max(best_leaf, _leaf_double(odd[i], deg, visits, dbl_w, dbl_t))
     for i in range(free):
         for j in range(i + 1, free):
-            pair[i, j] = dist[i, odd[j]] * min_w
+            pair[i, j] = (dist[i, odd[j]] * min_w if uniform
+                          else pair[MAX_MATCHED + i, odd[j]])
         # ending at u loses the doubles on the other leaves; closing at v, on all
         pair[i, free] = best_leaf - (_leaf_double(odd[i], deg, visits, dbl_w, dbl_t)
                                      if i < k else 0.0)
     return _matching(size, pair, dp), size
+
+
+@njit(cache=True)
+def _bfs(i, src, g, used, queue, dist):
+    """Breadth-first distances in tiles from src over the unused tiles (dist[i]; -1:
+    not reached) and the tile each number is reached by (dist[MAX_MATCHED + i])."""
+    V, _, adj, adj_start, e_a, e_b, _, _, _, _, _ = g
+    for x in range(V):
+        dist[i, x] = -1
+    dist[i, src] = 0
+    head = 0
+    tail = 1
+    queue[0] = src
+    while head < tail:
+        x = queue[head]
+        head += 1
+        for s in range(adj_start[x], adj_start[x + 1]):
+            e = adj[s]
+            if used[e]:
+                continue
+            y = e_b[e] if e_a[e] == x else e_a[e]
+            if dist[i, y] < 0:
+                dist[i, y] = dist[i, x] + 1
+                dist[MAX_MATCHED + i, y] = e
+                queue[tail] = y
+                tail += 1
+
+
+@njit(cache=True)
+def _dijkstra(i, src, g, used, seen, done, dist, d):
+    """Shortest distances by tile value from src over the unused tiles, to the numbers
+    marked in ``seen`` (d; the pick of the nearest is a scan: a dozen numbers), and the
+    tile each is reached by (dist[MAX_MATCHED + i]). The least-valued T-join is made of
+    such paths, so pricing pairs by them bounds weighted hands as tightly as counting
+    tiles bounds unweighted ones."""
+    V, _, adj, adj_start, e_a, e_b, e_w, _, _, _, _ = g
+    for x in range(V):
+        d[x] = np.inf
+        done[x] = 0
+    d[src] = 0.0
+    while True:
+        x = -1
+        for y in range(V):
+            if seen[y] and not done[y] and d[y] < np.inf and (x < 0 or d[y] < d[x]):
+                x = y
+        if x < 0:
+            break
+        done[x] = 1
+        for s in range(adj_start[x], adj_start[x + 1]):
+            e = adj[s]
+            if used[e]:
+                continue
+            y = e_b[e] if e_a[e] == x else e_a[e]
+            if d[x] + e_w[e] < d[y]:
+                d[y] = d[x] + e_w[e]
+                dist[MAX_MATCHED + i, y] = e
 
 
 @njit(cache=True)
@@ -365,7 +414,7 @@ def _tjoin_completion(v, value, size, g, used, visits, ints, dist, pair, dp, out
     completion), laid as one trail. Those tiles have every number even but v and the
     trail's end, so the part joined to v is one Euler trail. Returns (value, tiles)
     with the tiles in out; when the part is all of them it meets the bound."""
-    V, m, _, _, e_a, e_b, e_w, dbl_w, dbl_t, _ = g
+    V, m, _, _, e_a, e_b, e_w, dbl_w, dbl_t, _, _ = g
     if size == 0:
         return value, 0
     odd = ints[3]
@@ -413,7 +462,7 @@ def _search(start, root, threshold, stop, g, used, visits, ints, dist, pair, dp,
     nodes; ``stop`` bounds every trail's value, so one worth it ends the search.
     Returns (found, value, length, nodes visited); the trail's tiles go to best_path.
     Out of budget, it returns the best trail found so far (and nodes > budget)."""
-    _, m, adj, adj_start, e_a, e_b, e_w, dbl_w, dbl_t, min_w = g
+    _, m, adj, adj_start, e_a, e_b, e_w, dbl_w, dbl_t, min_w, _ = g
     path = ints[4]  # tile (edge) taken at each depth
     at = ints[5]  # number reached at each depth
     cursor = ints[6]  # next adjacency slot to try at each depth
@@ -539,7 +588,7 @@ def _walks(start, root, g, used, visits, ints, best_path):
     """The best of WALKS quick chains from start (each tile chosen at random among those
     that fit, from a fixed sequence): a floor for the search on huge hands. Returns
     (value, length); the chain's tiles go to best_path. Leaves used/visits as found."""
-    _, _, adj, adj_start, e_a, e_b, e_w, dbl_w, dbl_t, _ = g
+    _, _, adj, adj_start, e_a, e_b, e_w, dbl_w, dbl_t, _, _ = g
     path = ints[4]
     options = ints[5]
     best_value = root
@@ -604,7 +653,7 @@ def _euler_trail(v, g, taken, ints, out):
     """Hierholzer: an Euler trail from v over the tiles joined to v not marked in
     ``taken`` (ints[12]; it marks the tiles it lays; the caller checked that the parity
     allows one). Uses ints[7:11]. Writes edge ids to out; returns how many."""
-    _, _, adj, adj_start, e_a, e_b, _, _, _, _ = g
+    _, _, adj, adj_start, e_a, e_b, _, _, _, _, _ = g
     cursor = ints[7]
     stack_v = ints[8]
     stack_e = ints[9]

@@ -1,0 +1,83 @@
+"""The planner on weighted hands (pip_weight > 0), where tiles differ in value.
+
+Weighted hands take other paths through the planner than unweighted ones: shortest
+paths by tile value price the T-join bound, and the search works from value bounds
+rather than tile counts. These tests hold it to the definitions the unweighted tests
+use (tests/test_strategies.py): every ordered subset on tiny hands, every chain with
+(end, tiles used) states remembered on bigger ones, for weights that make values
+halves (0.5), whole numbers (1.0, 2.0) and inexact binary fractions (0.1, 0.3, drawn
+floats).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mexsim.planner import longest_chain_brute_force
+from mexsim.tiles import tile_set
+from tests.test_strategies import best_value, check_chain, plan
+
+WEIGHTS = st.one_of(st.sampled_from([0.5, 1.0, 0.25, 0.1, 0.3, 2.0]),
+                    st.floats(0.01, 3.0, allow_nan=False, allow_infinity=False))
+
+
+@st.composite
+def weighted_hands(draw: st.DrawFn, sizes: dict[int, tuple[int, int]]):
+    max_pip = draw(st.sampled_from(sorted(sizes)))
+    count = (max_pip + 1) * (max_pip + 2) // 2
+    lo, hi = sizes[max_pip]
+    hand = draw(st.lists(st.integers(0, count - 1), min_size=lo, max_size=hi, unique=True))
+    return max_pip, hand, draw(st.integers(0, max_pip)), draw(WEIGHTS)
+
+
+@settings(max_examples=300, deadline=None)
+@given(weighted_hands({6: (2, 7), 9: (2, 7), 12: (2, 7)}))
+def test_weighted_planner_equals_brute_force(case):
+    max_pip, hand, start, pip_weight = case
+    chain, value = plan(max_pip, hand, start, pip_weight)
+    check_chain(max_pip, hand, start, pip_weight, chain, value)
+    ts = tile_set(max_pip)
+    expected = longest_chain_brute_force(start, [ts.tile(t) for t in hand], pip_weight)
+    assert value == pytest.approx(expected)
+
+
+@settings(max_examples=200, deadline=None)
+@given(weighted_hands({6: (8, 17), 9: (12, 20), 12: (14, 20)}))
+def test_weighted_planner_is_exact_on_dense_hands(case):
+    """Many cycles: the weighted T-join bound and certificate, the search below them."""
+    max_pip, hand, start, pip_weight = case
+    chain, value = plan(max_pip, hand, start, pip_weight)
+    check_chain(max_pip, hand, start, pip_weight, chain, value)
+    ts = tile_set(max_pip)
+    assert value == pytest.approx(best_value(start, [ts.tile(t) for t in hand], pip_weight))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([0.5, 1.0, 0.3]))
+def test_weighted_planner_is_exact_on_full_double_six_sets(seed, pip_weight):
+    """All 28 tiles of a double-6 set but a few: every number has high degree, the
+    densest hands there are."""
+    rng = np.random.default_rng(seed)
+    hand = sorted(rng.choice(28, size=int(rng.integers(18, 23)), replace=False).tolist())
+    start = int(rng.integers(0, 7))
+    chain, value = plan(6, hand, start, pip_weight)
+    check_chain(6, hand, start, pip_weight, chain, value)
+    ts = tile_set(6)
+    assert value == pytest.approx(best_value(start, [ts.tile(t) for t in hand], pip_weight))
+
+
+def test_weighted_planner_prefers_pips_to_length():
+    """From 0: 0|1 1|2 2|3 (three tiles, 9 pips) or 0|6 6|6 (two tiles, 18 pips), not
+    both. pip_weight 0 takes the three tiles; 0.5 prices them 7.5 against 11 and 1.0
+    12 against 20, so both take the two."""
+    ts = tile_set(6)
+    hand = [int(ts.index[a, b]) for a, b in ((0, 1), (1, 2), (2, 3), (0, 6), (6, 6))]
+    for pip_weight, tiles, worth in ((0.0, [(0, 1), (1, 2), (2, 3)], 3.0),
+                                     (0.5, [(0, 6), (6, 6)], 11.0),
+                                     (1.0, [(0, 6), (6, 6)], 20.0)):
+        chain, value = plan(6, hand, 0, pip_weight)
+        assert sorted(ts.tile(t) for t in chain) == tiles
+        assert value == pytest.approx(worth)
