@@ -113,20 +113,22 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
         fill[e_b[k]] += 1
 
     # uniform: every tile worth min_w, so distances in tiles price the T-join exactly
-    g = (V, m, adj, adj_start, e_a, e_b, e_w, dbl_w, dbl_t, min_w, max_w == min_w)
+    uniform = max_w == min_w
+    g = (V, m, adj, adj_start, e_a, e_b, e_w, dbl_w, dbl_t, min_w, uniform)
     visits[start] = 1
     root = dbl_w[start] if dbl_t[start] >= 0 else 0.0
     best_value, best_len = root, 0
     if m > 0:
-        reach, n_odd = _reach(start, g, used, visits, ints)
+        reach, n_odd, quick_loss = _reach(start, g, used, visits, ints)
         numbers = 0
         tiles = 0
         for x in range(V):
             numbers += ints[0, x]
             tiles += ints[1, x]
-        if tiles // 2 - numbers + 1 <= PLAIN_CYCLES:
+        plain = tiles // 2 - numbers + 1 <= PLAIN_CYCLES
+        if plain:
             # few independent cycles, so few trails: trying them all is cheapest
-            stop = root + reach - (n_odd // 2) * min_w  # no chain is worth more
+            stop = root + reach - quick_loss  # no chain is worth more
             # (it uses no T-join tables: ints and reals stand in for them)
             found, value, length, _ = _search(start, root, root, stop, g, used, visits,
                                               ints, ints, reals, e_w, best_path, True,
@@ -186,6 +188,11 @@ def _improve(start, root, best_value, best_len, bound, g, used, visits, ints, di
     budget = NODE_BUDGET
     threshold = bound
     step = min_w
+    if not g[10]:
+        # Weighted hands: the bound stays a little above the best chain, which the
+        # certificate mostly is already, so each lowering would search the same
+        # nodes again: ask straight for anything better than what we have.
+        threshold = best_value + step
     while threshold > best_value + EPS and budget > 0:
         threshold = max(threshold - step, best_value)
         found, value, length, nodes = _search(start, root, threshold, bound, g, used,
@@ -216,9 +223,10 @@ def _improve(start, root, best_value, best_len, bound, g, used, visits, ints, di
 @njit(cache=True)
 def _reach(v, g, used, visits, ints):
     """Value of the unused tiles reachable from v (and the doubles of numbers not yet
-    visited among them); the count of odd-degree numbers other than v. Leaves each
+    visited among them); the count of odd-degree numbers other than v; a quick lower
+    bound on what parity leaves out of them (_min_removal's is tighter). Leaves each
     reached number's unused degree in ints[1] and reached flags in ints[0]."""
-    V, _, adj, adj_start, e_a, e_b, e_w, dbl_w, dbl_t, _, _ = g
+    V, _, adj, adj_start, e_a, e_b, e_w, dbl_w, dbl_t, min_w, uniform = g
     seen = ints[0]
     deg = ints[1]
     stack = ints[2]
@@ -249,15 +257,27 @@ def _reach(v, g, used, visits, ints):
     n_odd = 0
     leaf_doubles = 0.0
     best_leaf_double = 0.0
+    # Each odd number but the end keeps a left-out tile, and a tile serves two: half
+    # the sum of their cheapest tiles, less the dearest (the end's), is left out.
+    cheapest_sum = 0.0
+    cheapest_max = 0.0
     for x in range(V):
         if seen[x] and deg[x] % 2 == 1 and x != v:
             n_odd += 1
+            if not uniform:
+                cheapest = np.inf
+                for s in range(adj_start[x], adj_start[x + 1]):
+                    if not used[adj[s]]:
+                        cheapest = min(cheapest, e_w[adj[s]])
+                cheapest_sum += cheapest
+                cheapest_max = max(cheapest_max, cheapest)
             if deg[x] == 1 and visits[x] == 0 and dbl_t[x] >= 0:
                 # a leaf can only be entered as the chain's last number: of the
                 # doubles on leaves, one at most is laid
                 leaf_doubles += dbl_w[x]
                 best_leaf_double = max(best_leaf_double, dbl_w[x])
-    return reach - leaf_doubles + best_leaf_double, n_odd
+    loss = max((n_odd // 2) * min_w, 0.5 * (cheapest_sum - cheapest_max))
+    return reach - leaf_doubles + best_leaf_double, n_odd, loss
 
 
 @njit(cache=True)
@@ -298,7 +318,8 @@ def _min_removal(v, n_odd, g, used, visits, ints, dist, pair, dp):
         if uniform:
             _bfs(i, odd[i], g, used, queue, dist)
         else:
-            _dijkstra(i, odd[i], g, used, seen, queue, dist, pair[MAX_MATCHED + i])
+            _dijkstra(i, odd[i], g, used, visits, seen, deg, queue, dist,
+                      pair[MAX_MATCHED + i])
     best_leaf = 0.0
     for i in range(k):
         best_leaf = max(best_leaf, _leaf_double(odd[i], deg, visits, dbl_w, dbl_t))
@@ -339,13 +360,13 @@ def _bfs(i, src, g, used, queue, dist):
 
 
 @njit(cache=True)
-def _dijkstra(i, src, g, used, seen, done, dist, d):
+def _dijkstra(i, src, g, used, visits, seen, deg, done, dist, d):
     """Shortest distances by tile value from src over the unused tiles, to the numbers
     marked in ``seen`` (d; the pick of the nearest is a scan: a dozen numbers), and the
     tile each is reached by (dist[MAX_MATCHED + i]). The least-valued T-join is made of
     such paths, so pricing pairs by them bounds weighted hands as tightly as counting
     tiles bounds unweighted ones."""
-    V, _, adj, adj_start, e_a, e_b, e_w, _, _, _, _ = g
+    V, _, adj, adj_start, e_a, e_b, e_w, dbl_w, dbl_t, _, _ = g
     for x in range(V):
         d[x] = np.inf
         done[x] = 0
@@ -358,13 +379,16 @@ def _dijkstra(i, src, g, used, seen, done, dist, d):
         if x < 0:
             break
         done[x] = 1
+        base = d[x]
+        if x != src and deg[x] == 2 and visits[x] == 0 and dbl_t[x] >= 0:
+            base += dbl_w[x]  # passing through takes both its tiles: its double is lost
         for s in range(adj_start[x], adj_start[x + 1]):
             e = adj[s]
             if used[e]:
                 continue
             y = e_b[e] if e_a[e] == x else e_a[e]
-            if d[x] + e_w[e] < d[y]:
-                d[y] = d[x] + e_w[e]
+            if base + e_w[e] < d[y]:
+                d[y] = base + e_w[e]
                 dist[MAX_MATCHED + i, y] = e
 
 
@@ -462,7 +486,7 @@ def _search(start, root, threshold, stop, g, used, visits, ints, dist, pair, dp,
     nodes; ``stop`` bounds every trail's value, so one worth it ends the search.
     Returns (found, value, length, nodes visited); the trail's tiles go to best_path.
     Out of budget, it returns the best trail found so far (and nodes > budget)."""
-    _, m, adj, adj_start, e_a, e_b, e_w, dbl_w, dbl_t, min_w, _ = g
+    _, m, adj, adj_start, e_a, e_b, e_w, dbl_w, dbl_t, _, _ = g
     path = ints[4]  # tile (edge) taken at each depth
     at = ints[5]  # number reached at each depth
     cursor = ints[6]  # next adjacency slot to try at each depth
@@ -510,8 +534,8 @@ def _search(start, root, threshold, stop, g, used, visits, ints, dist, pair, dp,
                     if 2 * n_table > size:
                         table_v, table_m = _grow(table_v, table_m)
             if not prune:
-                reach, n_odd = _reach(v, g, used, visits, ints)
-                prune = value + reach - (n_odd // 2) * min_w <= best_value + EPS
+                reach, n_odd, quick_loss = _reach(v, g, used, visits, ints)
+                prune = value + reach - quick_loss <= best_value + EPS
                 if not prune and n_odd > 1 and reach > TJOIN_FROM:
                     # worth its cost only on big remainders
                     loss, matched = _min_removal(v, n_odd, g, used, visits, ints, dist,
