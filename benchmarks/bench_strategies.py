@@ -1,10 +1,12 @@
 """`make bench` (strategies part): plug-in strategies, planner and warm start.
 
-Matches per second on one core for 4 x longest_train, 4 x early_doubles and the default
-mixed table (seed-001 rules); the longest_train planner's time on random hands of 15,
-20 and 25 tiles; and the warm start: a 1-match replay of configs/default.toml in a fresh
-process once the cache is warm. Targets (issue 3): 4 x longest_train >= 5,000
-matches/s/core; a 25-tile plan well under a millisecond; warm start <= 2 s.
+Matches per second on one core for 4 x longest_train (pip_weight 0 and 1.0), 4 x
+early_doubles and the default mixed table (seed-001 rules); the longest_train planner's
+time on random hands of 15, 20 and 25 tiles (pip_weight 0 and 1.0); and the warm
+start: a 1-match replay of configs/default.toml in a fresh process once the cache is
+warm. Targets (issue 3): 4 x longest_train >= 5,000 matches/s/core; a 25-tile plan well
+under a millisecond; warm start <= 2 s. pip_weight > 0 (issue: ~100x slower before the
+weighted T-join bound): within about 2x of pip_weight 0.
 """
 
 from __future__ import annotations
@@ -21,26 +23,31 @@ import numpy as np
 from mexsim.engine import play_matches_results
 from mexsim.planner import longest_chain
 from mexsim.rules import resolve_rules
+from mexsim.seats import Seat
+from mexsim.strategy_registry import available_strategies
 from mexsim.tiles import tile_set
 
 ROOT = Path(__file__).resolve().parents[1]
-TABLES = {
+TABLES: dict[str, list[str | tuple[str, float]]] = {
     "4 x longest_train": ["longest_train"] * 4,
+    "4 x longest_train, pip_weight 1.0": [("longest_train", 1.0)] * 4,
     "4 x early_doubles": ["early_doubles"] * 4,
     "4 x mexican_first": ["mexican_first"] * 4,
     "default (lt, ed, greedy, random)": ["longest_train", "early_doubles", "greedy", "random"],
 }
 
 
-def table_rate(seats: list[str], n: int) -> float:
+def table_rate(names: list[str | tuple[str, float]], n: int) -> float:
     rules = resolve_rules({"preset": "seed-001"}, 4)
+    strategies = available_strategies()
+    seats = [Seat(strategies[s[0]], (s[1],)) if isinstance(s, tuple) else s for s in names]
     play_matches_results(rules, seats, 2026, 0, 2)  # compile / load the cache
     start = time.perf_counter()
     play_matches_results(rules, seats, 2026, 0, n)
     return n / (time.perf_counter() - start)
 
 
-def planner_times(size: int, hands: int) -> tuple[float, float, float]:
+def planner_times(size: int, hands: int, pip_weight: float) -> tuple[float, float, float]:
     ts = tile_set(12)
     rng = random.Random(size)
     chain = np.empty(ts.count, dtype=np.int64)
@@ -48,7 +55,8 @@ def planner_times(size: int, hands: int) -> tuple[float, float, float]:
     for _ in range(hands):
         hand = np.array(rng.sample(range(ts.count), size), dtype=np.int64)
         start = time.perf_counter()
-        longest_chain(rng.randint(0, 12), hand, size, ts.lo, ts.hi, ts.pips, 0.0, 12, chain)
+        longest_chain(rng.randint(0, 12), hand, size, ts.lo, ts.hi, ts.pips, pip_weight, 12,
+                      chain)
         times.append(time.perf_counter() - start)
     times.sort()
     return times[len(times) // 2], times[int(len(times) * 0.99)], times[-1]
@@ -70,17 +78,19 @@ def main() -> None:
     args = parser.parse_args()
     print("strategies: seed-001, one core, matches per second")
     for label, seats in TABLES.items():
-        fast = seats[0] != "longest_train" and "longest_train" not in seats
+        fast = not any("longest_train" in s for s in seats)
         n = args.matches * (10 if fast else 1)
         print(f"  {label:<34} {table_rate(seats, n):>9,.0f}")
     ts = tile_set(12)
     longest_chain(0, np.zeros(1, dtype=np.int64), 0, ts.lo, ts.hi, ts.pips, 0.0, 12,
                   np.zeros(1, dtype=np.int64))  # compile / load for these array types
     print("\nplanner (longest_chain), random double-12 hands, microseconds")
-    print(f"  {'tiles':>5} {'median':>9} {'p99':>9} {'max':>11}")
-    for size in (15, 20, 25):
-        med, p99, worst = planner_times(size, args.hands)
-        print(f"  {size:>5} {med * 1e6:>9.1f} {p99 * 1e6:>9.1f} {worst * 1e6:>11.1f}")
+    print(f"  {'pip_weight':>10} {'tiles':>5} {'median':>9} {'p99':>9} {'max':>11}")
+    for pip_weight in (0.0, 1.0):
+        for size in (15, 20, 25):
+            med, p99, worst = planner_times(size, args.hands, pip_weight)
+            print(f"  {pip_weight:>10} {size:>5} {med * 1e6:>9.1f} {p99 * 1e6:>9.1f}"
+                  f" {worst * 1e6:>11.1f}")
     print(f"\nwarm start (1-match replay of configs/default.toml): {warm_start():.2f} s")
 
 

@@ -4,10 +4,11 @@ At its first decision of a round, and whenever the plan breaks (a drawn tile joi
 its chain, which might lengthen it; the own train's end moved by another player or by
 an off-plan tile; a planned tile played elsewhere), it finds the best chain of its
 tiles from its own train's open end with the exact planner (mexsim.planner; doubles
-are slipped in, as R12 lets them be followed) and reserves those tiles for its own
-train. It then plays off-plan tiles on the Mexican train or open trains first,
-heaviest first; when it has none, it lays the next planned tile on its own train.
-Serving an open double (R13) it spends an off-plan tile if it can.
+are slipped in, as R12 lets them be followed; of equally good chains, whichever the
+planner returns) and reserves those tiles for its own train. It then plays off-plan
+tiles on the Mexican train or open trains first, heaviest first; when it has none, it
+lays the next planned tile on its own train. Serving an open double (R13) it spends an
+off-plan tile if it can.
 
 It keeps a plan only while it is provably still a best one, so keeping it is the same
 as planning afresh up to ties: planned tiles laid by forced moves (played without
@@ -55,25 +56,15 @@ NEXT_END = NOTES + 2  # the own train's open end the next planned tile fits
 PLAN_HAND = NOTES + 3  # [3] the hand when planned: a new tile means re-planning
 PLAN_LEN = NOTES + 6
 PLAN_POS = NOTES + 7  # planned tiles still to lay: positions PLAN_POS .. PLAN_LEN-1
-PLAN_TILES = NOTES + 8  # [24] the chain, 8 tiles of 8 bits per word
-MAX_PLAN = 24 * 8
-
-
-@njit(cache=True)
-def _plan_tile(view, p):
-    return (view[PLAN_TILES + (p >> 3)] >> ((p & 7) * 8)) & 255
-
+PLAN_MASK = NOTES + 8  # [3] those tiles as a bitmask (kept so no decision loops over them)
+PLAN_TILES = NOTES + 11  # [21] the chain, 8 tiles of 8 bits per word
+MAX_PLAN = 21 * 8
 
 @njit(cache=True)
-def _in_hand(t, h0, h1, h2):
-    word = h0 if t < 64 else (h1 if t < 128 else h2)
-    return (word >> np.uint64(t & 63)) & np.uint64(1) != 0
-
-
-@njit(cache=True)
-def _catch_up(view, own_end, h0, h1, h2):
+def _catch_up(view, own_end, m0, m1, m2):
     """Whether the rest of the plan still stands, skipping the planned tiles laid since
-    (a forced move is played without asking the strategy, so its notes miss it).
+    (a forced move is played without asking the strategy, so its notes miss it); m0..m2
+    are the planned tiles still to lay that are gone from the hand (some are).
 
     The planned tiles gone from the hand must be the next ones in order, ending where
     the own train now ends, and all later ones still in hand. Then what is left of the
@@ -82,15 +73,24 @@ def _catch_up(view, own_end, h0, h1, h2):
     (tiles drawn since are checked by the caller)."""
     p = view[PLAN_POS]
     end = view[NEXT_END]
-    while p < view[PLAN_LEN] and not _in_hand(_plan_tile(view, p), h0, h1, h2):
-        t = _plan_tile(view, p)
+    while p < view[PLAN_LEN]:
+        t = (view[PLAN_TILES + (p >> 3)] >> ((p & 7) * 8)) & 255
+        bit = np.uint64(1) << np.uint64(t & 63)
+        w = t >> 6
+        word = m0 if w == 0 else (m1 if w == 1 else m2)
+        if not word & bit:
+            break
+        if w == 0:
+            m0 &= ~bit
+        elif w == 1:
+            m1 &= ~bit
+        else:
+            m2 &= ~bit
+        view[PLAN_MASK + w] = np.int64(np.uint64(view[PLAN_MASK + w]) & ~bit)
         end = view[TILE_HI + t] if view[TILE_LO + t] == end else view[TILE_LO + t]
         p += 1
-    if end != own_end:
+    if end != own_end or (m0 | m1 | m2):
         return False
-    for q in range(p, view[PLAN_LEN]):
-        if not _in_hand(_plan_tile(view, q), h0, h1, h2):
-            return False
     view[PLAN_POS] = p
     view[NEXT_END] = end
     return True
@@ -124,7 +124,8 @@ def _replan(view, pip_weight, own_end, h0, h1, h2):
     T = view[TILES]
     # only the tiles joined to the own train's end can be in its chain
     reach = _reachable_numbers(view, own_end, h0, h1, h2)
-    hand = np.empty(T, dtype=np.int64)
+    scratch = np.empty(2 * T, dtype=np.int64)  # the hand's tiles, then the chain
+    hand = scratch[:T]
     n = 0
     for w in range(3):
         m = h0 if w == 0 else (h1 if w == 1 else h2)
@@ -134,15 +135,19 @@ def _replan(view, pip_weight, own_end, h0, h1, h2):
             if (reach >> view[TILE_LO + t]) & 1:
                 hand[n] = t
                 n += 1
-    chain = np.empty(max(n, 1), dtype=np.int64)
+    chain = scratch[T:]
     length, _ = longest_chain(own_end, hand, n, view[TILE_LO:TILE_LO + T],
                               view[TILE_HI:TILE_HI + T], view[TILE_PIPS:TILE_PIPS + T],
                               pip_weight, view[MAX_PIP], chain)
     length = min(length, MAX_PLAN)
-    for w in range(24):
+    for w in range(21):
         view[PLAN_TILES + w] = 0
+    for w in range(3):
+        view[PLAN_MASK + w] = 0
     for p in range(length):
-        view[PLAN_TILES + (p >> 3)] |= chain[p] << ((p & 7) * 8)
+        t = chain[p]
+        view[PLAN_TILES + (p >> 3)] |= t << ((p & 7) * 8)
+        view[PLAN_MASK + (t >> 6)] |= np.int64(1) << (t & 63)
     view[VALID] = 1
     view[PLAN_ROUND] = view[ROUND]
     view[NEXT_END] = own_end
@@ -160,8 +165,14 @@ def decide(view, params):
     h0 = np.uint64(view[HAND])
     h1 = np.uint64(view[HAND + 1])
     h2 = np.uint64(view[HAND + 2])
-    valid = (view[VALID] == 1 and view[PLAN_ROUND] == view[ROUND]
-             and _catch_up(view, own_end, h0, h1, h2))
+    valid = view[VALID] == 1 and view[PLAN_ROUND] == view[ROUND]
+    if valid:
+        # planned tiles gone from the hand: none, unless a forced move laid some
+        m0 = np.uint64(view[PLAN_MASK]) & ~h0
+        m1 = np.uint64(view[PLAN_MASK + 1]) & ~h1
+        m2 = np.uint64(view[PLAN_MASK + 2]) & ~h2
+        gone = m0 | m1 | m2
+        valid = _catch_up(view, own_end, m0, m1, m2) if gone else view[NEXT_END] == own_end
     n0 = h0 & ~np.uint64(view[PLAN_HAND])  # tiles drawn since the plan was made
     n1 = h1 & ~np.uint64(view[PLAN_HAND + 1])
     n2 = h2 & ~np.uint64(view[PLAN_HAND + 2])
@@ -182,20 +193,13 @@ def decide(view, params):
     if not valid:
         _replan(view, params[0], own_end, h0, h1, h2)
 
-    # the planned tiles still to lay, as a bitmask
-    p0 = np.uint64(0)
-    p1 = np.uint64(0)
-    p2 = np.uint64(0)
-    for p in range(view[PLAN_POS], view[PLAN_LEN]):
-        t = _plan_tile(view, p)
-        bit = np.uint64(1) << np.uint64(t & 63)
-        if t < 64:
-            p0 |= bit
-        elif t < 128:
-            p1 |= bit
-        else:
-            p2 |= bit
-    next_tile = _plan_tile(view, view[PLAN_POS]) if view[PLAN_POS] < view[PLAN_LEN] else -1
+    # the planned tiles still to lay
+    p0 = np.uint64(view[PLAN_MASK])
+    p1 = np.uint64(view[PLAN_MASK + 1])
+    p2 = np.uint64(view[PLAN_MASK + 2])
+    pos = view[PLAN_POS]
+    next_tile = ((view[PLAN_TILES + (pos >> 3)] >> ((pos & 7) * 8)) & 255
+                 if pos < view[PLAN_LEN] else -1)
 
     best_off = -1  # heaviest off-plan tile away from the own train (or serving a double)
     best_next = -1  # the next planned tile on the own train
@@ -216,6 +220,7 @@ def decide(view, params):
         return best_off
     if best_next >= 0:  # lay the next planned tile and advance the plan
         view[PLAN_POS] += 1
+        view[PLAN_MASK + (next_tile >> 6)] &= ~(np.int64(1) << (next_tile & 63))
         lo = view[TILE_LO + next_tile]
         view[NEXT_END] = view[TILE_HI + next_tile] if lo == own_end else lo
         return best_next

@@ -81,3 +81,18 @@ def test_weighted_planner_prefers_pips_to_length():
         chain, value = plan(6, hand, 0, pip_weight)
         assert sorted(ts.tile(t) for t in chain) == tiles
         assert value == pytest.approx(worth)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([0.0, 0.5, 1.0]))
+def test_planner_is_exact_on_big_sparse_hands(seed, pip_weight):
+    """16–19 tiles of a double-12 set: about half of such hands join 15 or more tiles to
+    the start with few cycles, where unweighted plans start from the T-join certificate
+    and try every trail that could beat it (weighted ones try every trail)."""
+    rng = np.random.default_rng(seed)
+    hand = sorted(rng.choice(91, size=int(rng.integers(16, 20)), replace=False).tolist())
+    start = int(rng.integers(0, 13))
+    chain, value = plan(12, hand, start, pip_weight)
+    check_chain(12, hand, start, pip_weight, chain, value)
+    ts = tile_set(12)
+    assert value == pytest.approx(best_value(start, [ts.tile(t) for t in hand], pip_weight))
