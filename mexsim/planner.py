@@ -139,10 +139,8 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
         if plain and (tiles // 2 < PLAIN_TJOIN or not uniform):
             # few independent cycles, so few trails: trying them all is cheapest
             stop = root + reach - quick_loss  # no chain is worth more
-            # (it uses no T-join tables: ints and reals stand in for them)
-            found, value, length, _ = _search(start, root, root, stop, g, used, visits,
-                                              ints, ints, reals, e_w, best_path, True,
-                                              NODE_BUDGET)
+            found, value, length, _ = _plain_search(start, root, root, stop, g, used,
+                                                    visits, ints, best_path, NODE_BUDGET)
             if found:
                 best_value, best_len = value, length
         else:
@@ -163,9 +161,9 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
                     # Sparse but big: trying every trail that could beat the
                     # certificate, the T-join bound (tighter than the quick one when
                     # odd numbers lie apart) stops it when one meets it.
-                    found, value, length, _ = _search(start, root, best_value, bound, g,
-                                                      used, visits, ints, ints, reals,
-                                                      e_w, best_path, True, NODE_BUDGET)
+                    found, value, length, _ = _plain_search(start, root, best_value,
+                                                            bound, g, used, visits, ints,
+                                                            best_path, NODE_BUDGET)
                     if found:
                         best_value, best_len = value, length
                 else:
@@ -216,8 +214,7 @@ def _improve(start, root, best_value, best_len, bound, g, used, visits, ints, di
     while threshold > best_value + EPS and budget > 0:
         threshold = max(threshold - step, best_value)
         found, value, length, nodes = _search(start, root, threshold, bound, g, used,
-                                              visits, ints, dist, pair, dp, best_path, False,
-                                              budget)
+                                              visits, ints, dist, pair, dp, best_path, budget)
         if found:  # the best there is, if it searched through
             best_value, best_len = value, length
             if nodes <= budget:
@@ -236,7 +233,7 @@ def _improve(start, root, best_value, best_len, bound, g, used, visits, ints, di
         best_value, best_len = walk_value, walk_len
         best_path[:walk_len] = walk_path[:walk_len]
     found, value, length, _ = _search(start, root, best_value, bound, g, used, visits,
-                                      ints, dist, pair, dp, best_path, False, FALLBACK_BUDGET)
+                                      ints, dist, pair, dp, best_path, FALLBACK_BUDGET)
     return (value, length) if found else (best_value, best_len)
 
 
@@ -500,9 +497,9 @@ def _tjoin_completion(v, value, size, g, used, visits, ints, dist, pair, dp, out
 
 @njit(cache=True)
 def _search(start, root, threshold, stop, g, used, visits, ints, dist, pair, dp, best_path,
-            plain, budget):
+            budget):
     """Depth-first branch and bound for the best trail from start worth more than
-    threshold (``plain``: no bounds, every trail is tried), visiting at most ``budget``
+    threshold (_plain_search tries every trail instead), visiting at most ``budget``
     nodes; ``stop`` bounds every trail's value, so one worth it ends the search.
     Returns (found, value, length, nodes visited); the trail's tiles go to best_path.
     Out of budget, it returns the best trail found so far (and nodes > budget)."""
@@ -510,13 +507,9 @@ def _search(start, root, threshold, stop, g, used, visits, ints, dist, pair, dp,
     path = ints[4]  # tile (edge) taken at each depth
     at = ints[5]  # number reached at each depth
     cursor = ints[6]  # next adjacency slot to try at each depth
-    memo = m <= 64 and not plain  # states are keyed by a 64-bit set of used tiles
-    if memo:
-        table_v = np.full(256, -1, dtype=np.int64)
-        table_m = np.zeros(256, dtype=np.uint64)
-    else:  # unused: a spare scratch row stands in (allocations are most of a small plan)
-        table_v = ints[11]
-        table_m = ints[11].view(np.uint64)
+    memo = m <= 64  # states are keyed by a 64-bit set of used tiles
+    table_v = np.full(256 if memo else 1, -1, dtype=np.int64)
+    table_m = np.zeros(256 if memo else 1, dtype=np.uint64)
     n_table = 0
     mask = np.uint64(0)
     best_value = threshold
@@ -541,7 +534,7 @@ def _search(start, root, threshold, stop, g, used, visits, ints, dist, pair, dp,
                 used[k] = False
                 visits[at[depth + 1]] -= 1
             break
-        if entering and not plain:
+        if entering:
             entering = False
             if memo:  # the same tiles ending at the same number: searched already
                 size = table_v.shape[0]
@@ -623,6 +616,73 @@ def _search(start, root, threshold, stop, g, used, visits, ints, dist, pair, dp,
             used[k] = False
             if memo:
                 mask ^= np.uint64(1) << np.uint64(k)
+            y = at[depth + 1]
+            visits[y] -= 1
+            if visits[y] == 0 and dbl_t[y] >= 0:
+                value -= dbl_w[y]
+            value -= e_w[k]
+    return found, best_value, best_len, nodes
+
+
+@njit(cache=True)
+def _plain_search(start, root, threshold, stop, g, used, visits, ints, best_path, budget):
+    """Depth-first search trying every trail from start for the best one worth more
+    than threshold, as _search would without its bounds and table; ``stop`` bounds
+    every trail's value, so one worth it ends the search. Its own small function: as a
+    mode of _search it cost ~0.3 us more a call, and most plans are small sparse ones.
+    Returns (found, value, length, nodes visited); the trail goes to best_path."""
+    _, _, adj, adj_start, e_a, e_b, e_w, dbl_w, dbl_t, _, _ = g
+    path = ints[4]  # tile (edge) taken at each depth
+    at = ints[5]  # number reached at each depth
+    cursor = ints[6]  # next adjacency slot to try at each depth
+    best_value = threshold
+    best_len = 0
+    found = False
+    value = root
+    depth = 0
+    at[0] = start
+    cursor[0] = adj_start[start]
+    nodes = 1
+    while True:
+        if nodes > budget or best_value >= stop - EPS:
+            # out of budget, or the best there is found: unwind, keeping it
+            while depth > 0:
+                depth -= 1
+                used[path[depth]] = False
+                visits[at[depth + 1]] -= 1
+            break
+        v = at[depth]
+        advanced = False
+        while cursor[depth] < adj_start[v + 1]:
+            k = adj[cursor[depth]]
+            cursor[depth] += 1
+            if used[k]:
+                continue
+            y = e_b[k] if e_a[k] == v else e_a[k]
+            used[k] = True
+            path[depth] = k
+            value += e_w[k]
+            if visits[y] == 0 and dbl_t[y] >= 0:
+                value += dbl_w[y]
+            visits[y] += 1
+            depth += 1
+            at[depth] = y
+            cursor[depth] = adj_start[y]
+            if value > best_value + EPS:
+                best_value = value
+                best_len = depth
+                for i in range(depth):
+                    best_path[i] = path[i]
+                found = True
+            advanced = True
+            nodes += 1
+            break
+        if not advanced:  # backtrack
+            if depth == 0:
+                break
+            depth -= 1
+            k = path[depth]
+            used[k] = False
             y = at[depth + 1]
             visits[y] -= 1
             if visits[y] == 0 and dbl_t[y] >= 0:
