@@ -53,6 +53,9 @@ NODE_BUDGET = 50_000  # nodes for the exact search; huge dense hands may exceed 
 FALLBACK_BUDGET = 50_000  # then a bottom-up search with this many more
 WALKS = 256  # quick random chains that set its floor
 TJOIN_FROM = 12.0  # reachable value above which the search also uses the T-join bound
+# the same for weighted hands, in cheapest tiles: their T-join takes a Dijkstra per odd
+# number, which repays itself only on big remainders (measured on real replans)
+TJOIN_WEIGHTED = 100.0
 EPS = 1e-9
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX = np.uint64(0xBF58476D1CE4E5B9)
@@ -503,7 +506,7 @@ def _search(start, root, threshold, stop, g, used, visits, ints, dist, pair, dp,
     nodes; ``stop`` bounds every trail's value, so one worth it ends the search.
     Returns (found, value, length, nodes visited); the trail's tiles go to best_path.
     Out of budget, it returns the best trail found so far (and nodes > budget)."""
-    _, m, adj, adj_start, e_a, e_b, e_w, dbl_w, dbl_t, _, _ = g
+    _, m, adj, adj_start, e_a, e_b, e_w, dbl_w, dbl_t, min_w, uniform = g
     path = ints[4]  # tile (edge) taken at each depth
     at = ints[5]  # number reached at each depth
     cursor = ints[6]  # next adjacency slot to try at each depth
@@ -553,7 +556,8 @@ def _search(start, root, threshold, stop, g, used, visits, ints, dist, pair, dp,
             if not prune:
                 reach, n_odd, quick_loss = _reach(v, g, used, visits, ints)
                 prune = value + reach - quick_loss <= best_value + EPS
-                if not prune and n_odd > 1 and reach > TJOIN_FROM:
+                limit = TJOIN_FROM if uniform else TJOIN_WEIGHTED * min_w
+                if not prune and n_odd > 1 and reach > limit:
                     # worth its cost only on big remainders
                     loss, matched = _min_removal(v, n_odd, g, used, visits, ints, dist,
                                                  pair, dp)
