@@ -15,6 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -22,7 +23,7 @@ from mexsim import reference
 from mexsim import view as V
 from mexsim.cli import app
 from mexsim.config import load_config
-from mexsim.engine import StrategyError, core_trace, play_match_results
+from mexsim.engine import StrategyError, core_trace, play_match_results, play_scheduled
 from mexsim.errors import ConfigError
 from mexsim.referee import check_jsonl, check_trace
 from mexsim.replay import match_header, trace_match
@@ -291,6 +292,17 @@ def test_out_of_range_index_stops_the_run(plugins: dict[str, StrategyInfo]):
     # the reference engine refuses it too
     with pytest.raises(ValueError, match=r"chose move (\d+) of \1"):
         reference.play_match(RULES, 3, 7, seats)
+
+
+def test_a_failing_strategy_in_a_pool_is_named_by_its_seating(
+        plugins: dict[str, StrategyInfo]):
+    """In a pool the failing seat's player comes from that match's seating."""
+    players = ["greedy", "random", "mexican_first", Seat(plugins["out_of_range"], ())]
+    seating = np.array([[0, 1, 2], [2, 3, 0]])
+    with pytest.raises(StrategyError) as err:
+        play_scheduled(RULES, players, 3, np.array([10, 11]), np.array([10, 11]), seating)
+    message = str(err.value)
+    assert "'out_of_range' (seat 1) in match 11" in message, message
 
 
 def test_a_raising_strategy_stops_the_run(plugins: dict[str, StrategyInfo]):
