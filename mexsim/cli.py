@@ -122,6 +122,9 @@ def run(
 
     cfg = with_overrides(load_config(config, strategy_dirs=strategies or ()),
                          matches=matches, seed=seed, out=str(out) if out else None)
+    if cfg.requested_matches is not None:
+        print(f"duplicate deals: {cfg.requested_matches:,} matches rounded up to "
+              f"{cfg.matches:,} = {cfg.deals:,} deals x {cfg.table_size} seat rotations")
     from tqdm import tqdm
 
     from mexsim.analysis import analyze, config_sweeps

@@ -14,7 +14,7 @@ import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mexsim.errors import ConfigError
 from mexsim.rules import (
@@ -26,6 +26,9 @@ from mexsim.rules import (
     resolve_rules,
 )
 from mexsim.strategy_registry import available_strategies
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from mexsim.schedule import Schedule
 
 DEFAULT_MATCHES = 1000
 DEFAULT_SEED = 0
@@ -66,6 +69,7 @@ class Config:
     players: tuple[PlayerSpec, ...]
     strategy_dirs: tuple[str, ...] = ()  # extra strategies folders (absolute paths)
     duplicate: bool = False  # [tournament] duplicate: each deal once per seat rotation
+    requested_matches: int | None = None  # before rounding up to whole deals, if it did
 
     @property
     def table_size(self) -> int:
@@ -130,9 +134,11 @@ def load_config(path: str | Path, strategy_dirs: Sequence[str | Path] = ()) -> C
     rules_where = f"{where} [rules]"
     _check_keys(rules_where, rules_table, RULE_KEYS)
     rules = resolve_rules(dict(rules_table), table_size, where=rules_where)
+    whole = _whole_deals(matches, table_size, duplicate)
     return Config(
-        path=where, matches=_whole_deals(matches, table_size, duplicate), seed=seed, out=out,
-        rules=rules, rotate=rotate, players=players, strategy_dirs=dirs, duplicate=duplicate,
+        path=where, matches=whole, seed=seed, out=out, rules=rules, rotate=rotate,
+        players=players, strategy_dirs=dirs, duplicate=duplicate,
+        requested_matches=matches if whole != matches else None,
     )
 
 
@@ -142,9 +148,9 @@ def with_overrides(
     """Apply command-line flags (``--matches``, ``--seed``, ``--out``) over the config."""
     changes: dict[str, Any] = {}
     if matches is not None:
-        changes["matches"] = _whole_deals(
-            _need_int("command line", "--matches", matches, 1, None), config.table_size,
-            config.duplicate)
+        asked = _need_int("command line", "--matches", matches, 1, None)
+        changes["matches"] = _whole_deals(asked, config.table_size, config.duplicate)
+        changes["requested_matches"] = asked if changes["matches"] != asked else None
     if seed is not None:
         changes["seed"] = _need_int("command line", "--seed", seed, 0, MAX_SEED)
     if out is not None:
@@ -162,15 +168,16 @@ def seat_players(config: Config, match: int) -> tuple[int, ...]:
     return config_schedule(config).seats_of(match)
 
 
-def config_schedule(config: Config):  # -> mexsim.schedule.Schedule
+def config_schedule(config: Config) -> Schedule:
     """The seating and deals of every match of ``config``."""
     return _schedule(len(config.players), config.table_size, config.seed, config.rotate,
                      config.duplicate)
 
 
 @functools.lru_cache(maxsize=8)
-def _schedule(players: int, table_size: int, seed: int, rotate: bool, duplicate: bool):
-    from mexsim.schedule import Schedule
+def _schedule(players: int, table_size: int, seed: int, rotate: bool, duplicate: bool
+              ) -> Schedule:
+    from mexsim.schedule import Schedule  # numpy: not for --help
 
     return Schedule.build(players, table_size, seed, rotate, duplicate)
 

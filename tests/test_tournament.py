@@ -174,8 +174,14 @@ def test_pools_and_duplicates_need_rotation(tmp_path: Path, tournament: str) -> 
 def test_duplicate_rounds_matches_up_to_whole_deals(tmp_path: Path) -> None:
     text = toml(tmp_path / "o", 10, players_toml(*FAST[:3]), "duplicate = true\n")
     cfg = load_config(write(tmp_path, text))
-    assert (cfg.matches, cfg.deals) == (12, 4)
-    assert with_overrides(cfg, matches=100).matches == 102
+    assert (cfg.matches, cfg.deals, cfg.requested_matches) == (12, 4, 10)
+    bigger = with_overrides(cfg, matches=100)
+    assert (bigger.matches, bigger.requested_matches) == (102, 100)
+    assert with_overrides(cfg, matches=99).requested_matches is None
+    result = runner.invoke(app, ["run", str(tmp_path / "cfg.toml"), "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert "duplicate deals: 10 matches rounded up to 12 = 4 deals x 3 seat rotations" in (
+        result.stdout)
 
 
 # --- duplicate deals ------------------------------------------------------------------
