@@ -9,8 +9,10 @@ numbers it visits. A tile is worth ``1 + pip_weight * pips``.
 
 The search is exact. When the tiles joined to ``start`` close few independent cycles
 (sparse hands, the usual case) it simply tries every trail (for big ones — PLAIN_TJOIN
-tiles or more, unweighted — from the certificate below and stopping at its bound);
-otherwise:
+tiles or more, unweighted — from the certificate below and stopping at its bound), but
+not into the trees dangling off the rest: a trail that enters one cannot come back, so
+each number's best path down its trees is found once, peeling leaves, and added to the
+trails ending there; otherwise:
 
 * a bound: the tiles still reachable from the chain's end, less those that parity
   forces out — the left-out tiles join up the numbers of odd degree in pairs, so at
@@ -75,8 +77,8 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
     # All the int arrays are rows of one allocation (and the float ones of another):
     # the helpers' scratch rows, then the graph's.
     width = max(V + 1, 2 * n) + 2
-    ints = np.empty((SCRATCH_ROWS + 11, width), dtype=np.int64)
-    reals = ints[SCRATCH_ROWS + 9:].view(np.float64)  # one allocation fewer (~0.1 us)
+    ints = np.empty((SCRATCH_ROWS + 13, width), dtype=np.int64)
+    reals = ints[SCRATCH_ROWS + 10:].view(np.float64)  # one allocation fewer (~0.1 us)
     e_a = ints[SCRATCH_ROWS]  # non-double tiles as edges a-b
     e_b = ints[SCRATCH_ROWS + 1]
     e_t = ints[SCRATCH_ROWS + 2]
@@ -88,6 +90,8 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
     used = ints[SCRATCH_ROWS + 6]  # edges on the chain being searched
     visits = ints[SCRATCH_ROWS + 7]  # times the chain being searched visits each number
     best_path = ints[SCRATCH_ROWS + 8]
+    tail_e = ints[SCRATCH_ROWS + 9]  # first tile of the best path into x's dangling trees
+    tail_w = reals[2]  # and its value
     for x in range(V + 1):
         dbl_t[x] = -1
         dbl_w[x] = 0.0
@@ -142,8 +146,10 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
         if plain and (tiles // 2 < PLAIN_TJOIN or not uniform):
             # few independent cycles, so few trails: trying them all is cheapest
             stop = root + reach - quick_loss  # no chain is worth more
+            _peel(start, g, used, ints, tail_e, tail_w)
             found, value, length, _ = _plain_search(start, root, root, stop, g, used,
-                                                    visits, ints, best_path, NODE_BUDGET)
+                                                    visits, ints, best_path, NODE_BUDGET,
+                                                    tail_e, tail_w)
             if found:
                 best_value, best_len = value, length
         else:
@@ -164,9 +170,11 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
                     # Sparse but big: trying every trail that could beat the
                     # certificate, the T-join bound (tighter than the quick one when
                     # odd numbers lie apart) stops it when one meets it.
+                    _peel(start, g, used, ints, tail_e, tail_w)
                     found, value, length, _ = _plain_search(start, root, best_value,
                                                             bound, g, used, visits, ints,
-                                                            best_path, NODE_BUDGET)
+                                                            best_path, NODE_BUDGET,
+                                                            tail_e, tail_w)
                     if found:
                         best_value, best_len = value, length
                 else:
@@ -629,11 +637,14 @@ def _search(start, root, threshold, stop, g, used, visits, ints, dist, pair, dp,
 
 
 @njit(cache=True)
-def _plain_search(start, root, threshold, stop, g, used, visits, ints, best_path, budget):
+def _plain_search(start, root, threshold, stop, g, used, visits, ints, best_path, budget,
+                  tail_e, tail_w):
     """Depth-first search trying every trail from start for the best one worth more
     than threshold, as _search would without its bounds and table; ``stop`` bounds
     every trail's value, so one worth it ends the search. Its own small function: as a
     mode of _search it cost ~0.3 us more a call, and most plans are small sparse ones.
+    The tiles of dangling trees (_peel: marked used) are not searched: a trail ending
+    at x is worth tail_w[x] more, by the path tail_e leads along.
     Returns (found, value, length, nodes visited); the trail goes to best_path."""
     _, _, adj, adj_start, e_a, e_b, e_w, dbl_w, dbl_t, _, _ = g
     path = ints[4]  # tile (edge) taken at each depth
@@ -641,7 +652,11 @@ def _plain_search(start, root, threshold, stop, g, used, visits, ints, best_path
     cursor = ints[6]  # next adjacency slot to try at each depth
     best_value = threshold
     best_len = 0
+    best_end = start
     found = False
+    if root + tail_w[start] > best_value + EPS:
+        best_value = root + tail_w[start]
+        found = True
     value = root
     depth = 0
     at[0] = start
@@ -672,9 +687,10 @@ def _plain_search(start, root, threshold, stop, g, used, visits, ints, best_path
             depth += 1
             at[depth] = y
             cursor[depth] = adj_start[y]
-            if value > best_value + EPS:
-                best_value = value
+            if value + tail_w[y] > best_value + EPS:
+                best_value = value + tail_w[y]
                 best_len = depth
+                best_end = y
                 for i in range(depth):
                     best_path[i] = path[i]
                 found = True
@@ -692,7 +708,51 @@ def _plain_search(start, root, threshold, stop, g, used, visits, ints, best_path
             if visits[y] == 0 and dbl_t[y] >= 0:
                 value -= dbl_w[y]
             value -= e_w[k]
+    if found:  # on into the dangling trees at its end
+        x = best_end
+        while tail_e[x] >= 0:
+            k = tail_e[x]
+            best_path[best_len] = k
+            best_len += 1
+            x = e_b[k] if e_a[k] == x else e_a[k]
     return found, best_value, best_len, nodes
+
+
+@njit(cache=True)
+def _peel(start, g, used, ints, tail_e, tail_w):
+    """The dangling trees: peels off, leaves first, the numbers (not start) joined by
+    one unused tile to the rest, marking their tiles used. A trail that enters such a
+    tree cannot come back, so it ends there, best along its most valuable path down:
+    tail_w[x] is the most a trail ending at x gains in x's trees (tail_e[x] its first
+    tile, -1: none). Uses _reach's degrees (ints[1]; updated) and ints[2]."""
+    V, _, adj, adj_start, e_a, e_b, e_w, dbl_w, _, _, _ = g
+    deg = ints[1]
+    queue = ints[2]
+    top = 0
+    for x in range(V):
+        tail_e[x] = -1
+        tail_w[x] = 0.0
+        if deg[x] == 1 and x != start:
+            queue[top] = x
+            top += 1
+    while top > 0:
+        top -= 1
+        c = queue[top]
+        for s in range(adj_start[c], adj_start[c + 1]):
+            k = adj[s]
+            if not used[k]:
+                break
+        used[k] = 1
+        p = e_b[k] if e_a[k] == c else e_a[k]
+        gain = e_w[k] + dbl_w[c] + tail_w[c]
+        if gain > tail_w[p]:
+            tail_w[p] = gain
+            tail_e[p] = k
+        deg[c] = 0
+        deg[p] -= 1
+        if deg[p] == 1 and p != start:
+            queue[top] = p
+            top += 1
 
 
 @njit(cache=True)
