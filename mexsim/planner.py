@@ -9,8 +9,10 @@ numbers it visits. A tile is worth ``1 + pip_weight * pips``.
 
 The search is exact. When the tiles joined to ``start`` close few independent cycles
 (sparse hands, the usual case) it simply tries every trail (for big ones — PLAIN_TJOIN
-tiles or more, unweighted — from the certificate below and stopping at its bound);
-otherwise:
+tiles or more, unweighted — from the certificate below and stopping at its bound), but
+not into the trees dangling off the rest: a trail that enters one cannot come back, so
+each number's best path down its trees is found once, peeling leaves, and added to the
+trails ending there; otherwise:
 
 * a bound: the tiles still reachable from the chain's end, less those that parity
   forces out — the left-out tiles join up the numbers of odd degree in pairs, so at
@@ -47,6 +49,14 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 MAX_MATCHED = 12  # numbers the T-join bound matches exactly (odd ones, start, free end)
 SCRATCH_ROWS = 14  # rows of int scratch the helpers share (each names its rows)
+# then the graph's rows of ints: non-double tiles as edges E_A-E_B (tile E_T), the
+# double on each number if held, edges at number x (ADJ[ADJ_START[x]:ADJ_START[x + 1]]),
+# edges on the chain being searched, times it visits each number, the best chain's
+# edges, the first tile of the best path into each number's dangling trees (_peel)
+E_A, E_B, E_T, DBL_T, ADJ_START, ADJ, USED, VISITS, BEST, TAIL_E = range(
+    SCRATCH_ROWS, SCRATCH_ROWS + 10)
+REAL_ROWS = SCRATCH_ROWS + 10  # and of floats: edge values, double values, tail values
+E_W, DBL_W, TAIL_W = 0, 1, 2
 PLAIN_CYCLES = 5  # at most this many independent cycles: try every trail
 PLAIN_TJOIN = 15  # from this many tiles, bound that by the T-join and start from its trail
 NODE_BUDGET = 50_000  # nodes for the exact search; huge dense hands may exceed it
@@ -73,26 +83,16 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
         return 0, 0.0
     V = max_pip + 1
     # All the int arrays are rows of one allocation (and the float ones of another):
-    # the helpers' scratch rows, then the graph's.
+    # the helpers' scratch rows, then the graph's. The plain path indexes them by row
+    # (ints[ROW, i]): views of rows cost reference counting, ~0.1 us a plan.
     width = max(V + 1, 2 * n) + 2
-    ints = np.empty((SCRATCH_ROWS + 11, width), dtype=np.int64)
-    reals = ints[SCRATCH_ROWS + 9:].view(np.float64)  # one allocation fewer (~0.1 us)
-    e_a = ints[SCRATCH_ROWS]  # non-double tiles as edges a-b
-    e_b = ints[SCRATCH_ROWS + 1]
-    e_t = ints[SCRATCH_ROWS + 2]
-    e_w = reals[0]
-    dbl_t = ints[SCRATCH_ROWS + 3]  # the double on each number, if held
-    dbl_w = reals[1]
-    adj_start = ints[SCRATCH_ROWS + 4]  # edges at number x: adj[adj_start[x]:..]
-    adj = ints[SCRATCH_ROWS + 5]
-    used = ints[SCRATCH_ROWS + 6]  # edges on the chain being searched
-    visits = ints[SCRATCH_ROWS + 7]  # times the chain being searched visits each number
-    best_path = ints[SCRATCH_ROWS + 8]
+    ints = np.empty((REAL_ROWS + 3, width), dtype=np.int64)
+    reals = ints[REAL_ROWS:].view(np.float64)  # one allocation fewer (~0.1 us)
     for x in range(V + 1):
-        dbl_t[x] = -1
-        dbl_w[x] = 0.0
-        adj_start[x] = 0
-        visits[x] = 0
+        ints[DBL_T, x] = -1
+        reals[DBL_W, x] = 0.0
+        ints[ADJ_START, x] = 0
+        ints[VISITS, x] = 0
     m = 0
     min_w = 1.0
     max_w = 1.0
@@ -100,39 +100,38 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
         t = hand[i]
         w = 1.0 + pip_weight * pips[t]
         if lo[t] == hi[t]:
-            dbl_w[lo[t]] = w
-            dbl_t[lo[t]] = t
+            reals[DBL_W, lo[t]] = w
+            ints[DBL_T, lo[t]] = t
         else:
-            e_a[m] = lo[t]
-            e_b[m] = hi[t]
-            e_w[m] = w
-            e_t[m] = t
-            used[m] = 0
+            ints[E_A, m] = lo[t]
+            ints[E_B, m] = hi[t]
+            reals[E_W, m] = w
+            ints[E_T, m] = t
+            ints[USED, m] = 0
             min_w = w if m == 0 else min(min_w, w)
             max_w = w if m == 0 else max(max_w, w)
             m += 1
     for k in range(m):
-        adj_start[e_a[k] + 1] += 1
-        adj_start[e_b[k] + 1] += 1
+        ints[ADJ_START, ints[E_A, k] + 1] += 1
+        ints[ADJ_START, ints[E_B, k] + 1] += 1
     for x in range(V):
-        adj_start[x + 1] += adj_start[x]
-    fill = ints[0]
-    for x in range(V):
-        fill[x] = adj_start[x]
+        ints[ADJ_START, x + 1] += ints[ADJ_START, x]
+        ints[0, x] = ints[ADJ_START, x]  # where number x's next edge goes
     for k in range(m):
-        adj[fill[e_a[k]]] = k
-        fill[e_a[k]] += 1
-        adj[fill[e_b[k]]] = k
-        fill[e_b[k]] += 1
+        a = ints[E_A, k]
+        ints[ADJ, ints[0, a]] = k
+        ints[0, a] += 1
+        b = ints[E_B, k]
+        ints[ADJ, ints[0, b]] = k
+        ints[0, b] += 1
 
     # uniform: every tile worth min_w, so distances in tiles price the T-join exactly
     uniform = max_w == min_w
-    g = (V, m, adj, adj_start, e_a, e_b, e_w, dbl_w, dbl_t, min_w, uniform)
-    visits[start] = 1
-    root = dbl_w[start] if dbl_t[start] >= 0 else 0.0
+    ints[VISITS, start] = 1
+    root = reals[DBL_W, start] if ints[DBL_T, start] >= 0 else 0.0
     best_value, best_len = root, 0
     if m > 0:
-        reach, n_odd, quick_loss = _reach(start, g, used, visits, ints)
+        reach, n_odd, quick_loss = _reach(start, V, ints, reals, min_w, uniform)
         numbers = 0
         tiles = 0
         for x in range(V):
@@ -142,11 +141,17 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
         if plain and (tiles // 2 < PLAIN_TJOIN or not uniform):
             # few independent cycles, so few trails: trying them all is cheapest
             stop = root + reach - quick_loss  # no chain is worth more
-            found, value, length, _ = _plain_search(start, root, root, stop, g, used,
-                                                    visits, ints, best_path, NODE_BUDGET)
+            _peel(start, V, ints, reals)
+            found, value, length, _ = _plain_search(start, root, root, stop, ints, reals,
+                                                    NODE_BUDGET)
             if found:
                 best_value, best_len = value, length
         else:
+            g = (V, m, ints[ADJ], ints[ADJ_START], ints[E_A], ints[E_B], reals[E_W],
+                 reals[DBL_W], ints[DBL_T], min_w, uniform)
+            used = ints[USED]  # edges on the chain being searched
+            visits = ints[VISITS]  # times the chain being searched visits each number
+            best_path = ints[BEST]
             dist = np.empty((2 * MAX_MATCHED, V), dtype=np.int64)  # BFS distances, parents
             # matched prices, then (weighted hands) shortest distances by weight
             pair = np.empty((2 * MAX_MATCHED, max(MAX_MATCHED, V)), dtype=np.float64)
@@ -164,41 +169,41 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
                     # Sparse but big: trying every trail that could beat the
                     # certificate, the T-join bound (tighter than the quick one when
                     # odd numbers lie apart) stops it when one meets it.
+                    _peel(start, V, ints, reals)
                     found, value, length, _ = _plain_search(start, root, best_value,
-                                                            bound, g, used, visits, ints,
-                                                            best_path, NODE_BUDGET)
+                                                            bound, ints, reals,
+                                                            NODE_BUDGET)
                     if found:
                         best_value, best_len = value, length
                 else:
                     best_value, best_len = _improve(start, root, best_value, best_len,
-                                                    bound, g, used, visits, ints, dist,
-                                                    pair, dp, best_path)
+                                                    bound, g, used, visits, ints, reals,
+                                                    dist, pair, dp, best_path)
 
     # lay out the chain: each double right after arriving at its number
-    placed = ints[0]
     for x in range(V):
-        placed[x] = 0
+        ints[0, x] = 0  # double placed
     length = 0
     v = start
-    if dbl_t[v] >= 0:
-        chain[length] = dbl_t[v]
+    if ints[DBL_T, v] >= 0:
+        chain[length] = ints[DBL_T, v]
         length += 1
-        placed[v] = 1
+        ints[0, v] = 1
     for i in range(best_len):
-        k = best_path[i]
-        chain[length] = e_t[k]
+        k = ints[BEST, i]
+        chain[length] = ints[E_T, k]
         length += 1
-        v = e_b[k] if e_a[k] == v else e_a[k]
-        if dbl_t[v] >= 0 and not placed[v]:
-            chain[length] = dbl_t[v]
+        v = ints[E_B, k] if ints[E_A, k] == v else ints[E_A, k]
+        if ints[DBL_T, v] >= 0 and not ints[0, v]:
+            chain[length] = ints[DBL_T, v]
             length += 1
-            placed[v] = 1
+            ints[0, v] = 1
     return length, best_value
 
 
 @njit(cache=True)
-def _improve(start, root, best_value, best_len, bound, g, used, visits, ints, dist,
-             pair, dp, best_path):
+def _improve(start, root, best_value, best_len, bound, g, used, visits, ints, reals,
+             dist, pair, dp, best_path):
     """The best chain, searching from a chain worth best_value (in best_path) when no
     chain is worth more than bound. Returns (value, length)."""
     m = g[1]
@@ -217,7 +222,8 @@ def _improve(start, root, best_value, best_len, bound, g, used, visits, ints, di
     while threshold > best_value + EPS and budget > 0:
         threshold = max(threshold - step, best_value)
         found, value, length, nodes = _search(start, root, threshold, bound, g, used,
-                                              visits, ints, dist, pair, dp, best_path, budget)
+                                              visits, ints, reals, dist, pair, dp,
+                                              best_path, budget)
         if found:  # the best there is, if it searched through
             best_value, best_len = value, length
             if nodes <= budget:
@@ -236,43 +242,41 @@ def _improve(start, root, best_value, best_len, bound, g, used, visits, ints, di
         best_value, best_len = walk_value, walk_len
         best_path[:walk_len] = walk_path[:walk_len]
     found, value, length, _ = _search(start, root, best_value, bound, g, used, visits,
-                                      ints, dist, pair, dp, best_path, FALLBACK_BUDGET)
+                                      ints, reals, dist, pair, dp, best_path,
+                                      FALLBACK_BUDGET)
     return (value, length) if found else (best_value, best_len)
 
 
 @njit(cache=True)
-def _reach(v, g, used, visits, ints):
+def _reach(v, V, ints, reals, min_w, uniform):
     """Value of the unused tiles reachable from v (and the doubles of numbers not yet
     visited among them); the count of odd-degree numbers other than v; a quick lower
     bound on what parity leaves out of them (_min_removal's is tighter). Leaves each
-    reached number's unused degree in ints[1] and reached flags in ints[0]."""
-    V, _, adj, adj_start, e_a, e_b, e_w, dbl_w, dbl_t, min_w, uniform = g
-    seen = ints[0]
-    deg = ints[1]
-    stack = ints[2]
+    reached number's unused degree in ints[1] and reached flags in ints[0]; uses
+    ints[2]. (Rows indexed directly: it runs at every node of _search.)"""
     for x in range(V):
-        seen[x] = 0
-        deg[x] = 0
+        ints[0, x] = 0
+        ints[1, x] = 0
     reach = 0.0
     top = 1
-    stack[0] = v
-    seen[v] = 1
+    ints[2, 0] = v
+    ints[0, v] = 1
     while top > 0:
         top -= 1
-        x = stack[top]
-        if visits[x] == 0 and dbl_t[x] >= 0:
-            reach += dbl_w[x]
-        for s in range(adj_start[x], adj_start[x + 1]):
-            k = adj[s]
-            if used[k]:
+        x = ints[2, top]
+        if ints[VISITS, x] == 0 and ints[DBL_T, x] >= 0:
+            reach += reals[DBL_W, x]
+        for s in range(ints[ADJ_START, x], ints[ADJ_START, x + 1]):
+            k = ints[ADJ, s]
+            if ints[USED, k]:
                 continue
-            deg[x] += 1
-            y = e_b[k] if e_a[k] == x else e_a[k]
+            ints[1, x] += 1
+            y = ints[E_B, k] if ints[E_A, k] == x else ints[E_A, k]
             if x < y:  # each tile once, from its smaller number
-                reach += e_w[k]
-            if not seen[y]:
-                seen[y] = 1
-                stack[top] = y
+                reach += reals[E_W, k]
+            if not ints[0, y]:
+                ints[0, y] = 1
+                ints[2, top] = y
                 top += 1
     n_odd = 0
     leaf_doubles = 0.0
@@ -282,20 +286,20 @@ def _reach(v, g, used, visits, ints):
     cheapest_sum = 0.0
     cheapest_max = 0.0
     for x in range(V):
-        if seen[x] and deg[x] % 2 == 1 and x != v:
+        if ints[0, x] and ints[1, x] % 2 == 1 and x != v:
             n_odd += 1
             if not uniform:
                 cheapest = np.inf
-                for s in range(adj_start[x], adj_start[x + 1]):
-                    if not used[adj[s]]:
-                        cheapest = min(cheapest, e_w[adj[s]])
+                for s in range(ints[ADJ_START, x], ints[ADJ_START, x + 1]):
+                    if not ints[USED, ints[ADJ, s]]:
+                        cheapest = min(cheapest, reals[E_W, ints[ADJ, s]])
                 cheapest_sum += cheapest
                 cheapest_max = max(cheapest_max, cheapest)
-            if deg[x] == 1 and visits[x] == 0 and dbl_t[x] >= 0:
+            if ints[1, x] == 1 and ints[VISITS, x] == 0 and ints[DBL_T, x] >= 0:
                 # a leaf can only be entered as the chain's last number: of the
                 # doubles on leaves, one at most is laid
-                leaf_doubles += dbl_w[x]
-                best_leaf_double = max(best_leaf_double, dbl_w[x])
+                leaf_doubles += reals[DBL_W, x]
+                best_leaf_double = max(best_leaf_double, reals[DBL_W, x])
     loss = max((n_odd // 2) * min_w, 0.5 * (cheapest_sum - cheapest_max))
     return reach - leaf_doubles + best_leaf_double, n_odd, loss
 
@@ -499,8 +503,8 @@ def _tjoin_completion(v, value, size, g, used, visits, ints, dist, pair, dp, out
 
 
 @njit(cache=True)
-def _search(start, root, threshold, stop, g, used, visits, ints, dist, pair, dp, best_path,
-            budget):
+def _search(start, root, threshold, stop, g, used, visits, ints, reals, dist, pair, dp,
+            best_path, budget):
     """Depth-first branch and bound for the best trail from start worth more than
     threshold (_plain_search tries every trail instead), visiting at most ``budget``
     nodes; ``stop`` bounds every trail's value, so one worth it ends the search.
@@ -554,7 +558,7 @@ def _search(start, root, threshold, stop, g, used, visits, ints, dist, pair, dp,
                     if 2 * n_table > size:
                         table_v, table_m = _grow(table_v, table_m)
             if not prune:
-                reach, n_odd, quick_loss = _reach(v, g, used, visits, ints)
+                reach, n_odd, quick_loss = _reach(v, g[0], ints, reals, min_w, uniform)
                 prune = value + reach - quick_loss <= best_value + EPS
                 limit = TJOIN_FROM if uniform else TJOIN_WEIGHTED * min_w
                 if not prune and n_odd > 1 and reach > limit:
@@ -629,54 +633,60 @@ def _search(start, root, threshold, stop, g, used, visits, ints, dist, pair, dp,
 
 
 @njit(cache=True)
-def _plain_search(start, root, threshold, stop, g, used, visits, ints, best_path, budget):
+def _plain_search(start, root, threshold, stop, ints, reals, budget):
     """Depth-first search trying every trail from start for the best one worth more
     than threshold, as _search would without its bounds and table; ``stop`` bounds
     every trail's value, so one worth it ends the search. Its own small function: as a
     mode of _search it cost ~0.3 us more a call, and most plans are small sparse ones.
-    Returns (found, value, length, nodes visited); the trail goes to best_path."""
-    _, _, adj, adj_start, e_a, e_b, e_w, dbl_w, dbl_t, _, _ = g
-    path = ints[4]  # tile (edge) taken at each depth
-    at = ints[5]  # number reached at each depth
-    cursor = ints[6]  # next adjacency slot to try at each depth
+    The tiles of dangling trees (_peel: marked used) are not searched: a trail ending
+    at x is worth TAIL_W[x] more, by the path TAIL_E leads along.
+    Returns (found, value, length, nodes visited); the trail goes to ints[BEST]."""
+    path = 4  # rows: tile (edge) taken at each depth
+    at = 5  # number reached at each depth
+    cursor = 6  # next adjacency slot to try at each depth
     best_value = threshold
     best_len = 0
+    best_end = start
     found = False
+    if root + reals[TAIL_W, start] > best_value + EPS:
+        best_value = root + reals[TAIL_W, start]
+        found = True
     value = root
     depth = 0
-    at[0] = start
-    cursor[0] = adj_start[start]
+    ints[at, 0] = start
+    ints[cursor, 0] = ints[ADJ_START, start]
     nodes = 1
     while True:
         if nodes > budget or best_value >= stop - EPS:
             # out of budget, or the best there is found: unwind, keeping it
             while depth > 0:
                 depth -= 1
-                used[path[depth]] = False
-                visits[at[depth + 1]] -= 1
+                ints[USED, ints[path, depth]] = 0
+                ints[VISITS, ints[at, depth + 1]] -= 1
             break
-        v = at[depth]
+        v = ints[at, depth]
         advanced = False
-        while cursor[depth] < adj_start[v + 1]:
-            k = adj[cursor[depth]]
-            cursor[depth] += 1
-            if used[k]:
+        while ints[cursor, depth] < ints[ADJ_START, v + 1]:
+            k = ints[ADJ, ints[cursor, depth]]
+            ints[cursor, depth] += 1
+            if ints[USED, k]:
                 continue
-            y = e_b[k] if e_a[k] == v else e_a[k]
-            used[k] = True
-            path[depth] = k
-            value += e_w[k]
-            if visits[y] == 0 and dbl_t[y] >= 0:
-                value += dbl_w[y]
-            visits[y] += 1
+            y = ints[E_B, k] if ints[E_A, k] == v else ints[E_A, k]
+            ints[USED, k] = 1
+            ints[path, depth] = k
+            value += reals[E_W, k]
+            if ints[VISITS, y] == 0 and ints[DBL_T, y] >= 0:
+                value += reals[DBL_W, y]
+            ints[VISITS, y] += 1
             depth += 1
-            at[depth] = y
-            cursor[depth] = adj_start[y]
-            if value > best_value + EPS:
-                best_value = value
+            ints[at, depth] = y
+            ints[cursor, depth] = ints[ADJ_START, y]
+            if value + reals[TAIL_W, y] > best_value + EPS:
+                best_value = value + reals[TAIL_W, y]
                 best_len = depth
+                best_end = y
                 for i in range(depth):
-                    best_path[i] = path[i]
+                    ints[BEST, i] = ints[path, i]
                 found = True
             advanced = True
             nodes += 1
@@ -685,14 +695,56 @@ def _plain_search(start, root, threshold, stop, g, used, visits, ints, best_path
             if depth == 0:
                 break
             depth -= 1
-            k = path[depth]
-            used[k] = False
-            y = at[depth + 1]
-            visits[y] -= 1
-            if visits[y] == 0 and dbl_t[y] >= 0:
-                value -= dbl_w[y]
-            value -= e_w[k]
+            k = ints[path, depth]
+            ints[USED, k] = 0
+            y = ints[at, depth + 1]
+            ints[VISITS, y] -= 1
+            if ints[VISITS, y] == 0 and ints[DBL_T, y] >= 0:
+                value -= reals[DBL_W, y]
+            value -= reals[E_W, k]
+    if found:  # on into the dangling trees at its end
+        x = best_end
+        while ints[TAIL_E, x] >= 0:
+            k = ints[TAIL_E, x]
+            ints[BEST, best_len] = k
+            best_len += 1
+            x = ints[E_B, k] if ints[E_A, k] == x else ints[E_A, k]
     return found, best_value, best_len, nodes
+
+
+@njit(cache=True)
+def _peel(start, V, ints, reals):
+    """The dangling trees: peels off, leaves first, the numbers (not start) joined by
+    one unused tile to the rest, marking their tiles used. A trail that enters such a
+    tree cannot come back, so it ends there, best along its most valuable path down:
+    TAIL_W[x] is the most a trail ending at x gains in x's trees (TAIL_E[x] its first
+    tile, -1: none). Uses _reach's degrees (ints[1]; updated) and ints[2]."""
+    top = 0
+    for x in range(V):
+        ints[TAIL_E, x] = -1
+        reals[TAIL_W, x] = 0.0
+        if ints[1, x] == 1 and x != start:
+            ints[2, top] = x
+            top += 1
+    while top > 0:
+        top -= 1
+        c = ints[2, top]
+        k = -1
+        for s in range(ints[ADJ_START, c], ints[ADJ_START, c + 1]):
+            k = ints[ADJ, s]
+            if not ints[USED, k]:
+                break
+        ints[USED, k] = 1
+        p = ints[E_B, k] if ints[E_A, k] == c else ints[E_A, k]
+        gain = reals[E_W, k] + reals[DBL_W, c] + reals[TAIL_W, c]
+        if gain > reals[TAIL_W, p]:
+            reals[TAIL_W, p] = gain
+            ints[TAIL_E, p] = k
+        ints[1, c] = 0
+        ints[1, p] -= 1
+        if ints[1, p] == 1 and p != start:
+            ints[2, top] = p
+            top += 1
 
 
 @njit(cache=True)

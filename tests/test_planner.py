@@ -96,3 +96,27 @@ def test_planner_is_exact_on_big_sparse_hands(seed, pip_weight):
     check_chain(12, hand, start, pip_weight, chain, value)
     ts = tile_set(12)
     assert value == pytest.approx(best_value(start, [ts.tile(t) for t in hand], pip_weight))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([0.0, 0.5, 1.0, 0.3]))
+def test_planner_is_exact_on_trees_hanging_off_cycles(seed, pip_weight):
+    """A random tree over some numbers of a double-12 set, a few tiles closing cycles
+    and some doubles: the planner searches only the cycles' part and adds the best path
+    down the dangling trees at each end (start on a cycle, in a tree or a leaf)."""
+    rng = np.random.default_rng(seed)
+    ts = tile_set(12)
+    numbers = rng.permutation(13)[:int(rng.integers(4, 14))].tolist()
+    pairs = {tuple(sorted((int(numbers[int(rng.integers(0, i))]), x)))
+             for i, x in enumerate(numbers) if i > 0}
+    for _ in range(int(rng.integers(0, 4))):  # cycles
+        a, b = rng.choice(numbers, size=2, replace=False).tolist()
+        pairs.add(tuple(sorted((a, b))))
+    for x in numbers:
+        if rng.random() < 0.3:
+            pairs.add((x, x))
+    hand = sorted(int(ts.index[a, b]) for a, b in pairs)
+    start = int(numbers[int(rng.integers(0, len(numbers)))])
+    chain, value = plan(12, hand, start, pip_weight)
+    check_chain(12, hand, start, pip_weight, chain, value)
+    assert value == pytest.approx(best_value(start, [ts.tile(t) for t in hand], pip_weight))
