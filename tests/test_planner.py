@@ -18,19 +18,14 @@ from hypothesis import strategies as st
 
 from mexsim.planner import longest_chain_brute_force
 from mexsim.tiles import tile_set
-from tests.test_strategies import best_value, check_chain, plan
+from tests.test_strategies import best_value, check_chain, hands, plan
 
 WEIGHTS = st.one_of(st.sampled_from([0.5, 1.0, 0.25, 0.1, 0.3, 2.0]),
                     st.floats(0.01, 3.0, allow_nan=False, allow_infinity=False))
 
 
-@st.composite
-def weighted_hands(draw: st.DrawFn, sizes: dict[int, tuple[int, int]]):
-    max_pip = draw(st.sampled_from(sorted(sizes)))
-    count = (max_pip + 1) * (max_pip + 2) // 2
-    lo, hi = sizes[max_pip]
-    hand = draw(st.lists(st.integers(0, count - 1), min_size=lo, max_size=hi, unique=True))
-    return max_pip, hand, draw(st.integers(0, max_pip)), draw(WEIGHTS)
+def weighted_hands(sizes: dict[int, tuple[int, int]]) -> st.SearchStrategy:
+    return hands(sizes, WEIGHTS)
 
 
 @settings(max_examples=300, deadline=None)

@@ -386,13 +386,18 @@ def best_value(start: int, tiles: list[tuple[int, int]], pip_weight: float) -> f
     return best(start, 0)
 
 
+PLAIN_WEIGHTS = st.sampled_from([0.0, 0.1, 1.0])
+
+
 @st.composite
-def hands(draw: st.DrawFn, sizes: dict[int, tuple[int, int]]):
+def hands(draw: st.DrawFn, sizes: dict[int, tuple[int, int]],
+          weights: st.SearchStrategy[float] = PLAIN_WEIGHTS):
+    """(max_pip, hand of tile numbers, start number, pip_weight); hand sizes per set."""
     max_pip = draw(st.sampled_from(sorted(sizes)))
     count = (max_pip + 1) * (max_pip + 2) // 2
     lo, hi = sizes[max_pip]
     hand = draw(st.lists(st.integers(0, count - 1), min_size=lo, max_size=hi, unique=True))
-    return max_pip, hand, draw(st.integers(0, max_pip)), draw(st.sampled_from([0.0, 0.1, 1.0]))
+    return max_pip, hand, draw(st.integers(0, max_pip)), draw(weights)
 
 
 @settings(max_examples=300, deadline=None)
