@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from mexsim.planner import longest_chain_brute_force
 from mexsim.tiles import tile_set
-from tests.test_strategies import best_value, check_chain, hands, plan
+from tests.test_strategies import assert_plan_is_best, best_value, check_chain, hands, plan
 
 WEIGHTS = st.one_of(st.sampled_from([0.5, 1.0, 0.25, 0.1, 0.3, 2.0]),
                     st.floats(0.01, 3.0, allow_nan=False, allow_infinity=False))
@@ -31,23 +31,14 @@ def weighted_hands(sizes: dict[int, tuple[int, int]]) -> st.SearchStrategy:
 @settings(max_examples=300, deadline=None)
 @given(weighted_hands({6: (2, 7), 9: (2, 7), 12: (2, 7)}))
 def test_weighted_planner_equals_brute_force(case):
-    max_pip, hand, start, pip_weight = case
-    chain, value = plan(max_pip, hand, start, pip_weight)
-    check_chain(max_pip, hand, start, pip_weight, chain, value)
-    ts = tile_set(max_pip)
-    expected = longest_chain_brute_force(start, [ts.tile(t) for t in hand], pip_weight)
-    assert value == pytest.approx(expected)
+    assert_plan_is_best(case, longest_chain_brute_force)
 
 
 @settings(max_examples=200, deadline=None)
 @given(weighted_hands({6: (8, 17), 9: (12, 20), 12: (14, 20)}))
 def test_weighted_planner_is_exact_on_dense_hands(case):
     """Many cycles: the weighted T-join bound and certificate, the search below them."""
-    max_pip, hand, start, pip_weight = case
-    chain, value = plan(max_pip, hand, start, pip_weight)
-    check_chain(max_pip, hand, start, pip_weight, chain, value)
-    ts = tile_set(max_pip)
-    assert value == pytest.approx(best_value(start, [ts.tile(t) for t in hand], pip_weight))
+    assert_plan_is_best(case, best_value)
 
 
 @settings(max_examples=40, deadline=None)

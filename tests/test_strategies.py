@@ -403,12 +403,17 @@ def hands(draw: st.DrawFn, sizes: dict[int, tuple[int, int]],
 @settings(max_examples=300, deadline=None)
 @given(hands({6: (0, 7), 9: (0, 7), 12: (0, 7)}))
 def test_planner_equals_brute_force(case):
+    assert_plan_is_best(case, longest_chain_brute_force)
+
+
+def assert_plan_is_best(case: tuple, best) -> None:
+    """The planner's chain is valid, worth what it says, and worth ``best(start, tiles,
+    pip_weight)``: the brute force on tiny hands, ``best_value`` on bigger ones."""
     max_pip, hand, start, pip_weight = case
     chain, value = plan(max_pip, hand, start, pip_weight)
     check_chain(max_pip, hand, start, pip_weight, chain, value)
     ts = tile_set(max_pip)
-    expected = longest_chain_brute_force(start, [ts.tile(t) for t in hand], pip_weight)
-    assert value == pytest.approx(expected)
+    assert value == pytest.approx(best(start, [ts.tile(t) for t in hand], pip_weight))
 
 
 @settings(max_examples=150, deadline=None)
@@ -416,11 +421,7 @@ def test_planner_equals_brute_force(case):
 def test_planner_is_exact_on_dense_hands(case):
     """Hands with many cycles, where the planner branches and bounds (T-join bound,
     Euler shortcut, transpositions) instead of trying every trail."""
-    max_pip, hand, start, pip_weight = case
-    chain, value = plan(max_pip, hand, start, pip_weight)
-    check_chain(max_pip, hand, start, pip_weight, chain, value)
-    ts = tile_set(max_pip)
-    assert value == pytest.approx(best_value(start, [ts.tile(t) for t in hand], pip_weight))
+    assert_plan_is_best(case, best_value)
 
 
 def greedy_chains(max_pip: int, hand: list[int], start: int, pip_weight: float,
