@@ -49,10 +49,7 @@ def test_weighted_planner_is_exact_on_full_double_six_sets(seed, pip_weight):
     rng = np.random.default_rng(seed)
     hand = sorted(rng.choice(28, size=int(rng.integers(18, 23)), replace=False).tolist())
     start = int(rng.integers(0, 7))
-    chain, value = plan(6, hand, start, pip_weight)
-    check_chain(6, hand, start, pip_weight, chain, value)
-    ts = tile_set(6)
-    assert value == pytest.approx(best_value(start, [ts.tile(t) for t in hand], pip_weight))
+    assert_plan_is_best((6, hand, start, pip_weight), best_value)
 
 
 def test_weighted_planner_prefers_pips_to_length():
@@ -78,10 +75,7 @@ def test_planner_is_exact_on_big_sparse_hands(seed, pip_weight):
     rng = np.random.default_rng(seed)
     hand = sorted(rng.choice(91, size=int(rng.integers(16, 20)), replace=False).tolist())
     start = int(rng.integers(0, 13))
-    chain, value = plan(12, hand, start, pip_weight)
-    check_chain(12, hand, start, pip_weight, chain, value)
-    ts = tile_set(12)
-    assert value == pytest.approx(best_value(start, [ts.tile(t) for t in hand], pip_weight))
+    assert_plan_is_best((12, hand, start, pip_weight), best_value)
 
 
 @settings(max_examples=150, deadline=None)

@@ -31,6 +31,8 @@ from mexsim.schedule import Schedule, table_count
 from mexsim.seats import config_seats
 from mexsim.summary import summarize_totals
 from mexsim.units import unit_means, unit_starts
+from tests.test_config import players as players_toml
+from tests.test_config import write
 
 runner = CliRunner()
 FAST = ("greedy", "random", "early_doubles", "mexican_first")
@@ -40,16 +42,6 @@ def toml(out: Path, matches: int, players: str, tournament: str = "", seed: int 
          seating: str = "") -> str:
     return (f'[run]\nmatches = {matches}\nseed = {seed}\nout = {json.dumps(str(out))}\n'
             f"{seating}[tournament]\n{tournament}{players}")
-
-
-def players_toml(*strategies: str) -> str:
-    return "".join(f'[[players]]\nstrategy = "{s}"\n' for s in strategies)
-
-
-def write(folder: Path, text: str, name: str = "cfg.toml") -> Path:
-    path = folder / name
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 def play(folder: Path, text: str, workers: int = 1) -> tuple[Path, dict]:
