@@ -47,6 +47,8 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from mexsim.trail_search import sparse_chain
+
 MAX_MATCHED = 12  # numbers the T-join bound matches exactly (odd ones, start, free end)
 SCRATCH_ROWS = 14  # rows of int scratch the helpers share (each names its rows)
 # then the graph's rows of ints: non-double tiles as edges E_A-E_B (tile E_T), the
@@ -81,6 +83,10 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
             chain[0] = hand[0]
             return 1, 1.0 + pip_weight * pips[hand[0]]
         return 0, 0.0
+    sparse, length, value = sparse_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip,
+                                         chain)
+    if sparse:
+        return length, value
     V = max_pip + 1
     # All the int arrays are rows of one allocation (and the float ones of another):
     # the helpers' scratch rows, then the graph's. The plain path indexes them by row
