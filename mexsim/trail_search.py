@@ -24,6 +24,8 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from mexsim.bits import popcount
+
 SPARSE_CYCLES = 5  # at most this many independent cycles: the fast path tries them all
 NODE_BUDGET = 50_000  # a safety net only: hands this sparse have far fewer trails
 EPS = 1e-9
@@ -40,15 +42,6 @@ W = 0
 DBL_W = W + WIDTH * WIDTH
 TAIL_W = DBL_W + WIDTH
 REALS = TAIL_W + WIDTH
-
-
-@njit(cache=True, inline="always")
-def _popcount(x):
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
 
 
 @njit(cache=True)
@@ -110,7 +103,7 @@ def sparse_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
         bits &= bits - 1
         numbers += 1
         row = ints[ADJ + x]
-        degree = _popcount(row)
+        degree = popcount(row)
         ends += degree
         if x != start:
             reach += reals[DBL_W + x]
@@ -146,7 +139,7 @@ def sparse_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
     while bits:
         x = trailing_zeros(bits)
         bits &= bits - 1
-        if _popcount(ints[ADJ + x]) == 1:
+        if popcount(ints[ADJ + x]) == 1:
             leaves |= 1 << x
     while leaves:
         c = trailing_zeros(leaves)
@@ -158,7 +151,7 @@ def sparse_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
         if gain > reals[TAIL_W + p]:
             reals[TAIL_W + p] = gain
             ints[TAIL_NEXT + p] = c
-        if p != start and _popcount(ints[ADJ + p]) == 1:
+        if p != start and popcount(ints[ADJ + p]) == 1:
             leaves |= 1 << p
 
     # every trail through what is left, depth first
