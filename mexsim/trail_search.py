@@ -51,8 +51,9 @@ def sparse_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
     ``chain``; otherwise (False, 0, 0.0) and the caller plans it the general way."""
     V = max_pip + 1
     depths = n + 2
-    ints = np.empty(DEPTHS + 4 * depths, dtype=np.int64)
-    reals = np.empty(REALS, dtype=np.float64)
+    size = DEPTHS + 4 * depths
+    ints = np.empty(size + REALS, dtype=np.int64)
+    reals = ints[size:].view(np.float64)  # one allocation, not two (~50 ns a plan)
     at = DEPTHS
     cand = at + depths
     first = cand + depths

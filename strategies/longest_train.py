@@ -23,6 +23,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from mexsim.bits import popcount
 from mexsim.planner import longest_chain
 from mexsim.strategy_api import strategy
 from mexsim.view import (
@@ -122,20 +123,18 @@ def _reachable_numbers(view, start, h0, h1, h2):
 @njit(cache=True)
 def _replan(view, pip_weight, own_end, h0, h1, h2):
     T = view[TILES]
-    # only the tiles joined to the own train's end can be in its chain
-    reach = _reachable_numbers(view, own_end, h0, h1, h2)
-    scratch = np.empty(2 * T, dtype=np.int64)  # the hand's tiles, then the chain
-    hand = scratch[:T]
-    n = 0
+    n = popcount(h0) + popcount(h1) + popcount(h2)
+    scratch = np.empty(2 * n + 1, dtype=np.int64)  # the hand's tiles, then the chain
+    hand = scratch[:n]
+    i = 0
     for w in range(3):
         m = h0 if w == 0 else (h1 if w == 1 else h2)
         while m:
-            t = w * 64 + trailing_zeros(m)
+            hand[i] = w * 64 + trailing_zeros(m)
             m &= m - np.uint64(1)
-            if (reach >> view[TILE_LO + t]) & 1:
-                hand[n] = t
-                n += 1
-    chain = scratch[T:]
+            i += 1
+    chain = scratch[n:]
+    # (the planner keeps to the tiles joined to own_end itself)
     length, _ = longest_chain(own_end, hand, n, view[TILE_LO:TILE_LO + T],
                               view[TILE_HI:TILE_HI + T], view[TILE_PIPS:TILE_PIPS + T],
                               pip_weight, view[MAX_PIP], chain)
@@ -181,11 +180,13 @@ def decide(view, params):
         # tiles cannot improve on it: only a drawn tile joined to the chain's open
         # end by the hand's tiles can, so only then is it worth planning afresh.
         reach = _reachable_numbers(view, own_end, h0, h1, h2)
-        for t in range(view[TILES]):
-            word = n0 if t < 64 else (n1 if t < 128 else n2)
-            if (word >> np.uint64(t & 63)) & np.uint64(1) and (
-                    (reach >> view[TILE_LO + t]) & 1 or (reach >> view[TILE_HI + t]) & 1):
-                valid = False
+        for w in range(3):
+            m = n0 if w == 0 else (n1 if w == 1 else n2)
+            while m:
+                t = w * 64 + trailing_zeros(m)
+                m &= m - np.uint64(1)
+                if (reach >> view[TILE_LO + t]) & 1:  # a drawn tile's numbers: both or none
+                    valid = False
         if valid:
             view[PLAN_HAND] = np.int64(h0)
             view[PLAN_HAND + 1] = np.int64(h1)
