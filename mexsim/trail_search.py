@@ -158,6 +158,7 @@ def sparse_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
     # every trail through what is left, depth first
     best_value = root + reals[TAIL_W + start]
     best_len = 0
+    live = False  # the best trail is the current one's first best_len steps, not copied
     value = root
     seen = 1 << start  # numbers the trail has reached (their doubles are counted)
     depth = 0
@@ -185,11 +186,14 @@ def sparse_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
             if total > best_value + EPS:
                 best_value = total
                 best_len = depth
-                for i in range(1, depth + 1):
-                    ints[best + i] = ints[at + i]
+                live = True
         else:
             if depth == 0:
                 break
+            if live and depth == best_len:  # about to leave it: keep a copy
+                for i in range(1, depth + 1):
+                    ints[best + i] = ints[at + i]
+                live = False
             u = ints[at + depth - 1]
             ints[ADJ + u] |= 1 << v
             ints[ADJ + v] |= 1 << u
@@ -198,6 +202,10 @@ def sparse_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
                 value -= reals[DBL_W + v]
                 seen &= ~(1 << v)
             depth -= 1
+
+    if live:
+        for i in range(1, best_len + 1):
+            ints[best + i] = ints[at + i]
 
     # lay it out, on down the best tree at its end, each double on arrival
     length = 0
