@@ -47,6 +47,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from mexsim.dense_search import WIDTH, dense_chain
 from mexsim.trail_search import sparse_chain
 
 MAX_MATCHED = 12  # numbers the T-join bound matches exactly (odd ones, start, free end)
@@ -87,6 +88,15 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
                                          chain)
     if sparse:
         return length, value
+    if pip_weight == 0.0 and max_pip < WIDTH:  # every tile worth 1: on bitmasks
+        return dense_chain(start, hand, n, lo, hi, max_pip, chain)
+    return general_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain)
+
+
+@njit(cache=True)
+def general_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
+    """longest_chain on adjacency lists, any weights: the path of weighted dense hands
+    (and, in the tests, the reference for mexsim/dense_search.py)."""
     V = max_pip + 1
     # All the int arrays are rows of one allocation (and the float ones of another):
     # the helpers' scratch rows, then the graph's. The plain path indexes them by row
