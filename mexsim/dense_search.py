@@ -50,8 +50,11 @@ TJOIN_FROM = 12  # reachable tiles above which a node also gets the T-join bound
 # int scratch: adjacency words; tile of (x, y); edge number of (x, y) for the table;
 # per depth: number reached, its untried tiles, whether the step first reached it;
 # the best trail's numbers; a completion's numbers; Hierholzer's stack and the
-# numbers it pops; the words it eats; the matched numbers; BFS distances and layers from each; the pair prices; the
-# matching table
+# numbers it pops; the words it eats; the matched numbers; BFS distances and layers
+# from each; the pair prices; where the stand-in's price leads; per number the most a
+# trail ending there gains in the pieces hanging off it by a bridge, and that piece's
+# chain (its numbers); the bridges (near, far, far side); the numbers with a piece;
+# what ending at each gains (_min_removal); the matching table
 ADJ = 0
 TILE_OF = ADJ + WIDTH
 EID = TILE_OF + WIDTH * WIDTH
@@ -67,7 +70,14 @@ ODD = REM + WIDTH
 DIST = ODD + WIDTH + 2
 LAYER = DIST + WIDTH * WIDTH
 PAIR = LAYER + WIDTH * (WIDTH + 1)
-DP = PAIR + WIDTH * WIDTH
+PX = PAIR + WIDTH * WIDTH
+TAIL = PX + WIDTH
+TLEN = TAIL + WIDTH
+TSEQ = TLEN + WIDTH
+BRIDGE = TSEQ + WIDTH * DEPTH
+TMASK = BRIDGE + 3 * WIDTH
+BON = TMASK + 1
+DP = BON + WIDTH
 SCRATCH = DP + (1 << CAP)
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX = np.uint64(0xBF58476D1CE4E5B9)
@@ -80,8 +90,11 @@ def dense_chain(start, hand, n, lo, hi, max_pip, chain):
     s = np.empty(SCRATCH, dtype=np.int64)
     V = max_pip + 1
     dbl = 0
-    for x in range(V):
+    for x in range(WIDTH):
         s[ADJ + x] = 0
+        s[TAIL + x] = 0
+        s[TLEN + x] = 0
+    s[TMASK] = 0
     for i in range(n):
         t = hand[i]
         a = lo[t]
@@ -93,13 +106,15 @@ def dense_chain(start, hand, n, lo, hi, max_pip, chain):
             s[TILE_OF + b * WIDTH + a] = t
             s[ADJ + a] |= 1 << b
             s[ADJ + b] |= 1 << a
-    # the part joined to start: number its tiles (for the table), drop the rest
+    # the part joined to start: number its tiles (for the table), drop the rest; find
+    # the bridges, each with its far side (the one without start)
     comp = _component(s, start)
     m = 0
+    n_bridges = 0
     for x in range(V):
         if not (comp >> x) & 1:
             s[ADJ + x] = 0
-            continue
+    for x in range(V):
         row = s[ADJ + x]
         while row:
             y = trailing_zeros(row)
@@ -108,22 +123,56 @@ def dense_chain(start, hand, n, lo, hi, max_pip, chain):
                 s[EID + x * WIDTH + y] = m
                 s[EID + y * WIDTH + x] = m
                 m += 1
-    root = (dbl >> start) & 1
-    seen = 1 << start
-    best_value = root
-    best_len = 0
-    if m > 0:
-        reach, n_odd, quick_loss, odd = _reach(s, start, seen, dbl)
-        loss, size = _min_removal(s, start, odd, n_odd, seen, dbl)
-        bound = root + reach - loss
-        if size > 0 or n_odd <= 1:  # (else Hierholzer's trail would not be one)
-            best_value, best_len = _completion(s, start, root, size, seen, dbl)
-            for i in range(1, best_len + 1):
-                s[BEST + i] = s[TRAIL + i]
-        if best_value < bound:
-            best_value, best_len = _improve(s, start, root, seen, dbl, m, best_value,
-                                            best_len, bound)
-    # lay it out, each double on first arrival
+                s[ADJ + x] &= ~(1 << y)
+                s[ADJ + y] &= ~(1 << x)
+                side = _component(s, start)
+                if not (side >> y) & 1:
+                    far, near = y, x
+                elif not (side >> x) & 1:
+                    far, near = x, y
+                else:
+                    far = -1
+                if far >= 0:
+                    s[BRIDGE + 3 * n_bridges] = near
+                    s[BRIDGE + 3 * n_bridges + 1] = far
+                    s[BRIDGE + 3 * n_bridges + 2] = _component(s, far)
+                    n_bridges += 1
+                s[ADJ + x] |= 1 << y
+                s[ADJ + y] |= 1 << x
+    # Pieces beyond bridges, innermost first: a trail that crosses one cannot come
+    # back, so the best it gains there is solved once and added to trails ending at
+    # the near end.
+    done = 0
+    while done < n_bridges:
+        pick = done  # the smallest far side left
+        for b in range(done + 1, n_bridges):
+            if popcount(s[BRIDGE + 3 * b + 2]) < popcount(s[BRIDGE + 3 * pick + 2]):
+                pick = b
+        for r in range(3):
+            tmp = s[BRIDGE + 3 * pick + r]
+            s[BRIDGE + 3 * pick + r] = s[BRIDGE + 3 * done + r]
+            s[BRIDGE + 3 * done + r] = tmp
+        p = s[BRIDGE + 3 * done]
+        q = s[BRIDGE + 3 * done + 1]
+        side = s[BRIDGE + 3 * done + 2]
+        done += 1
+        s[ADJ + p] &= ~(1 << q)
+        s[ADJ + q] &= ~(1 << p)
+        value, length = _solve(s, q, dbl, m)
+        if value + 1 > s[TAIL + p]:
+            s[TAIL + p] = value + 1
+            s[TLEN + p] = length + 1
+            s[TSEQ + p * DEPTH] = q
+            for i in range(1, length + 1):
+                s[TSEQ + p * DEPTH + i] = s[BEST + i]
+            s[TMASK] |= 1 << p
+        bits = side
+        while bits:
+            x = trailing_zeros(bits)
+            bits &= bits - 1
+            s[ADJ + x] = 0
+    best_value, best_len = _solve(s, start, dbl, m)
+    # lay it out, on into the pieces at its end, each double on first arrival
     length = 0
     v = start
     placed = 0
@@ -131,8 +180,22 @@ def dense_chain(start, hand, n, lo, hi, max_pip, chain):
         chain[length] = s[TILE_OF + v * WIDTH + v]
         length += 1
         placed |= 1 << v
-    for i in range(1, best_len + 1):
-        y = s[BEST + i]
+    i = 1
+    k = 0
+    piece = -1  # the number whose piece is being laid
+    while True:
+        if i <= best_len:
+            y = s[BEST + i]
+            i += 1
+        elif piece >= 0 and k < s[TLEN + piece]:
+            y = s[TSEQ + piece * DEPTH + k]
+            k += 1
+        elif s[TLEN + v] > 0 and piece != v:
+            piece = v
+            y = s[TSEQ + v * DEPTH]
+            k = 1
+        else:
+            break
         chain[length] = s[TILE_OF + v * WIDTH + y]
         length += 1
         v = y
@@ -141,6 +204,31 @@ def dense_chain(start, hand, n, lo, hi, max_pip, chain):
             length += 1
             placed |= 1 << v
     return length, float(best_value)
+
+
+@njit(cache=True)
+def _solve(s, start, dbl, m):
+    """The best trail from start over the words as they are, plus the piece at its
+    end (TAIL): (value, length), its numbers after start in BEST[1:]."""
+    root = (dbl >> start) & 1
+    seen = 1 << start
+    best_value = root + s[TAIL + start]
+    best_len = 0
+    if s[ADJ + start] == 0:
+        return best_value, best_len
+    reach, n_odd, quick_loss, odd, bonus = _reach(s, start, seen, dbl)
+    loss, size = _min_removal(s, start, odd, n_odd, seen, dbl, bonus)
+    bound = root + reach - loss
+    if size > 0 or n_odd <= 1:  # (else Hierholzer's trail would not be one)
+        c_value, c_len = _completion(s, start, root, size, seen, dbl)
+        if c_value > best_value:
+            best_value, best_len = c_value, c_len
+            for i in range(1, best_len + 1):
+                s[BEST + i] = s[TRAIL + i]
+    if best_value < bound:
+        best_value, best_len = _improve(s, start, root, seen, dbl, m, best_value,
+                                        best_len, bound)
+    return best_value, best_len
 
 
 @njit(cache=True)
@@ -161,9 +249,11 @@ def _component(s, v):
 
 @njit(cache=True)
 def _reach(s, v, seen, dbl):
-    """(Tiles reachable from v plus the doubles a chain could still add there, the
-    count of odd numbers other than v, a quick bound on what parity leaves out, the
-    word of those odd numbers)."""
+    """(Tiles reachable from v plus the doubles a chain could still add there and the
+    most it gains at its end, the count of odd numbers other than v, a quick bound on
+    what parity leaves out, the word of those odd numbers, the word of the numbers
+    where ending gains: a piece beyond a bridge (TAIL) or a double on a leaf, which is
+    entered only as the chain's end)."""
     comp = _component(s, v)
     ends = 0
     odd = 0
@@ -180,44 +270,68 @@ def _reach(s, v, seen, dbl):
                 leaf_dbl |= 1 << x
     odd &= ~(1 << v)
     leaf_dbl &= dbl & ~seen & ~(1 << v)
-    doubles = popcount(dbl & comp & ~seen)
-    n_leaf = popcount(leaf_dbl)
-    if n_leaf > 1:  # a leaf is entered only as the chain's end: one leaf double at most
-        doubles -= n_leaf - 1
+    doubles = popcount(dbl & comp & ~seen & ~leaf_dbl)
+    bonus = leaf_dbl | (s[TMASK] & comp)
+    gain = 0
+    bits = bonus
+    while bits:
+        x = trailing_zeros(bits)
+        bits &= bits - 1
+        gain = max(gain, s[TAIL + x] + ((leaf_dbl >> x) & 1))
     n_odd = popcount(odd)
-    return ends // 2 + doubles, n_odd, n_odd // 2, odd
+    return ends // 2 + doubles + gain, n_odd, n_odd // 2, odd, bonus
 
 
 @njit(cache=True)
-def _min_removal(s, v, odd, n_odd, seen, dbl):
+def _min_removal(s, v, odd, n_odd, seen, dbl, bonus):
     """Least count a trail from v must leave out of what _reach counted: a minimum
     matching by BFS distance of the odd numbers other than v, v when it is even, and a
-    stand-in for the trail's end (priced by the leaf doubles it forgoes). Returns (it,
-    the numbers matched: 0 when too many to match exactly, and the count is the pair
-    count's); leaves ODD, DIST, LAYER, PAIR and DP for _completion."""
+    stand-in for the trail's end. A trail ending at u gains g(u) there (_reach's bonus
+    numbers) and _reach counted the most, G: matched to w, the stand-in costs the
+    least of G - g(x) + dist(w, x) over x (x = w, or x the end beyond the path from w:
+    a trail ending at an even x leaves out a T-join with a path from x to some w).
+    Returns (it, the numbers matched: 0 when too many to match exactly, and the count
+    is the pair count's); leaves ODD, DIST, LAYER, PAIR, PX and DP for _completion."""
     closable = popcount(s[ADJ + v]) % 2 == 0
     size = n_odd + 2 if closable else n_odd + 1
     if size > CAP:
         return n_odd // 2, 0
     k = 0
     bits = odd
-    leaves = 0  # unseen leaves with doubles: ending elsewhere forgoes one
     while bits:
         x = trailing_zeros(bits)
         bits &= bits - 1
         s[ODD + k] = x
         k += 1
-        if popcount(s[ADJ + x]) == 1 and (dbl >> x) & 1 and not (seen >> x) & 1:
-            leaves |= 1 << x
     s[ODD + k] = v
-    best_leaf = 1 if leaves else 0
+    gain = 0
+    bits = bonus
+    while bits:
+        x = trailing_zeros(bits)
+        bits &= bits - 1
+        g = s[TAIL + x]
+        if x != v and popcount(s[ADJ + x]) == 1 and (dbl >> x) & 1 and not (seen >> x) & 1:
+            g += 1  # a double on a leaf
+        s[BON + x] = g
+        gain = max(gain, g)
     free = size - 1
     for i in range(free):
-        _bfs(s, i, s[ODD + i])
+        w = s[ODD + i]
+        _bfs(s, i, w)
+        price = gain - (s[BON + w] if (bonus >> w) & 1 else 0)
+        s[PX + i] = w
+        bits = bonus
+        while bits:
+            x = trailing_zeros(bits)
+            bits &= bits - 1
+            through = gain - s[BON + x] + s[DIST + i * WIDTH + x]
+            if through < price:
+                price = through
+                s[PX + i] = x
+        s[PAIR + i * WIDTH + free] = price
     for i in range(free):
         for j in range(i + 1, free):
             s[PAIR + i * WIDTH + j] = s[DIST + i * WIDTH + s[ODD + j]]
-        s[PAIR + i * WIDTH + free] = best_leaf - ((leaves >> s[ODD + i]) & 1 if i < k else 0)
     return _matching(s, size), size
 
 
@@ -293,8 +407,8 @@ def _completion(s, v, value, size, seen, dbl):
                 j = trailing_zeros(bits)
                 bits &= bits - 1
                 if s[PAIR + i * WIDTH + j] + s[DP + (rest & ~(1 << j))] == s[DP + mask]:
-                    if j != free:
-                        x = s[ODD + j]
+                    x = s[ODD + j] if j != free else s[PX + i]  # (PX: the path's end)
+                    if x != s[ODD + i]:
                         d = s[DIST + i * WIDTH + x]
                         while d > 0:
                             d -= 1
@@ -328,7 +442,7 @@ def _completion(s, v, value, size, seen, dbl):
         if not (seen >> y) & 1:
             value += (dbl >> y) & 1
             seen |= 1 << y
-    return value + n - 1, n - 1
+    return value + n - 1 + s[TAIL + s[TRAIL + n - 1]], n - 1
 
 
 @njit(cache=True)
@@ -395,6 +509,7 @@ def _walks(s, start, root, seen0, dbl):
                 value += (dbl >> y) & 1
                 seen |= 1 << y
             v = y
+        value += s[TAIL + v]
         if value > best_value:
             best_value = value
             best_len = length
@@ -460,10 +575,23 @@ def _search(s, start, root, seen, dbl, m, threshold, stop, budget):
                     if 2 * n_table > size:
                         table_v, table_m = _grow(table_v, table_m)
             if not prune:
-                reach, n_odd, quick_loss, odd = _reach(s, v, seen, dbl)
+                reach, n_odd, quick_loss, odd, bonus = _reach(s, v, seen, dbl)
                 prune = value + reach - quick_loss <= best_value
-                if not prune and n_odd > 1 and reach > TJOIN_FROM:
-                    loss, size = _min_removal(s, v, odd, n_odd, seen, dbl)
+                if not prune and n_odd <= 1:
+                    # every reachable tile fits one trail from v: the best completion
+                    # unless ending elsewhere gains more
+                    c_value, c_len = _completion(s, v, value, 0, seen, dbl)
+                    if c_value > best_value:
+                        best_value = c_value
+                        best_len = depth + c_len
+                        for i in range(1, depth + 1):
+                            s[BEST + i] = s[AT + i]
+                        for i in range(1, c_len + 1):
+                            s[BEST + depth + i] = s[TRAIL + i]
+                        found = True
+                    prune = c_value >= value + reach
+                if not prune and (reach > TJOIN_FROM or n_odd <= 1):
+                    loss, size = _min_removal(s, v, odd, n_odd, seen, dbl, bonus)
                     bound = value + reach - loss
                     prune = bound <= best_value
                     if not prune and size > 0:
@@ -477,18 +605,6 @@ def _search(s, start, root, seen, dbl, m, threshold, stop, budget):
                                 s[BEST + depth + i] = s[TRAIL + i]
                             found = True
                         prune = c_value >= bound
-                if not prune and n_odd <= 1:
-                    # every reachable tile fits one trail from v: the best completion
-                    c_value, c_len = _completion(s, v, value, 0, seen, dbl)
-                    if c_value > best_value:  # (it is: worth value + reach)
-                        best_value = c_value
-                        best_len = depth + c_len
-                        for i in range(1, depth + 1):
-                            s[BEST + i] = s[AT + i]
-                        for i in range(1, c_len + 1):
-                            s[BEST + depth + i] = s[TRAIL + i]
-                        found = True
-                    prune = True
         advanced = False
         if not prune:
             c = s[CAND + depth]
@@ -505,8 +621,8 @@ def _search(s, start, root, seen, dbl, m, threshold, stop, budget):
                 s[FRESH + depth] = fresh
                 s[AT + depth] = y
                 s[CAND + depth] = s[ADJ + y]
-                if value > best_value:
-                    best_value = value
+                if value + s[TAIL + y] > best_value:  # ending here, on into its piece
+                    best_value = value + s[TAIL + y]
                     best_len = depth
                     for i in range(1, depth + 1):
                         s[BEST + i] = s[AT + i]
