@@ -54,7 +54,8 @@ TJOIN_FROM = 12  # reachable tiles above which a node also gets the T-join bound
 # from each; the pair prices; where the stand-in's price leads; per number the most a
 # trail ending there gains in the pieces hanging off it by a bridge, and that piece's
 # chain (its numbers); the bridges (near, far, far side); the numbers with a piece;
-# what ending at each gains (_min_removal); the matching table
+# what ending at each gains (_min_removal); the bridge search's discovery times, low
+# links and subtrees (_bridges); the matching table
 ADJ = 0
 TILE_OF = ADJ + WIDTH
 EID = TILE_OF + WIDTH * WIDTH
@@ -77,7 +78,8 @@ TSEQ = TLEN + WIDTH
 BRIDGE = TSEQ + WIDTH * DEPTH
 TMASK = BRIDGE + 3 * WIDTH
 BON = TMASK + 1
-DP = BON + WIDTH
+DFS = BON + WIDTH
+DP = DFS + 3 * WIDTH
 SCRATCH = DP + (1 << CAP)
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX = np.uint64(0xBF58476D1CE4E5B9)
@@ -106,15 +108,13 @@ def dense_chain(start, hand, n, lo, hi, max_pip, chain):
             s[TILE_OF + b * WIDTH + a] = t
             s[ADJ + a] |= 1 << b
             s[ADJ + b] |= 1 << a
-    # the part joined to start: number its tiles (for the table), drop the rest; find
-    # the bridges, each with its far side (the one without start)
+    # the part joined to start: number its tiles (for the table), drop the rest
     comp = _component(s, start)
     m = 0
-    n_bridges = 0
     for x in range(V):
         if not (comp >> x) & 1:
             s[ADJ + x] = 0
-    for x in range(V):
+            continue
         row = s[ADJ + x]
         while row:
             y = trailing_zeros(row)
@@ -123,35 +123,12 @@ def dense_chain(start, hand, n, lo, hi, max_pip, chain):
                 s[EID + x * WIDTH + y] = m
                 s[EID + y * WIDTH + x] = m
                 m += 1
-                s[ADJ + x] &= ~(1 << y)
-                s[ADJ + y] &= ~(1 << x)
-                side = _component(s, start)
-                if not (side >> y) & 1:
-                    far, near = y, x
-                elif not (side >> x) & 1:
-                    far, near = x, y
-                else:
-                    far = -1
-                if far >= 0:
-                    s[BRIDGE + 3 * n_bridges] = near
-                    s[BRIDGE + 3 * n_bridges + 1] = far
-                    s[BRIDGE + 3 * n_bridges + 2] = _component(s, far)
-                    n_bridges += 1
-                s[ADJ + x] |= 1 << y
-                s[ADJ + y] |= 1 << x
+    n_bridges = _bridges(s, start)
     # Pieces beyond bridges, innermost first: a trail that crosses one cannot come
     # back, so the best it gains there is solved once and added to trails ending at
     # the near end.
     done = 0
     while done < n_bridges:
-        pick = done  # the smallest far side left
-        for b in range(done + 1, n_bridges):
-            if popcount(s[BRIDGE + 3 * b + 2]) < popcount(s[BRIDGE + 3 * pick + 2]):
-                pick = b
-        for r in range(3):
-            tmp = s[BRIDGE + 3 * pick + r]
-            s[BRIDGE + 3 * pick + r] = s[BRIDGE + 3 * done + r]
-            s[BRIDGE + 3 * done + r] = tmp
         p = s[BRIDGE + 3 * done]
         q = s[BRIDGE + 3 * done + 1]
         side = s[BRIDGE + 3 * done + 2]
@@ -207,6 +184,58 @@ def dense_chain(start, hand, n, lo, hi, max_pip, chain):
 
 
 @njit(cache=True)
+def _bridges(s, start):
+    """The bridges of the part joined to start (Tarjan's low links, a depth-first
+    search on words), innermost first (in the order the search leaves them): their
+    near and far numbers and far sides (the far number's subtree, without start) in
+    BRIDGE. Returns how many."""
+    disc = DFS
+    low = DFS + WIDTH
+    sub = DFS + 2 * WIDTH
+    for x in range(WIDTH):
+        s[disc + x] = -1
+    n = 0
+    t = 1
+    top = 0
+    s[STACK] = start
+    s[POP] = s[ADJ + start]
+    s[disc + start] = 0
+    s[low + start] = 0
+    s[sub + start] = 1 << start
+    while top >= 0:
+        x = s[STACK + top]
+        rest = s[POP + top]
+        if rest:
+            y = trailing_zeros(rest)
+            s[POP + top] = rest & (rest - 1)
+            if top > 0 and y == s[STACK + top - 1]:
+                continue  # the tile it came by (one per pair of numbers)
+            if s[disc + y] < 0:
+                s[disc + y] = t
+                s[low + y] = t
+                s[sub + y] = 1 << y
+                t += 1
+                top += 1
+                s[STACK + top] = y
+                s[POP + top] = s[ADJ + y]
+            elif s[disc + y] < s[low + x]:
+                s[low + x] = s[disc + y]
+        else:
+            top -= 1
+            if top >= 0:
+                p = s[STACK + top]
+                s[sub + p] |= s[sub + x]
+                if s[low + x] < s[low + p]:
+                    s[low + p] = s[low + x]
+                if s[low + x] > s[disc + p]:  # nothing below x reaches above it
+                    s[BRIDGE + 3 * n] = p
+                    s[BRIDGE + 3 * n + 1] = x
+                    s[BRIDGE + 3 * n + 2] = s[sub + x]
+                    n += 1
+    return n
+
+
+@njit(cache=True)
 def _solve(s, start, dbl, m):
     """The best trail from start over the words as they are, plus the piece at its
     end (TAIL): (value, length), its numbers after start in BEST[1:]."""
@@ -216,7 +245,7 @@ def _solve(s, start, dbl, m):
     best_len = 0
     if s[ADJ + start] == 0:
         return best_value, best_len
-    reach, n_odd, quick_loss, odd, bonus = _reach(s, start, seen, dbl)
+    reach, n_odd, _, odd, bonus = _reach(s, start, seen, dbl)
     loss, size = _min_removal(s, start, odd, n_odd, seen, dbl, bonus)
     bound = root + reach - loss
     if size > 0 or n_odd <= 1:  # (else Hierholzer's trail would not be one)

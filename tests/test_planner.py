@@ -11,6 +11,8 @@ floats).
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -128,14 +130,14 @@ def bridged_hands(draw: st.DrawFn):
     ts = tile_set(12)
     numbers = rng.permutation(13).tolist()
     cuts = sorted(rng.choice(range(3, 10), size=int(rng.integers(1, 3)), replace=False))
-    clusters = [numbers[a:b] for a, b in zip([0, *cuts], [*cuts, 13])]
+    clusters = [numbers[a:b] for a, b in pairwise([0, *cuts, 13])]
     pairs = set()
     for c in clusters:
         for i, x in enumerate(c):
             for y in c[i + 1:]:
                 if rng.random() < 0.6:
                     pairs.add(tuple(sorted((x, y))))
-    for c, d in zip(clusters, clusters[1:]):
+    for c, d in pairwise(clusters):
         pairs.add(tuple(sorted((int(rng.choice(c)), int(rng.choice(d))))))
     for x in range(13):
         if rng.random() < 0.25:
