@@ -642,7 +642,8 @@ def _search(s, start, root, seen, dbl, m, threshold, stop, budget):
                 s[CAND + depth] = c & (c - 1)
                 s[ADJ + v] &= ~(1 << y)
                 s[ADJ + y] &= ~(1 << v)
-                mask ^= np.uint64(1) << np.uint64(s[EID + v * WIDTH + y])
+                if memo:
+                    mask ^= np.uint64(1) << np.uint64(s[EID + v * WIDTH + y])
                 fresh = 1 - ((seen >> y) & 1)
                 value += 1 + (fresh & (dbl >> y))
                 seen |= 1 << y
@@ -664,7 +665,8 @@ def _search(s, start, root, seen, dbl, m, threshold, stop, budget):
             u = s[AT + depth - 1]
             s[ADJ + u] |= 1 << v
             s[ADJ + v] |= 1 << u
-            mask ^= np.uint64(1) << np.uint64(s[EID + u * WIDTH + v])
+            if memo:
+                mask ^= np.uint64(1) << np.uint64(s[EID + u * WIDTH + v])
             value -= 1
             if s[FRESH + depth]:
                 value -= (dbl >> v) & 1

@@ -7,7 +7,10 @@ slipped into the chain whenever it passes through ``d`` (R12 lets it be followed
 a chain's value is the value of its non-double tiles plus that of the doubles on the
 numbers it visits. A tile is worth ``1 + pip_weight * pips``.
 
-The search is exact. When the tiles joined to ``start`` close few independent cycles
+The search is exact. Unweighted hands (pip_weight 0) that close more than a few
+independent cycles take the same bound, certificate and search on bitmask words, with
+the pieces beyond bridges solved apart (mexsim/dense_search.py); general_chain below
+plans weighted ones. When the tiles joined to ``start`` close few independent cycles
 (sparse hands, the usual case) it simply tries every trail (for big ones — PLAIN_TJOIN
 tiles or more, unweighted — from the certificate below and stopping at its bound), but
 not into the trees dangling off the rest: a trail that enters one cannot come back, so
