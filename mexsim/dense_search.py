@@ -23,6 +23,18 @@ word operations:
   word), and aspiration: ask for chains worth more than a threshold just under the
   bound, lowering it while none is found.
 
+First, the pieces hanging off the rest by a single tile (a bridge, found by Tarjan's
+low links on words) are solved apart, innermost first: a trail that crosses a bridge
+away from the start cannot come back, so the most it gains beyond it is a smaller
+problem solved once (the same search, from the far end) and added to trails ending
+at the near end. Dangling trees are the simplest case. What a trail gains by ending
+at a number (such a piece, or a double on a leaf) enters the bound through the
+stand-in: matched to w it costs the least of G - g(x) + dist(w, x) over the numbers
+x (G: the most any end gains, counted in the reach), which prices ending at x beyond
+a path from w, even numbers too. Hands whose T-join removed such a piece (say a
+triangle behind a bridge) made the certificate fall short and the search take
+milliseconds; apart, both are settled at once.
+
 It is exact within NODE_BUDGET nodes (then a FALLBACK_BUDGET search from the best of
 some random walks keeps the best chain found), like the general planner, whose list
 version spent most of its time on bookkeeping rather than search. Values are counts,
