@@ -7,7 +7,10 @@ slipped into the chain whenever it passes through ``d`` (R12 lets it be followed
 a chain's value is the value of its non-double tiles plus that of the doubles on the
 numbers it visits. A tile is worth ``1 + pip_weight * pips``.
 
-The search is exact. When the tiles joined to ``start`` close few independent cycles
+The search is exact. Unweighted hands (pip_weight 0) that close more than a few
+independent cycles take the same bound, certificate and search on bitmask words, with
+the pieces beyond bridges solved apart (mexsim/dense_search.py); general_chain below
+plans weighted ones. When the tiles joined to ``start`` close few independent cycles
 (sparse hands, the usual case) it simply tries every trail (for big ones — PLAIN_TJOIN
 tiles or more, unweighted — from the certificate below and stopping at its bound), but
 not into the trees dangling off the rest: a trail that enters one cannot come back, so
@@ -47,6 +50,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from mexsim.dense_search import WIDTH, dense_chain
 from mexsim.trail_search import sparse_chain
 
 MAX_MATCHED = 12  # numbers the T-join bound matches exactly (odd ones, start, free end)
@@ -87,6 +91,15 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
                                          chain)
     if sparse:
         return length, value
+    if pip_weight == 0.0 and max_pip < WIDTH:  # every tile worth 1: on bitmasks
+        return dense_chain(start, hand, n, lo, hi, max_pip, chain)
+    return general_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain)
+
+
+@njit(cache=True)
+def general_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
+    """longest_chain on adjacency lists, any weights: the path of weighted dense hands
+    (and, in the tests, the reference for mexsim/dense_search.py)."""
     V = max_pip + 1
     # All the int arrays are rows of one allocation (and the float ones of another):
     # the helpers' scratch rows, then the graph's. The plain path indexes them by row

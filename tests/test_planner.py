@@ -11,12 +11,14 @@ floats).
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mexsim.planner import longest_chain_brute_force
+from mexsim.planner import general_chain, longest_chain_brute_force
 from mexsim.tiles import tile_set
 from tests.test_strategies import assert_plan_is_best, best_value, check_chain, hands, plan
 
@@ -100,3 +102,68 @@ def test_planner_is_exact_on_trees_hanging_off_cycles(seed, pip_weight):
     chain, value = plan(12, hand, start, pip_weight)
     check_chain(12, hand, start, pip_weight, chain, value)
     assert value == pytest.approx(best_value(start, [ts.tile(t) for t in hand], pip_weight))
+
+
+def general_plan(max_pip: int, hand: list[int], start: int) -> float:
+    """The general planner's value (adjacency lists), bypassing the bitmask paths."""
+    ts = tile_set(max_pip)
+    chain = np.full(max(1, len(hand)), -1, dtype=np.int64)
+    _, value = general_chain(start, np.array(hand, dtype=np.int64), len(hand), ts.lo,
+                             ts.hi, ts.pips, 0.0, max_pip, chain)
+    return value
+
+
+@settings(max_examples=200, deadline=None)
+@given(hands({6: (12, 17), 9: (14, 20)}, st.just(0.0)))
+def test_dense_unweighted_planner_equals_the_definition(case):
+    """Unweighted hands with many cycles take the bitmask branch and bound
+    (mexsim/dense_search.py): T-join bound and certificate on words, every double
+    counted on first arrival at its number (R12: doubles can be followed)."""
+    assert_plan_is_best(case, best_value)
+
+
+@st.composite
+def bridged_hands(draw: st.DrawFn):
+    """Two or three dense clusters of double-12 numbers joined in a row by single tiles
+    (bridges), a few leaves and doubles; the start in any cluster."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    ts = tile_set(12)
+    numbers = rng.permutation(13).tolist()
+    cuts = sorted(rng.choice(range(3, 10), size=int(rng.integers(1, 3)), replace=False))
+    clusters = [numbers[a:b] for a, b in pairwise([0, *cuts, 13])]
+    pairs = set()
+    for c in clusters:
+        for i, x in enumerate(c):
+            for y in c[i + 1:]:
+                if rng.random() < 0.6:
+                    pairs.add(tuple(sorted((x, y))))
+    for c, d in pairwise(clusters):
+        pairs.add(tuple(sorted((int(rng.choice(c)), int(rng.choice(d))))))
+    for x in range(13):
+        if rng.random() < 0.25:
+            pairs.add((x, x))
+    pairs = sorted(pairs)
+    keep = rng.permutation(len(pairs))[:20]
+    hand = sorted(int(ts.index[pairs[i]]) for i in keep)
+    return 12, hand, int(rng.integers(0, 13)), 0.0
+
+
+@settings(max_examples=150, deadline=None)
+@given(bridged_hands())
+def test_dense_planner_is_exact_across_bridges(case):
+    """A trail that crosses a bridge away from the start never comes back: hands made
+    of clusters joined by single tiles (R12: a double is laid on arrival)."""
+    assert_plan_is_best(case, best_value)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_dense_planner_equals_the_general_planner(seed):
+    """18–24 tiles of a double-12 set, unweighted: the bitmask path and the general
+    planner (adjacency lists) find chains of the same value."""
+    rng = np.random.default_rng(seed)
+    hand = sorted(rng.choice(91, size=int(rng.integers(18, 25)), replace=False).tolist())
+    start = int(rng.integers(0, 13))
+    chain, value = plan(12, hand, start, 0.0)
+    check_chain(12, hand, start, 0.0, chain, value)
+    assert value == general_plan(12, hand, start)
