@@ -5,6 +5,7 @@ The rulebook is RULES.md (rule ids R1–R17); docs/rules.md records how mexsim r
 
 import hashlib
 import os
+import sys
 from pathlib import Path
 
 __version__ = "0.1.0"
@@ -28,3 +29,8 @@ def _numba_cache_dir() -> str:
 
 # Before numba is imported anywhere in mexsim (numba reads it once, at import).
 os.environ.setdefault("NUMBA_CACHE_DIR", _numba_cache_dir())
+if "numba" in sys.modules:
+    # Imported before mexsim (a notebook, pytest resolving a warning filter): numba read
+    # its settings already and would cache beside the sources, keyed on no version of
+    # mexsim. Its functions look the folder up when they are defined, so tell it now.
+    sys.modules["numba"].config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]

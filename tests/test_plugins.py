@@ -456,3 +456,24 @@ def test_the_strategies_command_lists_everything(project: Path, plugins):
     assert re.search(r"\bx\s*[=:]\s*1\b", out)  # pick_x's own parameter and default
     assert re.search(r"\bpip_weight\s*[=:]\s*0\b", out)
     assert re.search(r"\bown_first\s*[=:]\s*1\b", out)
+
+
+CACHE_PLACE = '''\
+import numba  # before mexsim, as pytest's warning filters and notebooks do
+import mexsim
+from mexsim.planner import longest_chain
+print(longest_chain.stats.cache_path)
+'''
+
+
+def test_numba_imported_first_still_caches_per_version_of_mexsim():
+    """numba reads its cache folder at import; imported before mexsim it would cache
+    beside the sources, where a strategy's cache outlives a change of the mexsim code
+    it calls (found: pytest imported numba first, and tests ran an old planner)."""
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    done = subprocess.run([sys.executable, "-c", CACHE_PLACE], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    import mexsim
+
+    assert done.stdout.strip().startswith(mexsim._numba_cache_dir())
