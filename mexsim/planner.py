@@ -51,7 +51,8 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from mexsim.dense_search import WIDTH, dense_chain
-from mexsim.trail_search import sparse_chain
+from mexsim.trail_search import NODE_BUDGET as SPARSE_BUDGET
+from mexsim.trail_search import SWITCH_STEPS, sparse_chain
 
 MAX_MATCHED = 12  # numbers the T-join bound matches exactly (odd ones, start, free end)
 SCRATCH_ROWS = 14  # rows of int scratch the helpers share (each names its rows)
@@ -87,11 +88,12 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
             chain[0] = hand[0]
             return 1, 1.0 + pip_weight * pips[hand[0]]
         return 0, 0.0
+    uniform = pip_weight == 0.0 and max_pip < WIDTH  # every tile worth 1: on bitmasks
     sparse, length, value = sparse_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip,
-                                         chain)
+                                         chain, SWITCH_STEPS if uniform else SPARSE_BUDGET)
     if sparse:
         return length, value
-    if pip_weight == 0.0 and max_pip < WIDTH:  # every tile worth 1: on bitmasks
+    if uniform:
         return dense_chain(start, hand, n, lo, hi, max_pip, chain)
     return general_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain)
 

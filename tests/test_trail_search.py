@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mexsim.tiles import tile_set
-from mexsim.trail_search import SPARSE_CYCLES, sparse_chain
+from mexsim.trail_search import NODE_BUDGET, SPARSE_CYCLES, sparse_chain
 from tests.test_strategies import best_value, check_chain, hands
 
 
@@ -31,11 +31,13 @@ def cycles_joined_to(max_pip: int, hand: list[int], start: int) -> int:
     return tiles - len(joined) + 1
 
 
-def run_sparse(max_pip: int, hand: list[int], start: int, pip_weight: float):
+def run_sparse(max_pip: int, hand: list[int], start: int, pip_weight: float,
+               budget: int = NODE_BUDGET):
     ts = tile_set(max_pip)
     chain = np.full(max(1, len(hand)), -1, dtype=np.int64)
     taken, length, value = sparse_chain(start, np.array(hand, dtype=np.int64), len(hand),
-                                        ts.lo, ts.hi, ts.pips, pip_weight, max_pip, chain)
+                                        ts.lo, ts.hi, ts.pips, pip_weight, max_pip, chain,
+                                        budget)
     return taken, chain[:length].tolist(), value
 
 
@@ -81,3 +83,29 @@ def test_a_tree_hanging_off_a_cycle_is_entered_last():
     assert taken and value == 7.0
     check_chain(6, hand, 2, 0.0, chain, value)
     assert [ts.tile(t) for t in chain[-3:]] == [(2, 4), (4, 5), (5, 5)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(hands({9: (4, 14), 12: (8, 18)}, st.sampled_from([0.0, 1.0])), st.integers(1, 40))
+def test_a_search_out_of_steps_hands_the_plan_back(case, budget):
+    """Unweighted plans get a few dozen steps here before the dense path takes them
+    (planner.SWITCH_STEPS): what is not settled within the budget is declined, never
+    returned unproven, and what is returned is the best."""
+    max_pip, hand, start, pip_weight = case
+    taken, chain, value = run_sparse(max_pip, hand, start, pip_weight, budget)
+    if taken:
+        check_chain(max_pip, hand, start, pip_weight, chain, value)
+        ts = tile_set(max_pip)
+        assert abs(value - best_value(start, [ts.tile(t) for t in hand], pip_weight)) < 1e-9
+
+
+def test_a_cycle_needing_more_steps_than_allowed_is_declined():
+    """From 0: the triangle 0-1-2 and 2|3 hanging off it. Parity leaves one tile out,
+    so the best is three (0|1 1|2 2|3): two steps of the search, one is not enough."""
+    ts = tile_set(6)
+    hand = [int(ts.index[a, b]) for a, b in ((0, 1), (1, 2), (0, 2), (2, 3))]
+    assert run_sparse(6, hand, 0, 0.0, budget=1)[0] is False
+    taken, chain, value = run_sparse(6, hand, 0, 0.0)
+    assert taken and value == 3.0
+    check_chain(6, hand, 0, 0.0, chain, value)
+    assert run_sparse(6, hand, 0, 0.0, budget=2)[0] is True
