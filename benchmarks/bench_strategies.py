@@ -1,7 +1,8 @@
 """`make bench` (strategies part): plug-in strategies, planner and warm start.
 
-Matches per second on one core for 4 x longest_train (pip_weight 0 and 1.0), 4 x
-early_doubles and the default mixed table (seed-001 rules); the longest_train planner's
+Matches per second on one core (CPU time, best of 5: see bench_engine.rate) for
+4 x longest_train (pip_weight 0 and 1.0), 4 x early_doubles, 4 x mexican_first and the
+default mixed table (seed-001 rules); the longest_train planner's
 time on random hands of 15, 20 and 25 tiles (pip_weight 0 and 1.0); and the warm
 start: a 1-match replay of configs/default.toml in a fresh process once the cache is
 warm. Targets (issue 3): 4 x longest_train >= 5,000 matches/s/core; a 25-tile plan well
@@ -19,6 +20,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from bench_engine import rate  # a sibling script (benchmarks/ is on sys.path)
 
 from mexsim.engine import play_matches_results
 from mexsim.planner import longest_chain
@@ -37,14 +39,12 @@ TABLES: dict[str, list[str | tuple[str, float]]] = {
 }
 
 
-def table_rate(names: list[str | tuple[str, float]], n: int) -> float:
+def table_rate(names: list[str | tuple[str, float]], n: int, repeats: int = 5) -> float:
     rules = resolve_rules({"preset": "seed-001"}, 4)
     strategies = available_strategies()
     seats = [Seat(strategies[s[0]], (s[1],)) if isinstance(s, tuple) else s for s in names]
     play_matches_results(rules, seats, 2026, 0, 2)  # compile / load the cache
-    start = time.perf_counter()
-    play_matches_results(rules, seats, 2026, 0, n)
-    return n / (time.perf_counter() - start)
+    return rate(lambda k: play_matches_results(rules, seats, 2026, 0, k), n, repeats)
 
 
 def planner_times(size: int, hands: int, pip_weight: float) -> tuple[float, float, float]:
