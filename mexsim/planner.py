@@ -50,7 +50,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from mexsim.dense_search import WIDTH, dense_chain
+from mexsim.dense_search import WIDTH, dense_chain, weighted_dense_chain
 from mexsim.trail_search import NODE_BUDGET as SPARSE_BUDGET
 from mexsim.trail_search import SWITCH_STEPS, sparse_chain
 
@@ -97,6 +97,9 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
         return length, value
     if uniform:
         return dense_chain(start, hand, n, lo, hi, max_pip, chain)
+    if pip_weight > 0.0 and max_pip < WIDTH:  # weighted: the same, values in floats
+        return weighted_dense_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip,
+                                    chain)
     return general_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain)
 
 
