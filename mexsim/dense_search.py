@@ -1,4 +1,5 @@
-"""The planner's dense path for unweighted hands (pip_weight 0), on bitmasks.
+"""The planner's dense path, on bitmasks: counts for unweighted hands (pip_weight 0),
+floats for weighted ones.
 
 Hands that close more than a few independent cycles (mexsim/trail_search.py takes the
 others) are planned by a branch and bound, as in mexsim/planner.py, but here on the
@@ -39,6 +40,16 @@ It is exact within NODE_BUDGET nodes (then a FALLBACK_BUDGET search from the bes
 some random walks keeps the best chain found), like the general planner, whose list
 version spent most of its time on bookkeeping rather than search. Values are counts,
 so it works in integers.
+
+Weighted hands (a tile worth 1 + pip_weight * pips) take the same functions, compiled
+a second time: ``w`` is None unweighted, so numba prunes every ``w is None`` branch
+and the integer path is unchanged, and else the values (tile and double values,
+pieces' gains, distances, prices, the matching table) are read from a float view of
+the one scratch allocation. What differs: the reach sums tile values and its quick
+bound also counts the cheapest tile at each odd number; the T-join prices are
+shortest paths by tile value (_dijkstra on words, a number of two tiles passed
+through losing its double), their paths followed by parent; values compare within
+EPS; and aspiration asks straight for a chain better than the certificate.
 
 A chain is kept as the numbers it reaches; laid out, each double follows the first
 arrival at its number (R12: doubles can be followed).
