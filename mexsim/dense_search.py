@@ -470,12 +470,17 @@ def _min_removal(s, f, w, v, odd, n_odd, seen, dbl, bonus):
         f[BON + x] = g
         gain = max(gain, g)
     free = size - 1
+    later = 0  # (weighted) the numbers matched after the i-th: Dijkstra's targets
+    if w is not None:
+        for i in range(free):
+            later |= 1 << s[ODD + i]
     for i in range(free):
         a = s[ODD + i]
         if w is None:
             _bfs(s, i, a)
         else:
-            _dijkstra(s, f, i, a, seen, dbl)
+            later &= ~(1 << a)
+            _dijkstra(s, f, i, a, seen, dbl, later | bonus)
         price = gain - (f[BON + a] if (bonus >> a) & 1 else 0)
         s[PX + i] = a
         bits = bonus
@@ -520,12 +525,13 @@ def _bfs(s, i, src):
 
 
 @njit(cache=True)
-def _dijkstra(s, f, i, src, seen, dbl):
+def _dijkstra(s, f, i, src, seen, dbl, need):
     """Weighted hands: shortest distances by tile value from src (DIST[i], floats) and
     the number each is reached from (LAYER[i], ints), on words; the nearest is picked
     by a scan of the few numbers waiting. A path through a number of two tiles takes
     both, so that number's double (if not laid yet) is lost with them, as in
-    planner._dijkstra: the least-valued T-join is made of such paths."""
+    planner._dijkstra: the least-valued T-join is made of such paths. It stops when
+    the numbers in ``need`` are settled (their distances and paths are final then)."""
     dist = DIST + i * WIDTH
     parent = LAYER + i * (WIDTH + 1)
     f[dist + src] = 0.0
@@ -541,6 +547,9 @@ def _dijkstra(s, f, i, src, seen, dbl):
             if f[dist + y] < f[dist + x]:
                 x = y
         waiting &= ~(1 << x)
+        need &= ~(1 << x)
+        if need == 0:
+            return
         row = s[ADJ + x]
         base = f[dist + x]
         if x != src and popcount(row) == 2 and (dbl >> x) & 1 and not (seen >> x) & 1:
