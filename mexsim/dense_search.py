@@ -399,7 +399,7 @@ def _reach(s, f, w, v, seen, dbl):
     leaf_dbl &= dbl & ~seen & ~(1 << v)
     laid = dbl & comp & ~seen & ~leaf_dbl
     bonus = leaf_dbl | (s[TMASK] & comp)
-    gain = f[TAIL + v] * 0
+    gain = f[TAIL + v] * 0  # 0 of the values' type (int, or float weighted)
     bits = bonus
     while bits:
         x = trailing_zeros(bits)
@@ -459,7 +459,7 @@ def _min_removal(s, f, w, v, odd, n_odd, seen, dbl, bonus):
         s[ODD + k] = x
         k += 1
     s[ODD + k] = v
-    gain = f[TAIL + v] * 0
+    gain = f[TAIL + v] * 0  # 0 of the values' type (int, or float weighted)
     bits = bonus
     while bits:
         x = trailing_zeros(bits)
