@@ -1,4 +1,5 @@
-"""The planner's dense path for unweighted hands (pip_weight 0), on bitmasks.
+"""The planner's dense path, on bitmasks: counts for unweighted hands (pip_weight 0),
+floats for weighted ones.
 
 Hands that close more than a few independent cycles (mexsim/trail_search.py takes the
 others) are planned by a branch and bound, as in mexsim/planner.py, but here on the
@@ -40,6 +41,16 @@ some random walks keeps the best chain found), like the general planner, whose l
 version spent most of its time on bookkeeping rather than search. Values are counts,
 so it works in integers.
 
+Weighted hands (a tile worth 1 + pip_weight * pips) take the same functions, compiled
+a second time: ``w`` is None unweighted, so numba prunes every ``w is None`` branch
+and the integer path is unchanged, and else the values (tile and double values,
+pieces' gains, distances, prices, the matching table) are read from a float view of
+the one scratch allocation. What differs: the reach sums tile values and its quick
+bound also counts the cheapest tile at each odd number; the T-join prices are
+shortest paths by tile value (_dijkstra on words, a number of two tiles passed
+through losing its double), their paths followed by parent; values compare within
+EPS; and aspiration asks straight for a chain better than the certificate.
+
 A chain is kept as the numbers it reaches; laid out, each double follows the first
 arrival at its number (R12: doubles can be followed).
 """
@@ -59,6 +70,8 @@ NODE_BUDGET = 200_000  # nodes for the exact search (cheap ones: ~4x the list ve
 FALLBACK_BUDGET = 200_000  # then a search from the best of WALKS random chains
 WALKS = 256
 TJOIN_FROM = 12  # reachable tiles above which a node also gets the T-join bound
+TJOIN_WEIGHTED = 12  # the same weighted, in cheapest tiles' worth
+EPS = 1e-9  # weighted values are floats: tolerance as in mexsim/planner.py
 # int scratch: adjacency words; tile of (x, y); edge number of (x, y) for the table;
 # per depth: number reached, its untried tiles, whether the step first reached it;
 # the best trail's numbers; a completion's numbers; Hierholzer's stack and the
@@ -67,7 +80,10 @@ TJOIN_FROM = 12  # reachable tiles above which a node also gets the T-join bound
 # trail ending there gains in the pieces hanging off it by a bridge, and that piece's
 # chain (its numbers); the bridges (near, far, far side); the numbers with a piece;
 # what ending at each gains (_min_removal); the bridge search's discovery times, low
-# links and subtrees (_bridges); the matching table
+# links and subtrees (_bridges); weighted hands' tile and double values and their least
+# tile value; the matching table. Weighted plans read the same memory as floats too
+# (a view): the regions holding values (TAIL, BON, DIST, PAIR, DP, WT, DW, MINW) are
+# floats there, and LAYER holds Dijkstra's parents instead of BFS layers.
 ADJ = 0
 TILE_OF = ADJ + WIDTH
 EID = TILE_OF + WIDTH * WIDTH
@@ -91,7 +107,10 @@ BRIDGE = TSEQ + WIDTH * DEPTH
 TMASK = BRIDGE + 3 * WIDTH
 BON = TMASK + 1
 DFS = BON + WIDTH
-DP = DFS + 3 * WIDTH
+WT = DFS + 3 * WIDTH
+DW = WT + WIDTH * WIDTH
+MINW = DW + WIDTH
+DP = MINW + 1
 SCRATCH = DP + (1 << CAP)
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX = np.uint64(0xBF58476D1CE4E5B9)
@@ -102,11 +121,66 @@ def dense_chain(start, hand, n, lo, hi, max_pip, chain):
     """Best chain from ``start`` with the tiles hand[:n], every tile worth 1. Writes the
     chain's tiles in laying order to ``chain`` and returns (length, value)."""
     s = np.empty(SCRATCH, dtype=np.int64)
+    return _plan(s, s, None, start, hand, n, lo, hi, max_pip, chain)
+
+
+@njit(cache=True)
+def weighted_dense_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
+    """dense_chain for weighted hands: a tile is worth 1 + pip_weight * pips (floats,
+    compared within EPS). The same code, compiled a second time with the values read
+    from a float view of the scratch (``w``: None for unweighted plans, so numba prunes
+    the weighted branches there and the integer path is what it was)."""
+    s = np.empty(SCRATCH, dtype=np.int64)
+    f = s.view(np.float64)
+    min_w = np.inf
+    for i in range(n):
+        t = hand[i]
+        a = lo[t]
+        b = hi[t]
+        value = 1.0 + pip_weight * pips[t]
+        if a == b:
+            f[DW + a] = value
+        else:
+            f[WT + a * WIDTH + b] = value
+            f[WT + b * WIDTH + a] = value
+            min_w = min(min_w, value)
+    f[MINW] = min_w
+    return _plan(s, f, f, start, hand, n, lo, hi, max_pip, chain)
+
+
+@njit(cache=True)
+def _tile(f, w, x, y):
+    """The value of tile x|y: 1 unweighted (w None), else its float value."""
+    if w is None:
+        return 1
+    return f[WT + x * WIDTH + y]
+
+
+@njit(cache=True)
+def _double(f, w, dbl, x):
+    """The value of number x's double if held (dbl), else 0."""
+    if w is None:
+        return (dbl >> x) & 1
+    return f[DW + x] if (dbl >> x) & 1 else 0.0
+
+
+@njit(cache=True)
+def _eps(w):
+    """Values are counts unweighted (exact), floats compared within EPS weighted."""
+    if w is None:
+        return 0
+    return EPS
+
+
+@njit(cache=True)
+def _plan(s, f, w, start, hand, n, lo, hi, max_pip, chain):
+    """dense_chain with scratch ``s``, values in ``f`` (s itself, or its float view
+    when weighted: ``w`` is f then, None unweighted)."""
     V = max_pip + 1
     dbl = 0
     for x in range(WIDTH):
         s[ADJ + x] = 0
-        s[TAIL + x] = 0
+        f[TAIL + x] = 0
         s[TLEN + x] = 0
     s[TMASK] = 0
     for i in range(n):
@@ -147,9 +221,10 @@ def dense_chain(start, hand, n, lo, hi, max_pip, chain):
         done += 1
         s[ADJ + p] &= ~(1 << q)
         s[ADJ + q] &= ~(1 << p)
-        value, length = _solve(s, q, dbl, m)
-        if value + 1 > s[TAIL + p]:
-            s[TAIL + p] = value + 1
+        value, length = _solve(s, f, w, q, dbl, m)
+        value += _tile(f, w, p, q)
+        if value > f[TAIL + p]:
+            f[TAIL + p] = value
             s[TLEN + p] = length + 1
             s[TSEQ + p * DEPTH] = q
             for i in range(1, length + 1):
@@ -160,7 +235,7 @@ def dense_chain(start, hand, n, lo, hi, max_pip, chain):
             x = trailing_zeros(bits)
             bits &= bits - 1
             s[ADJ + x] = 0
-    best_value, best_len = _solve(s, start, dbl, m)
+    best_value, best_len = _solve(s, f, w, start, dbl, m)
     # lay it out, on into the pieces at its end, each double on first arrival
     length = 0
     v = start
@@ -248,26 +323,27 @@ def _bridges(s, start):
 
 
 @njit(cache=True)
-def _solve(s, start, dbl, m):
+def _solve(s, f, w, start, dbl, m):
     """The best trail from start over the words as they are, plus the piece at its
     end (TAIL): (value, length), its numbers after start in BEST[1:]."""
-    root = (dbl >> start) & 1
+    eps = _eps(w)
+    root = _double(f, w, dbl, start)
     seen = 1 << start
-    best_value = root + s[TAIL + start]
+    best_value = root + f[TAIL + start]
     best_len = 0
     if s[ADJ + start] == 0:
         return best_value, best_len
-    reach, n_odd, _, odd, bonus = _reach(s, start, seen, dbl)
-    loss, size = _min_removal(s, start, odd, n_odd, seen, dbl, bonus)
+    reach, n_odd, _, odd, bonus = _reach(s, f, w, start, seen, dbl)
+    loss, size = _min_removal(s, f, w, start, odd, n_odd, seen, dbl, bonus)
     bound = root + reach - loss
     if size > 0 or n_odd <= 1:  # (else Hierholzer's trail would not be one)
-        c_value, c_len = _completion(s, start, root, size, seen, dbl)
-        if c_value > best_value:
+        c_value, c_len = _completion(s, f, w, start, root, size, seen, dbl)
+        if c_value > best_value + eps:
             best_value, best_len = c_value, c_len
             for i in range(1, best_len + 1):
                 s[BEST + i] = s[TRAIL + i]
-    if best_value < bound:
-        best_value, best_len = _improve(s, start, root, seen, dbl, m, best_value,
+    if best_value < bound - eps:
+        best_value, best_len = _improve(s, f, w, start, root, seen, dbl, m, best_value,
                                         best_len, bound)
     return best_value, best_len
 
@@ -289,42 +365,76 @@ def _component(s, v):
 
 
 @njit(cache=True)
-def _reach(s, v, seen, dbl):
+def _reach(s, f, w, v, seen, dbl):
     """(Tiles reachable from v plus the doubles a chain could still add there and the
     most it gains at its end, the count of odd numbers other than v, a quick bound on
     what parity leaves out, the word of those odd numbers, the word of the numbers
     where ending gains: a piece beyond a bridge (TAIL) or a double on a leaf, which is
-    entered only as the chain's end)."""
+    entered only as the chain's end). Weighted, values: the tiles' sum, and the quick
+    bound is also half the cheapest tiles at the odd numbers less the dearest of them
+    (each odd number but the end keeps a left-out tile; a tile serves two)."""
     comp = _component(s, v)
     ends = 0
     odd = 0
     leaf_dbl = 0
+    total = 0.0
     bits = comp
     while bits:
         x = trailing_zeros(bits)
         bits &= bits - 1
-        d = popcount(s[ADJ + x])
+        row = s[ADJ + x]
+        d = popcount(row)
         ends += d
+        if w is not None:
+            row &= ~((2 << x) - 1)  # each tile once, from its smaller number
+            while row:
+                y = trailing_zeros(row)
+                row &= row - 1
+                total += f[WT + x * WIDTH + y]
         if d & 1:
             odd |= 1 << x
             if d == 1:
                 leaf_dbl |= 1 << x
     odd &= ~(1 << v)
     leaf_dbl &= dbl & ~seen & ~(1 << v)
-    doubles = popcount(dbl & comp & ~seen & ~leaf_dbl)
+    laid = dbl & comp & ~seen & ~leaf_dbl
     bonus = leaf_dbl | (s[TMASK] & comp)
-    gain = 0
+    gain = f[TAIL + v] * 0  # 0 of the values' type (int, or float weighted)
     bits = bonus
     while bits:
         x = trailing_zeros(bits)
         bits &= bits - 1
-        gain = max(gain, s[TAIL + x] + ((leaf_dbl >> x) & 1))
+        if w is None:  # (not a call: this runs at every node)
+            gain = max(gain, f[TAIL + x] + ((leaf_dbl >> x) & 1))
+        else:
+            gain = max(gain, f[TAIL + x] + (f[DW + x] if (leaf_dbl >> x) & 1 else 0.0))
     n_odd = popcount(odd)
-    return ends // 2 + doubles + gain, n_odd, n_odd // 2, odd, bonus
+    if w is None:
+        return ends // 2 + popcount(laid) + gain, n_odd, n_odd // 2, odd, bonus
+    while laid:
+        x = trailing_zeros(laid)
+        laid &= laid - 1
+        total += f[DW + x]
+    cheapest_sum = 0.0
+    cheapest_max = 0.0
+    bits = odd
+    while bits:
+        x = trailing_zeros(bits)
+        bits &= bits - 1
+        row = s[ADJ + x]
+        cheapest = np.inf
+        while row:
+            y = trailing_zeros(row)
+            row &= row - 1
+            cheapest = min(cheapest, f[WT + x * WIDTH + y])
+        cheapest_sum += cheapest
+        cheapest_max = max(cheapest_max, cheapest)
+    loss = max((n_odd // 2) * f[MINW], 0.5 * (cheapest_sum - cheapest_max))
+    return total + gain, n_odd, loss, odd, bonus
 
 
 @njit(cache=True)
-def _min_removal(s, v, odd, n_odd, seen, dbl, bonus):
+def _min_removal(s, f, w, v, odd, n_odd, seen, dbl, bonus):
     """Least count a trail from v must leave out of what _reach counted: a minimum
     matching by BFS distance of the odd numbers other than v, v when it is even, and a
     stand-in for the trail's end. A trail ending at u gains g(u) there (_reach's bonus
@@ -332,11 +442,15 @@ def _min_removal(s, v, odd, n_odd, seen, dbl, bonus):
     least of G - g(x) + dist(w, x) over x (x = w, or x the end beyond the path from w:
     a trail ending at an even x leaves out a T-join with a path from x to some w).
     Returns (it, the numbers matched: 0 when too many to match exactly, and the count
-    is the pair count's); leaves ODD, DIST, LAYER, PAIR, PX and DP for _completion."""
+    is the pair count's); leaves ODD, DIST, LAYER, PAIR, PX and DP for _completion.
+    Weighted, distances are shortest paths by tile value (_dijkstra), the values in
+    the float view."""
     closable = popcount(s[ADJ + v]) % 2 == 0
     size = n_odd + 2 if closable else n_odd + 1
     if size > CAP:
-        return n_odd // 2, 0
+        if w is None:
+            return n_odd // 2, 0
+        return (n_odd // 2) * f[MINW], 0
     k = 0
     bits = odd
     while bits:
@@ -345,35 +459,43 @@ def _min_removal(s, v, odd, n_odd, seen, dbl, bonus):
         s[ODD + k] = x
         k += 1
     s[ODD + k] = v
-    gain = 0
+    gain = f[TAIL + v] * 0  # 0 of the values' type (int, or float weighted)
     bits = bonus
     while bits:
         x = trailing_zeros(bits)
         bits &= bits - 1
-        g = s[TAIL + x]
+        g = f[TAIL + x]
         if x != v and popcount(s[ADJ + x]) == 1 and (dbl >> x) & 1 and not (seen >> x) & 1:
-            g += 1  # a double on a leaf
-        s[BON + x] = g
+            g += _double(f, w, dbl, x)  # a double on a leaf
+        f[BON + x] = g
         gain = max(gain, g)
     free = size - 1
+    later = 0  # (weighted) the numbers matched after the i-th: Dijkstra's targets
+    if w is not None:
+        for i in range(free):
+            later |= 1 << s[ODD + i]
     for i in range(free):
-        w = s[ODD + i]
-        _bfs(s, i, w)
-        price = gain - (s[BON + w] if (bonus >> w) & 1 else 0)
-        s[PX + i] = w
+        a = s[ODD + i]
+        if w is None:
+            _bfs(s, i, a)
+        else:
+            later &= ~(1 << a)
+            _dijkstra(s, f, i, a, seen, dbl, later | bonus)
+        price = gain - (f[BON + a] if (bonus >> a) & 1 else 0)
+        s[PX + i] = a
         bits = bonus
         while bits:
             x = trailing_zeros(bits)
             bits &= bits - 1
-            through = gain - s[BON + x] + s[DIST + i * WIDTH + x]
+            through = gain - f[BON + x] + f[DIST + i * WIDTH + x]
             if through < price:
                 price = through
                 s[PX + i] = x
-        s[PAIR + i * WIDTH + free] = price
+        f[PAIR + i * WIDTH + free] = price
     for i in range(free):
         for j in range(i + 1, free):
-            s[PAIR + i * WIDTH + j] = s[DIST + i * WIDTH + s[ODD + j]]
-    return _matching(s, size), size
+            f[PAIR + i * WIDTH + j] = f[DIST + i * WIDTH + s[ODD + j]]
+    return _matching(f, size), size
 
 
 @njit(cache=True)
@@ -403,9 +525,54 @@ def _bfs(s, i, src):
 
 
 @njit(cache=True)
+def _dijkstra(s, f, i, src, seen, dbl, need):
+    """Weighted hands: shortest distances by tile value from src (DIST[i], floats) and
+    the number each is reached from (LAYER[i], ints), on words; the nearest is picked
+    by a scan of the few numbers waiting. A path through a number of two tiles takes
+    both, so that number's double (if not laid yet) is lost with them, as in
+    planner._dijkstra: the least-valued T-join is made of such paths. It stops when
+    the numbers in ``need`` are settled (their distances and paths are final then)."""
+    dist = DIST + i * WIDTH
+    parent = LAYER + i * (WIDTH + 1)
+    f[dist + src] = 0.0
+    reached = 1 << src
+    waiting = reached
+    while waiting:
+        bits = waiting
+        x = trailing_zeros(bits)
+        bits &= bits - 1
+        while bits:
+            y = trailing_zeros(bits)
+            bits &= bits - 1
+            if f[dist + y] < f[dist + x]:
+                x = y
+        waiting &= ~(1 << x)
+        need &= ~(1 << x)
+        if need == 0:
+            return
+        row = s[ADJ + x]
+        base = f[dist + x]
+        if x != src and popcount(row) == 2 and (dbl >> x) & 1 and not (seen >> x) & 1:
+            base += f[DW + x]
+        while row:
+            y = trailing_zeros(row)
+            row &= row - 1
+            d = base + f[WT + x * WIDTH + y]
+            if not (reached >> y) & 1:
+                reached |= 1 << y
+                waiting |= 1 << y
+                f[dist + y] = d
+                s[parent + y] = x
+            elif d < f[dist + y]:
+                f[dist + y] = d
+                s[parent + y] = x
+
+
+@njit(cache=True)
 def _matching(s, size):
     """Cheapest perfect matching of 0..size-1 by PAIR (i < j), as planner._matching:
-    DP[mask] for the masks 'match the lowest one with another' reaches from all."""
+    DP[mask] for the masks 'match the lowest one with another' reaches from all. ``s``
+    is the scratch or (weighted prices) its float view."""
     s[DP] = 0
     for r in range(size // 2 - 1, -1, -1):
         members = size - 2 * r
@@ -430,11 +597,11 @@ def _matching(s, size):
 
 
 @njit(cache=True)
-def _completion(s, v, value, size, seen, dbl):
+def _completion(s, f, w, v, value, size, seen, dbl):
     """The unused tiles joined to v less the minimum T-join _min_removal matched (size
     numbers; 0: all of them, when every number but v and one other is even), laid as
     one Euler trail from v. Returns (value with it, its tiles); the trail's numbers
-    (after v) go to TRAIL[1:]."""
+    (after v) go to TRAIL[1:]. Weighted, the paths follow Dijkstra's parents."""
     for x in range(WIDTH):
         s[REM + x] = s[ADJ + x]
     if size > 0:
@@ -447,13 +614,20 @@ def _completion(s, v, value, size, seen, dbl):
             while bits:
                 j = trailing_zeros(bits)
                 bits &= bits - 1
-                if s[PAIR + i * WIDTH + j] + s[DP + (rest & ~(1 << j))] == s[DP + mask]:
+                # (the same sum as _matching's minimum: equal, floats too)
+                if f[PAIR + i * WIDTH + j] + f[DP + (rest & ~(1 << j))] == f[DP + mask]:
                     x = s[ODD + j] if j != free else s[PX + i]  # (PX: the path's end)
-                    if x != s[ODD + i]:
+                    if w is None and x != s[ODD + i]:
                         d = s[DIST + i * WIDTH + x]
                         while d > 0:
                             d -= 1
                             y = trailing_zeros(s[ADJ + x] & s[LAYER + i * (WIDTH + 1) + d])
+                            s[REM + x] ^= 1 << y
+                            s[REM + y] ^= 1 << x
+                            x = y
+                    elif w is not None:
+                        while x != s[ODD + i]:
+                            y = s[LAYER + i * (WIDTH + 1) + x]
                             s[REM + x] ^= 1 << y
                             s[REM + y] ^= 1 << x
                             x = y
@@ -480,46 +654,61 @@ def _completion(s, v, value, size, seen, dbl):
         s[TRAIL + i] = s[POP + n - 1 - i]
     for i in range(1, n):
         y = s[TRAIL + i]
-        if not (seen >> y) & 1:
-            value += (dbl >> y) & 1
-            seen |= 1 << y
-    return value + n - 1 + s[TAIL + s[TRAIL + n - 1]], n - 1
+        if w is None:
+            if not (seen >> y) & 1:
+                value += (dbl >> y) & 1
+                seen |= 1 << y
+        else:
+            value += f[WT + s[TRAIL + i - 1] * WIDTH + y]
+            if not (seen >> y) & 1:
+                value += f[DW + y] if (dbl >> y) & 1 else 0.0
+                seen |= 1 << y
+    if w is None:
+        value += n - 1
+    return value + f[TAIL + s[TRAIL + n - 1]], n - 1
 
 
 @njit(cache=True)
-def _improve(s, start, root, seen, dbl, m, best_value, best_len, bound):
+def _improve(s, f, w, start, root, seen, dbl, m, best_value, best_len, bound):
     """The best chain from a chain worth best_value (BEST) when none is worth more than
     bound: aspiration, then a fallback search from random walks. Returns (value,
-    length)."""
+    length). Weighted hands ask straight for a better chain than the certificate (as
+    planner._improve: their bound stays a little above it, so each lowering would
+    search the same nodes again)."""
+    eps = _eps(w)
     budget = NODE_BUDGET
-    threshold = bound
-    step = 1
-    while threshold > best_value and budget > 0:
+    if w is None:
+        threshold = bound
+        step = 1
+    else:
+        step = f[MINW]
+        threshold = best_value + step
+    while threshold > best_value + eps and budget > 0:
         threshold = max(threshold - step, best_value)
-        found, value, length, nodes = _search(s, start, root, seen, dbl, m, threshold,
-                                              bound, budget)
+        found, value, length, nodes = _search(s, f, w, start, root, seen, dbl, m,
+                                              threshold, bound, budget)
         if found:
             best_value, best_len = value, length
             if nodes <= budget:
                 return best_value, best_len
             break
-        if nodes <= budget and threshold <= best_value:
+        if nodes <= budget and threshold <= best_value + eps:
             return best_value, best_len
         budget -= nodes
         bound = threshold
         step *= 2
-    walk_value, walk_len = _walks(s, start, root, seen, dbl)
-    if walk_value > best_value:
+    walk_value, walk_len = _walks(s, f, w, start, root, seen, dbl)
+    if walk_value > best_value + eps:
         best_value, best_len = walk_value, walk_len
         for i in range(1, walk_len + 1):
             s[BEST + i] = s[TRAIL + i]
-    found, value, length, _ = _search(s, start, root, seen, dbl, m, best_value, bound,
-                                      FALLBACK_BUDGET)
+    found, value, length, _ = _search(s, f, w, start, root, seen, dbl, m, best_value,
+                                      bound, FALLBACK_BUDGET)
     return (value, length) if found else (best_value, best_len)
 
 
 @njit(cache=True)
-def _walks(s, start, root, seen0, dbl):
+def _walks(s, f, w, start, root, seen0, dbl):
     """The best of WALKS random chains from start (TRAIL[1:]; the last walk's numbers
     in STACK). Returns (value, length); leaves the words as found."""
     best_value = root
@@ -545,13 +734,13 @@ def _walks(s, start, root, seen0, dbl):
             s[ADJ + y] &= ~(1 << v)
             length += 1
             s[STACK + length] = y
-            value += 1
+            value += _tile(f, w, v, y)
             if not (seen >> y) & 1:
-                value += (dbl >> y) & 1
+                value += _double(f, w, dbl, y)
                 seen |= 1 << y
             v = y
-        value += s[TAIL + v]
-        if value > best_value:
+        value += f[TAIL + v]
+        if value > best_value + _eps(w):
             best_value = value
             best_len = length
             for i in range(1, length + 1):
@@ -566,11 +755,15 @@ def _walks(s, start, root, seen0, dbl):
 
 
 @njit(cache=True)
-def _search(s, start, root, seen, dbl, m, threshold, stop, budget):
+def _search(s, f, w, start, root, seen, dbl, m, threshold, stop, budget):
     """Depth-first branch and bound for the best trail from start worth more than
     threshold, in at most ``budget`` nodes; ``stop`` bounds every trail, so one worth
     it ends the search. Returns (found, value, length, nodes); the trail's numbers go
-    to BEST[1:]. Out of budget, the best found so far (and nodes > budget)."""
+    to BEST[1:]. Out of budget, the best found so far (and nodes > budget). Weighted,
+    values are floats compared within EPS, and the T-join bound (a Dijkstra from each
+    odd number) is taken from TJOIN_WEIGHTED cheapest tiles' worth."""
+    eps = _eps(w)
+    limit = TJOIN_FROM if w is None else TJOIN_WEIGHTED * f[MINW]
     memo = m <= 64
     table_v = np.full(256 if memo else 1, -1, dtype=np.int64)
     table_m = np.zeros(256 if memo else 1, dtype=np.uint64)
@@ -590,7 +783,7 @@ def _search(s, start, root, seen, dbl, m, threshold, stop, budget):
         prune = False
         if entering:
             nodes += 1
-        if nodes > budget or best_value >= stop:
+        if nodes > budget or best_value >= stop - eps:
             while depth > 0:  # unwind, keeping the best
                 u = s[AT + depth - 1]
                 x = s[AT + depth]
@@ -616,13 +809,13 @@ def _search(s, start, root, seen, dbl, m, threshold, stop, budget):
                     if 2 * n_table > size:
                         table_v, table_m = _grow(table_v, table_m)
             if not prune:
-                reach, n_odd, quick_loss, odd, bonus = _reach(s, v, seen, dbl)
-                prune = value + reach - quick_loss <= best_value
+                reach, n_odd, quick_loss, odd, bonus = _reach(s, f, w, v, seen, dbl)
+                prune = value + reach - quick_loss <= best_value + eps
                 if not prune and n_odd <= 1:
                     # every reachable tile fits one trail from v: the best completion
                     # unless ending elsewhere gains more
-                    c_value, c_len = _completion(s, v, value, 0, seen, dbl)
-                    if c_value > best_value:
+                    c_value, c_len = _completion(s, f, w, v, value, 0, seen, dbl)
+                    if c_value > best_value + eps:
                         best_value = c_value
                         best_len = depth + c_len
                         for i in range(1, depth + 1):
@@ -630,14 +823,14 @@ def _search(s, start, root, seen, dbl, m, threshold, stop, budget):
                         for i in range(1, c_len + 1):
                             s[BEST + depth + i] = s[TRAIL + i]
                         found = True
-                    prune = c_value >= value + reach
-                if not prune and (reach > TJOIN_FROM or n_odd <= 1):
-                    loss, size = _min_removal(s, v, odd, n_odd, seen, dbl, bonus)
+                    prune = c_value >= value + reach - eps
+                if not prune and (reach > limit or n_odd <= 1):
+                    loss, size = _min_removal(s, f, w, v, odd, n_odd, seen, dbl, bonus)
                     bound = value + reach - loss
-                    prune = bound <= best_value
+                    prune = bound <= best_value + eps
                     if not prune and size > 0:
-                        c_value, c_len = _completion(s, v, value, size, seen, dbl)
-                        if c_value > best_value:
+                        c_value, c_len = _completion(s, f, w, v, value, size, seen, dbl)
+                        if c_value > best_value + eps:
                             best_value = c_value
                             best_len = depth + c_len
                             for i in range(1, depth + 1):
@@ -645,7 +838,7 @@ def _search(s, start, root, seen, dbl, m, threshold, stop, budget):
                             for i in range(1, c_len + 1):
                                 s[BEST + depth + i] = s[TRAIL + i]
                             found = True
-                        prune = c_value >= bound
+                        prune = c_value >= bound - eps
         advanced = False
         if not prune:
             c = s[CAND + depth]
@@ -657,14 +850,19 @@ def _search(s, start, root, seen, dbl, m, threshold, stop, budget):
                 if memo:
                     mask ^= np.uint64(1) << np.uint64(s[EID + v * WIDTH + y])
                 fresh = 1 - ((seen >> y) & 1)
-                value += 1 + (fresh & (dbl >> y))
+                if w is None:
+                    value += 1 + (fresh & (dbl >> y))
+                else:
+                    value += f[WT + v * WIDTH + y]
+                    if fresh & (dbl >> y):
+                        value += f[DW + y]
                 seen |= 1 << y
                 depth += 1
                 s[FRESH + depth] = fresh
                 s[AT + depth] = y
                 s[CAND + depth] = s[ADJ + y]
-                if value + s[TAIL + y] > best_value:  # ending here, on into its piece
-                    best_value = value + s[TAIL + y]
+                if value + f[TAIL + y] > best_value + eps:  # ending here, on into its piece
+                    best_value = value + f[TAIL + y]
                     best_len = depth
                     for i in range(1, depth + 1):
                         s[BEST + i] = s[AT + i]
@@ -679,9 +877,15 @@ def _search(s, start, root, seen, dbl, m, threshold, stop, budget):
             s[ADJ + v] |= 1 << u
             if memo:
                 mask ^= np.uint64(1) << np.uint64(s[EID + u * WIDTH + v])
-            value -= 1
+            if w is None:
+                value -= 1
+                if s[FRESH + depth]:
+                    value -= (dbl >> v) & 1
+            else:
+                value -= f[WT + u * WIDTH + v]
+                if s[FRESH + depth] and (dbl >> v) & 1:
+                    value -= f[DW + v]
             if s[FRESH + depth]:
-                value -= (dbl >> v) & 1
                 seen &= ~(1 << v)
             depth -= 1
     return found, best_value, best_len, nodes

@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mexsim.dense_search import weighted_dense_chain
 from mexsim.planner import general_chain, longest_chain_brute_force
 from mexsim.tiles import tile_set
 from tests.test_strategies import assert_plan_is_best, best_value, check_chain, hands, plan
@@ -104,13 +105,57 @@ def test_planner_is_exact_on_trees_hanging_off_cycles(seed, pip_weight):
     assert value == pytest.approx(best_value(start, [ts.tile(t) for t in hand], pip_weight))
 
 
-def general_plan(max_pip: int, hand: list[int], start: int) -> float:
+def general_plan(max_pip: int, hand: list[int], start: int,
+                 pip_weight: float = 0.0) -> float:
     """The general planner's value (adjacency lists), bypassing the bitmask paths."""
     ts = tile_set(max_pip)
     chain = np.full(max(1, len(hand)), -1, dtype=np.int64)
     _, value = general_chain(start, np.array(hand, dtype=np.int64), len(hand), ts.lo,
-                             ts.hi, ts.pips, 0.0, max_pip, chain)
+                             ts.hi, ts.pips, pip_weight, max_pip, chain)
     return value
+
+
+def weighted_dense_plan(max_pip: int, hand: list[int], start: int, pip_weight: float
+                        ) -> tuple[list[int], float]:
+    """The weighted bitmask path (mexsim/dense_search.py) called directly, so that it
+    plans sparse hands too, which longest_chain would give to trail_search."""
+    ts = tile_set(max_pip)
+    chain = np.full(max(1, len(hand)), -1, dtype=np.int64)
+    length, value = weighted_dense_chain(start, np.array(hand, dtype=np.int64), len(hand),
+                                         ts.lo, ts.hi, ts.pips, pip_weight, max_pip,
+                                         chain)
+    return chain[:length].tolist(), value
+
+
+def assert_weighted_dense_is_best(case: tuple) -> None:
+    """The weighted bitmask path's chain is valid, worth what it says and worth
+    ``best_value`` (every chain, doubles as ordinary tiles: R12 lets a chain lay each
+    double on arrival at its number, which the path counts on first arrival)."""
+    max_pip, hand, start, pip_weight = case
+    chain, value = weighted_dense_plan(max_pip, hand, start, pip_weight)
+    check_chain(max_pip, hand, start, pip_weight, chain, value)
+    ts = tile_set(max_pip)
+    assert value == pytest.approx(best_value(start, [ts.tile(t) for t in hand], pip_weight))
+
+
+@settings(max_examples=200, deadline=None)
+@given(weighted_hands({6: (2, 17), 9: (8, 20)}))
+def test_weighted_dense_path_equals_the_definition(case):
+    """Weighted hands on bitmask words: Dijkstra by tile value prices the T-join
+    bound, floats compared within EPS, the certificate and search with values."""
+    assert_weighted_dense_is_best(case)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), WEIGHTS)
+def test_weighted_dense_path_on_full_double_six_sets(seed, pip_weight):
+    """18–22 of the 28 double-6 tiles: the densest hands, on the weighted bitmask path
+    and through longest_chain."""
+    rng = np.random.default_rng(seed)
+    hand = sorted(rng.choice(28, size=int(rng.integers(18, 23)), replace=False).tolist())
+    start = int(rng.integers(0, 7))
+    assert_weighted_dense_is_best((6, hand, start, pip_weight))
+    assert_plan_is_best((6, hand, start, pip_weight), best_value)
 
 
 @settings(max_examples=200, deadline=None)
@@ -122,8 +167,11 @@ def test_dense_unweighted_planner_equals_the_definition(case):
     assert_plan_is_best(case, best_value)
 
 
+UNWEIGHTED = st.just(0.0)
+
+
 @st.composite
-def bridged_hands(draw: st.DrawFn):
+def bridged_hands(draw: st.DrawFn, weights: st.SearchStrategy[float] = UNWEIGHTED):
     """Two or three dense clusters of double-12 numbers joined in a row by single tiles
     (bridges), a few leaves and doubles; the start in any cluster."""
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
@@ -145,7 +193,7 @@ def bridged_hands(draw: st.DrawFn):
     pairs = sorted(pairs)
     keep = rng.permutation(len(pairs))[:20]
     hand = sorted(int(ts.index[pairs[i]]) for i in keep)
-    return 12, hand, int(rng.integers(0, 13)), 0.0
+    return 12, hand, int(rng.integers(0, 13)), draw(weights)
 
 
 @settings(max_examples=150, deadline=None)
@@ -154,6 +202,32 @@ def test_dense_planner_is_exact_across_bridges(case):
     """A trail that crosses a bridge away from the start never comes back: hands made
     of clusters joined by single tiles (R12: a double is laid on arrival)."""
     assert_plan_is_best(case, best_value)
+
+
+@settings(max_examples=150, deadline=None)
+@given(bridged_hands(WEIGHTS))
+def test_weighted_dense_path_is_exact_across_bridges(case):
+    """Weighted clusters joined by bridges: each piece beyond a bridge is solved apart
+    with values (its far double counted, R12) and added to trails ending at the near
+    end; directly and through longest_chain."""
+    assert_weighted_dense_is_best(case)
+    assert_plan_is_best(case, best_value)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32 - 1), WEIGHTS)
+def test_weighted_dense_path_equals_the_general_planner(seed, pip_weight):
+    """18–24 tiles of a double-12 set, weighted: the bitmask path and the general
+    planner (adjacency lists, Dijkstra on lists) find chains of the same value."""
+    rng = np.random.default_rng(seed)
+    hand = sorted(rng.choice(91, size=int(rng.integers(18, 25)), replace=False).tolist())
+    start = int(rng.integers(0, 13))
+    chain, value = weighted_dense_plan(12, hand, start, pip_weight)
+    check_chain(12, hand, start, pip_weight, chain, value)
+    assert value == pytest.approx(general_plan(12, hand, start, pip_weight), abs=1e-9)
+    chain, value = plan(12, hand, start, pip_weight)
+    check_chain(12, hand, start, pip_weight, chain, value)
+    assert value == pytest.approx(general_plan(12, hand, start, pip_weight), abs=1e-9)
 
 
 @settings(max_examples=150, deadline=None)
