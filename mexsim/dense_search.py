@@ -62,6 +62,7 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from mexsim.bits import popcount
+from mexsim.state_table import new_table, seen_before
 
 WIDTH = 16  # numbers per word (double-15 has 16)
 DEPTH = WIDTH * (WIDTH - 1) // 2 + 2  # the longest trail's numbers, and spare
@@ -112,8 +113,6 @@ DW = WT + WIDTH * WIDTH
 MINW = DW + WIDTH
 DP = MINW + 1
 SCRATCH = DP + (1 << CAP)
-GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-MIX = np.uint64(0xBF58476D1CE4E5B9)
 
 
 @njit(cache=True)
@@ -765,8 +764,7 @@ def _search(s, f, w, start, root, seen, dbl, m, threshold, stop, budget):
     eps = _eps(w)
     limit = TJOIN_FROM if w is None else TJOIN_WEIGHTED * f[MINW]
     memo = m <= 64
-    table_v = np.full(256 if memo else 1, -1, dtype=np.int64)
-    table_m = np.zeros(256 if memo else 1, dtype=np.uint64)
+    table_v, table_m = new_table(memo)
     n_table = 0
     mask = np.uint64(0)
     best_value = threshold
@@ -794,20 +792,8 @@ def _search(s, f, w, start, root, seen, dbl, m, threshold, stop, budget):
         if entering:
             entering = False
             if memo:  # the same tiles ending at the same number: searched already
-                size = table_v.shape[0]
-                slot = np.int64(((mask ^ (np.uint64(v) * GOLDEN)) * MIX) >> np.uint64(40))
-                slot &= size - 1
-                while table_v[slot] >= 0 and not (table_v[slot] == v
-                                                  and table_m[slot] == mask):
-                    slot = (slot + 1) & (size - 1)
-                if table_v[slot] >= 0:
-                    prune = True
-                else:
-                    table_v[slot] = v
-                    table_m[slot] = mask
-                    n_table += 1
-                    if 2 * n_table > size:
-                        table_v, table_m = _grow(table_v, table_m)
+                prune, table_v, table_m, n_table = seen_before(table_v, table_m,
+                                                               n_table, v, mask)
             if not prune:
                 reach, n_odd, quick_loss, odd, bonus = _reach(s, f, w, v, seen, dbl)
                 prune = value + reach - quick_loss <= best_value + eps
@@ -889,20 +875,3 @@ def _search(s, f, w, start, root, seen, dbl, m, threshold, stop, budget):
                 seen &= ~(1 << v)
             depth -= 1
     return found, best_value, best_len, nodes
-
-
-@njit(cache=True)
-def _grow(table_v, table_m):
-    """Double the table of searched states, re-inserting its entries."""
-    size = 2 * table_v.shape[0]
-    new_v = np.full(size, -1, dtype=np.int64)
-    new_m = np.zeros(size, dtype=np.uint64)
-    for i in range(table_v.shape[0]):
-        if table_v[i] >= 0:
-            slot = np.int64(((table_m[i] ^ (np.uint64(table_v[i]) * GOLDEN)) * MIX)
-                            >> np.uint64(40)) & (size - 1)
-            while new_v[slot] >= 0:
-                slot = (slot + 1) & (size - 1)
-            new_v[slot] = table_v[i]
-            new_m[slot] = table_m[i]
-    return new_v, new_m

@@ -52,6 +52,7 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from mexsim.dense_search import WIDTH, dense_chain, weighted_dense_chain
+from mexsim.state_table import new_table, seen_before
 from mexsim.trail_search import NODE_BUDGET as SPARSE_BUDGET
 from mexsim.trail_search import SWITCH_STEPS, sparse_chain
 
@@ -75,8 +76,6 @@ TJOIN_FROM = 12.0  # reachable value above which the search also uses the T-join
 # number, which repays itself only on big remainders (measured on real replans)
 TJOIN_WEIGHTED = 100.0
 EPS = 1e-9
-GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-MIX = np.uint64(0xBF58476D1CE4E5B9)
 
 
 # inlined into its callers, as sparse_chain into it: the calls (arrays and tuples across
@@ -544,8 +543,7 @@ def _search(start, root, threshold, stop, g, used, visits, ints, reals, dist, pa
     at = ints[5]  # number reached at each depth
     cursor = ints[6]  # next adjacency slot to try at each depth
     memo = m <= 64  # states are keyed by a 64-bit set of used tiles
-    table_v = np.full(256 if memo else 1, -1, dtype=np.int64)
-    table_m = np.zeros(256 if memo else 1, dtype=np.uint64)
+    table_v, table_m = new_table(memo)
     n_table = 0
     mask = np.uint64(0)
     best_value = threshold
@@ -573,19 +571,8 @@ def _search(start, root, threshold, stop, g, used, visits, ints, reals, dist, pa
         if entering:
             entering = False
             if memo:  # the same tiles ending at the same number: searched already
-                size = table_v.shape[0]
-                slot = np.int64(((mask ^ (np.uint64(v) * GOLDEN)) * MIX) >> np.uint64(40))
-                slot &= size - 1
-                while table_v[slot] >= 0 and not (table_v[slot] == v and table_m[slot] == mask):
-                    slot = (slot + 1) & (size - 1)
-                if table_v[slot] >= 0:
-                    prune = True
-                else:
-                    table_v[slot] = v
-                    table_m[slot] = mask
-                    n_table += 1
-                    if 2 * n_table > size:
-                        table_v, table_m = _grow(table_v, table_m)
+                prune, table_v, table_m, n_table = seen_before(table_v, table_m,
+                                                               n_table, v, mask)
             if not prune:
                 reach, n_odd, quick_loss = _reach(v, g[0], ints, reals, min_w, uniform)
                 prune = value + reach - quick_loss <= best_value + EPS
@@ -822,23 +809,6 @@ def _walks(start, root, g, used, visits, ints, best_path):
             v = e_b[k] if e_a[k] == v else e_a[k]
             visits[v] -= 1
     return best_value, best_len
-
-
-@njit(cache=True)
-def _grow(table_v, table_m):
-    """Double the table of searched states, re-inserting its entries."""
-    size = 2 * table_v.shape[0]
-    new_v = np.full(size, -1, dtype=np.int64)
-    new_m = np.zeros(size, dtype=np.uint64)
-    for i in range(table_v.shape[0]):
-        if table_v[i] >= 0:
-            slot = np.int64(((table_m[i] ^ (np.uint64(table_v[i]) * GOLDEN)) * MIX)
-                            >> np.uint64(40)) & (size - 1)
-            while new_v[slot] >= 0:
-                slot = (slot + 1) & (size - 1)
-            new_v[slot] = table_v[i]
-            new_m[slot] = table_m[i]
-    return new_v, new_m
 
 
 @njit(cache=True)
