@@ -7,16 +7,22 @@ slipped into the chain whenever it passes through ``d`` (R12 lets it be followed
 a chain's value is the value of its non-double tiles plus that of the doubles on the
 numbers it visits. A tile is worth ``1 + pip_weight * pips``.
 
-The search is exact. Hands that close more than a few independent cycles (up to
-double-15, pip_weight >= 0) take the same bound, certificate and search on bitmask
-words, with the pieces beyond bridges solved apart (mexsim/dense_search.py: counts
-unweighted, floats weighted); general_chain below plans the rest, and is the tests'
-reference for it. When the tiles joined to ``start`` close few independent cycles
-(sparse hands, the usual case) it simply tries every trail (for big ones — PLAIN_TJOIN
-tiles or more, unweighted — from the certificate below and stopping at its bound), but
-not into the trees dangling off the rest: a trail that enters one cannot come back, so
-each number's best path down its trees is found once, peeling leaves, and added to the
-trails ending there; otherwise:
+The search is exact, by one of three paths (longest_chain routes a hand):
+
+1. sparse hands — the tiles joined to ``start`` close at most a few independent
+   cycles, the usual case — try every trail on bitmask words, after peeling the trees
+   that dangle off the rest (a trail that enters one cannot come back, so each
+   number's best path down its trees is found once and added to the trails ending
+   there): mexsim/trail_search.py. Those its first SWITCH_STEPS steps do not settle
+   go on to
+2. the dense path, on the same words (mexsim/dense_search.py; counts unweighted,
+   floats weighted; up to double-15, pip_weight >= 0): the bound, certificate and
+   search below, with the pieces beyond bridges solved apart;
+3. general_chain, the same method on adjacency lists (which also tries every trail
+   of sparse hands itself): anything else, and the independent reference the tests
+   hold the other two to.
+
+The method of the dense paths:
 
 * a bound: the tiles still reachable from the chain's end, less those that parity
   forces out — the left-out tiles join up the numbers of odd degree in pairs, so at
