@@ -131,11 +131,7 @@ def assert_weighted_dense_is_best(case: tuple) -> None:
     """The weighted bitmask path's chain is valid, worth what it says and worth
     ``best_value`` (every chain, doubles as ordinary tiles: R12 lets a chain lay each
     double on arrival at its number, which the path counts on first arrival)."""
-    max_pip, hand, start, pip_weight = case
-    chain, value = weighted_dense_plan(max_pip, hand, start, pip_weight)
-    check_chain(max_pip, hand, start, pip_weight, chain, value)
-    ts = tile_set(max_pip)
-    assert value == pytest.approx(best_value(start, [ts.tile(t) for t in hand], pip_weight))
+    assert_plan_is_best(case, best_value, weighted_dense_plan)
 
 
 @settings(max_examples=200, deadline=None)
