@@ -23,9 +23,9 @@ from pathlib import Path
 
 import numpy as np
 
-from mexsim.analysis import analyze
-from mexsim.config import load_config
-from mexsim.runner import run
+from mexsim.analysis.comparison import analyze
+from mexsim.tournament.config import load_config
+from mexsim.tournament.runner import run
 
 TABLE = ("greedy", "early_doubles", "mexican_first", "random")
 

@@ -1,6 +1,9 @@
 """mexsim — a tournament simulator for the domino game Mexican Train.
 
-The rulebook is RULES.md (rule ids R1–R17); docs/rules.md records how mexsim reads it.
+The rulebook (rule ids R1–R17) is docs/rules.md. The subpackages follow the seams of the
+architecture: ``game`` (the rules, three ways), ``strategy`` (the plug-in API and the
+built-ins), ``planner`` (longest_train's exact planner), ``tournament`` (config,
+schedule, runner) and ``analysis`` (the tables and plots).
 """
 
 import hashlib
@@ -20,8 +23,9 @@ def _numba_cache_dir() -> str:
     digest of mexsim's sources makes any change of mexsim recompile everything.
     """
     digest = hashlib.sha1(__version__.encode())
-    for path in sorted(Path(__file__).parent.glob("*.py")):
-        digest.update(path.name.encode())
+    package = Path(__file__).parent
+    for path in sorted(package.rglob("*.py")):  # every subpackage, the built-ins too
+        digest.update(path.relative_to(package).as_posix().encode())
         digest.update(path.read_bytes())
     base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "mexsim"
     return str(base / f"numba-{digest.hexdigest()[:16]}")

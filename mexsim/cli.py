@@ -16,9 +16,9 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from mexsim.config import MAX_SEED, load_config, with_overrides
 from mexsim.errors import ConfigError, StrategyError
-from mexsim.render import render_text
+from mexsim.game.render import render_text
+from mexsim.tournament.config import MAX_SEED, load_config, with_overrides
 
 try:  # typer >= 0.2x vendors click as typer._click
     from typer._click.exceptions import ClickException
@@ -127,9 +127,9 @@ def run(
               f"{cfg.matches:,} = {cfg.deals:,} deals x {cfg.table_size} seat rotations")
     from tqdm import tqdm
 
-    from mexsim.analysis import analyze, config_sweeps
-    from mexsim.runner import Interrupted
-    from mexsim.runner import run as run_matches
+    from mexsim.analysis.comparison import analyze, config_sweeps
+    from mexsim.tournament.runner import Interrupted
+    from mexsim.tournament.runner import run as run_matches
 
     names = [p.name for p in cfg.players]
     kinds = [p.strategy for p in cfg.players]
@@ -161,7 +161,7 @@ def run(
           f"({result.matches_per_second:,.0f} matches/s, {result.workers} workers) "
           f"-> {result.directory}")
     if cfg.pool:
-        from mexsim.config import config_schedule
+        from mexsim.tournament.config import config_schedule
 
         cycle = config_schedule(cfg).cycle
         print(f"pool: {len(cfg.players)} players at tables of {cfg.table_size}; every pair "
@@ -180,9 +180,9 @@ def report(
             raise ConfigError(f"{directory}: not a results directory (no {name})")
     import pyarrow as pa
 
-    from mexsim.analysis import analyze_results
-    from mexsim.report import write_plots
-    from mexsim.summary import load_results
+    from mexsim.analysis.comparison import analyze_results
+    from mexsim.analysis.plots import write_plots
+    from mexsim.analysis.summary import load_results
 
     try:
         matches, rounds = load_results(directory)
@@ -215,7 +215,7 @@ def replay(
             f"--match {match} is out of range: {cfg.path} plays {cfg.matches} matches "
             f"(allowed: 0..{cfg.matches - 1})"
         )
-    from mexsim.replay import trace_match  # heavy: the numba engine
+    from mexsim.tournament.replay import trace_match  # heavy: the numba engine
 
     events = trace_match(cfg, match)
     if fmt is TraceFormat.jsonl:
@@ -229,7 +229,7 @@ def replay(
 @app.command("strategies")
 def list_strategies(strategies: StrategiesOpt = None) -> None:
     """List the strategies found, with their descriptions, parameters and defaults."""
-    from mexsim.strategy_registry import available_strategies  # compiles the strategies
+    from mexsim.strategy.registry import available_strategies  # compiles the strategies
 
     found = available_strategies(strategies or ())
     width = max(len(name) for name in found)

@@ -1,6 +1,6 @@
 """Regenerate the golden traces in tests/golden/ — only on purpose: `make golden`.
 
-Each golden file is the JSONL trace of one match of a small config; tests/test_golden.py
+Each golden file is the JSONL trace of one match of a small config; tests/game/test_golden.py
 replays the same config and requires the identical trace, so any change of behaviour
 (rules, randomness, move order, strategies) shows up as a diff to review.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from mexsim.config import load_config
-from mexsim.replay import trace_match
+from mexsim.tournament.config import load_config
+from mexsim.tournament.replay import trace_match
 
 GOLDEN = Path(__file__).parent / "golden"
 CASES = {  # golden file stem -> (config, match)

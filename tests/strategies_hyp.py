@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from mexsim.errors import ConfigError
-from mexsim.rules import Rules, resolve_rules
+from mexsim.game.rules import Rules, resolve_rules
 
 STRATEGY_NAMES = ("random", "greedy")
 

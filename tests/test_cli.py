@@ -13,10 +13,10 @@ import pytest
 from typer.testing import CliRunner
 
 from mexsim.cli import app
-from mexsim.config import Config
+from mexsim.tournament.config import Config
 
 ROOT = Path(__file__).resolve().parents[1]
-HEAVY = ("numba", "numpy", "pandas", "pyarrow", "mexsim.replay", "mexsim.core")
+HEAVY = ("numba", "numpy", "pandas", "pyarrow", "mexsim.tournament.replay", "mexsim.game.kernel")
 GOOD = '[run]\nmatches = 5\nseed = 11\n[[players]]\nstrategy = "greedy"\n' \
        '[[players]]\nstrategy = "random"\n'
 EVENTS: list[dict[str, Any]] = [
@@ -37,16 +37,16 @@ def write(tmp_path: Path, text: str) -> Path:
 
 @pytest.fixture
 def fake_replay(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Config, int]]:
-    """Stand in for mexsim.replay (the engine) and record its calls."""
+    """Stand in for mexsim.tournament.replay (the engine) and record its calls."""
     calls: list[tuple[Config, int]] = []
 
     def trace_match(config: Config, match: int) -> list[dict[str, Any]]:
         calls.append((config, match))
         return EVENTS
 
-    module = types.ModuleType("mexsim.replay")
+    module = types.ModuleType("mexsim.tournament.replay")
     module.trace_match = trace_match  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "mexsim.replay", module)
+    monkeypatch.setitem(sys.modules, "mexsim.tournament.replay", module)
     return calls
 
 
@@ -138,8 +138,8 @@ def test_replay_seed_override_and_text(
 
 
 def test_replay_with_the_engine(tmp_path: Path) -> None:
-    """End to end through the real engine, once mexsim.replay exists."""
-    pytest.importorskip("mexsim.replay")
+    """End to end through the real engine, once mexsim.tournament.replay exists."""
+    pytest.importorskip("mexsim.tournament.replay")
     path = write(tmp_path, GOOD)
     result = runner.invoke(app, ["replay", str(path), "--match", "2", "--format", "jsonl"])
     assert result.exit_code == 0, result.output

@@ -1,0 +1,227 @@
+"""Plots of a results directory: penalties round by round, match totals, win shares.
+
+matplotlib is imported inside ``write_plots`` only, so importing this module (and the
+CLI) stays light. Figures are drawn on an explicit Agg canvas (``FigureCanvasAgg``)
+rather than through ``pyplot``: nothing is ever displayed, no global backend is switched
+under a caller who has their own (a notebook, say), and no figure lingers in pyplot's
+registry after it is saved.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from mexsim.analysis.stats import CONFIDENCE, quiet_degenerate
+from mexsim.analysis.summary import summarize, total_matrix
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from matplotlib.figure import Figure
+
+#: The files ``write_plots`` writes, in the order it returns them.
+PLOT_FILES = ("penalty_by_round.png", "totals.png", "win_share.png", "head_to_head.png",
+              "ratings.png")
+
+_DPI = 120
+
+
+def _new_figure(width: float, height: float) -> Figure:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(width, height), dpi=_DPI, layout="constrained")
+    FigureCanvasAgg(figure)  # attaches itself: savefig renders with Agg, never a display
+    return figure
+
+
+def _colors(players: list[str]) -> dict[str, Any]:
+    """One colour per player, the same in every plot (tab10, then tab20 beyond ten)."""
+    from matplotlib import colormaps
+
+    cmap = colormaps["tab10" if len(players) <= 10 else "tab20"]
+    return {player: cmap(i % cmap.N) for i, player in enumerate(players)}
+
+
+def _penalty_by_round(path: Path, rounds: pd.DataFrame, players: list[str],
+                      colors: dict[str, Any]) -> None:
+    figure = _new_figure(8, 4.8)
+    ax = figure.add_subplot()
+    if len(rounds):
+        # Group on the stored (categorical) columns; 100 M rows must not become objects.
+        grouped = rounds.groupby(["round", "player"], observed=True, sort=True)["penalty"]
+        table = grouped.agg(["mean", "std", "count"])
+        table.index = table.index.set_levels(
+            table.index.levels[1].astype(object), level="player")
+        engines = rounds.groupby("round", sort=True)["engine"].first()
+        with quiet_degenerate():  # one match: no spread, the band is simply absent
+            half = (stats.t.ppf(0.5 + CONFIDENCE / 2, table["count"] - 1)
+                    * table["std"] / np.sqrt(table["count"]))
+        for player in players:
+            if player not in table.index.get_level_values("player"):
+                continue
+            rows = table.xs(player, level="player")
+            band = half.xs(player, level="player")
+            ax.plot(rows.index, rows["mean"], marker="o", markersize=3,
+                    color=colors[player], label=player)
+            ax.fill_between(rows.index, rows["mean"] - band, rows["mean"] + band,
+                            color=colors[player], alpha=0.2, linewidth=0)
+        ax.set_xticks(engines.index, [str(e) for e in engines.to_numpy()])
+    ax.set_title(f"Mean penalty per round ({CONFIDENCE:.0%} interval bands)")
+    ax.set_xlabel("round (engine double), in order of play")
+    ax.set_ylabel("mean penalty (pips left)")
+    ax.grid(alpha=0.3)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(title="player", fontsize="small")
+    figure.savefig(path)
+
+
+def _totals(path: Path, matches: pd.DataFrame, players: list[str],
+            colors: dict[str, Any]) -> None:
+    figure = _new_figure(11, 4.8)
+    hist_ax, box_ax = figure.subplots(1, 2, width_ratios=[3, 2])
+    data: list[np.ndarray] = []
+    if len(matches):
+        matrix, columns = total_matrix(matches)
+        by_player = {str(p): matrix[:, i][~np.isnan(matrix[:, i])] for i, p in enumerate(columns)}
+        data = [by_player[p] for p in players]
+        low = min(float(d.min()) for d in data)
+        high = max(float(d.max()) for d in data)
+        # Integer-aligned bins (totals are whole pips), at most ~60 of them.
+        step = max(1.0, np.ceil((high - low + 1) / 60))
+        bins = np.arange(low - 0.5, high + step + 0.5, step)
+        for player, values in zip(players, data, strict=True):
+            counts, edges = np.histogram(values, bins=bins, density=True)
+            hist_ax.stairs(counts, edges, color=colors[player], linewidth=1.5, label=player)
+            hist_ax.axvline(values.mean(), color=colors[player], linestyle=":", linewidth=1)
+        # Whiskers at the 2.5 / 97.5 percentiles and no outlier dots: with millions of
+        # matches the dots would be a solid smear and take long to draw.
+        boxes = box_ax.boxplot(data, orientation="horizontal", whis=(2.5, 97.5),
+                               showfliers=False, showmeans=True, patch_artist=True,
+                               medianprops={"color": "black"},
+                               meanprops={"marker": "^", "markerfacecolor": "white",
+                                          "markeredgecolor": "black"})
+        for patch, player in zip(boxes["boxes"], players, strict=True):
+            patch.set_facecolor(colors[player])
+            patch.set_alpha(0.5)
+        box_ax.set_yticks(range(1, len(players) + 1), players)
+        box_ax.invert_yaxis()  # best player on top, as in the table
+        hist_ax.legend(title="player", fontsize="small")
+    hist_ax.set_title("Distribution of match totals (dotted: mean)")
+    hist_ax.set_xlabel("match total (pips)")
+    hist_ax.set_ylabel("density")
+    box_ax.set_title("Quartiles, median and mean (△)")
+    box_ax.set_xlabel("match total (pips); whiskers at 2.5 and 97.5 %")
+    box_ax.set_ylabel("player")
+    for ax in (hist_ax, box_ax):
+        ax.grid(alpha=0.3)
+    figure.savefig(path)
+
+
+def _win_share(path: Path, summary: pd.DataFrame, colors: dict[str, Any]) -> None:
+    figure = _new_figure(8, 4.8)
+    ax = figure.add_subplot()
+    if len(summary):
+        share = 100 * summary["win_rate"].to_numpy(dtype=float)
+        errors = np.vstack([share - 100 * summary["win_rate_lo"].to_numpy(dtype=float),
+                            100 * summary["win_rate_hi"].to_numpy(dtype=float) - share])
+        players = summary["player"].astype(str).tolist()
+        x = np.arange(len(players))
+        ax.bar(x, share, yerr=errors, capsize=4, color=[colors[p] for p in players],
+               alpha=0.8, error_kw={"linewidth": 1.2})
+        for xi, value in zip(x, share, strict=True):
+            ax.annotate(f"{value:.1f}%", (xi, value), textcoords="offset points",
+                        xytext=(6, 3), fontsize="small")
+        ax.axhline(100 / len(players), color="grey", linestyle="--", linewidth=1,
+                   label=f"equal share ({100 / len(players):.1f}%)")
+        ax.set_xticks(x, players, rotation=20 if len(players) > 5 else 0)
+        ax.legend(fontsize="small")
+    ax.set_title(f"Win share per player ({CONFIDENCE:.0%} intervals; ties split)")
+    ax.set_xlabel("player")
+    ax.set_ylabel("matches won (%)")
+    ax.set_ylim(bottom=0)
+    ax.grid(axis="y", alpha=0.3)
+    figure.savefig(path)
+
+
+def _head_to_head(path: Path, table: pd.DataFrame, players: list[str]) -> None:
+    """Heatmap: % of shared matches the row player finished ahead of the column player."""
+    n = len(players)
+    index = {p: i for i, p in enumerate(players)}
+    grid = np.full((n, n), np.nan)
+    for r in table.itertuples(index=False):
+        grid[index[str(r.player)], index[str(r.opponent)]] = 100 * r.share
+    size = min(3 + 0.6 * n, 14)
+    figure = _new_figure(size + 1.5, size)
+    ax = figure.add_subplot()
+    image = ax.imshow(grid, cmap="RdBu", vmin=0, vmax=100)
+    figure.colorbar(image, ax=ax, label="row ahead of column (%)")
+    ax.set_xticks(range(n), players, rotation=45, ha="right", fontsize="small")
+    ax.set_yticks(range(n), players, fontsize="small")
+    if n <= 12:
+        for i in range(n):
+            for j in range(n):
+                if np.isfinite(grid[i, j]):
+                    ax.text(j, i, f"{grid[i, j]:.0f}", ha="center", va="center",
+                            fontsize="small",
+                            color="white" if abs(grid[i, j] - 50) > 25 else "black")
+    ax.set_title("Head to head (a tie counts 1/2)")
+    figure.savefig(path)
+
+
+def _ratings(path: Path, summary: pd.DataFrame, colors: dict[str, Any]) -> None:
+    """Each player's rating mu with ±3 sigma (the ordinal mu - 3 sigma is the left end)."""
+    rated = summary.sort_values("rating", ascending=True)
+    players = rated["player"].astype(str).tolist()
+    figure = _new_figure(8, 1.2 + 0.45 * len(players))
+    ax = figure.add_subplot()
+    y = np.arange(len(players))
+    ax.errorbar(rated["rating"], y, xerr=3 * rated["rating_sigma"], fmt="none",
+                ecolor="grey", capsize=4)
+    ax.scatter(rated["rating"], y, c=[colors[p] for p in players], zorder=3)
+    ax.set_yticks(y, players)
+    ax.set_xlabel("rating mu (bars: ±3 sigma)")
+    ax.set_title("Ratings: openskill Plackett-Luce over all matches")
+    ax.grid(axis="x", alpha=0.3)
+    figure.savefig(path)
+
+
+def write_plots(directory: str | Path, matches: pd.DataFrame, rounds: pd.DataFrame,
+                summary: pd.DataFrame | None = None,
+                head_to_head: pd.DataFrame | None = None) -> list[Path]:
+    """Write the PLOT_FILES into ``directory``.
+
+    - ``penalty_by_round.png``: mean penalty of each round, rounds in order of play
+      labelled by their engine double (12 → 0), one line per player with 95 % t bands.
+    - ``totals.png``: distribution of match totals per player (overlaid histograms and
+      box plots).
+    - ``win_share.png``: each player's share of the matches won with its interval.
+    - ``head_to_head.png``: heatmap of the head-to-head shares (mexsim/analysis/head_to_head.py).
+    - ``ratings.png``: each player's rating with ±3 sigma (mexsim/analysis/ratings.py).
+
+    ``matches`` and ``rounds`` are the tables of a results directory (``load_results``);
+    ``rounds`` needs ``round``, ``engine``, ``player`` and ``penalty``. ``summary`` is
+    ``summarize``'s result and ``head_to_head`` the head-to-head table, if already
+    computed (the summary sets the player order and colours).
+    The directory is created if needed. Returns the paths written, in that order.
+    """
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    if summary is None:
+        summary = summarize(matches, rounds)
+    players = summary["player"].astype(str).tolist()
+    colors = _colors(players)
+    paths = [directory / name for name in PLOT_FILES]
+    _penalty_by_round(paths[0], rounds, players, colors)
+    _totals(paths[1], matches, players, colors)
+    _win_share(paths[2], summary, colors)
+    if head_to_head is None:
+        from mexsim.analysis.comparison import analyze_results
+
+        head_to_head = analyze_results(directory, matches, rounds).head_to_head
+    _head_to_head(paths[3], head_to_head, players)
+    _ratings(paths[4], summary, colors)
+    return paths

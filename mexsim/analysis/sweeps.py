@@ -1,0 +1,84 @@
+"""Parameter sweeps: which value of a swept parameter is best, and is it significantly so.
+
+A config parameter given as a list (``params = { pip_weight = [0.0, 0.5, 1.0] }``)
+becomes one player per value (mexsim/tournament/config.py). Here each sweep's players are compared
+with the sweep's best (lowest mean total) by the paired per-deal difference in total —
+the same statistic as the summary's ``diff_vs_best``, restricted to the sweep (in a
+pool: the deal-adjusted totals and differences of mexsim/analysis/adjusted.py) — so the
+answer reads "0.5 is best; 1.0 is +1.3 [+0.8, +1.9] points worse, p = 1e-6".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from mexsim.analysis.deals import unit_means, unit_starts
+from mexsim.analysis.stats import CONFIDENCE
+from mexsim.analysis.summary import adjusted_totals, differences
+
+SWEEP_COLUMNS = ["sweep", "player", "value", "matches", "adjusted_total", "diff_vs_sweep_best",
+                 "diff_lo", "diff_hi", "diff_p_value", "best"]
+
+
+def compare_sweeps(totals: np.ndarray, players: Sequence[str], deals: np.ndarray,
+                   sweeps: Mapping[str, Sequence[str]]) -> pd.DataFrame:
+    """One row per swept player (columns ``SWEEP_COLUMNS``), each sweep best first.
+
+    ``sweeps`` maps a sweep's name to its players' names (as in ``players``, the
+    columns of the match × player ``totals``)."""
+    units = unit_means(np.asarray(totals, dtype=float), unit_starts(deals))
+    column = {name: i for i, name in enumerate(players)}
+    rows = []
+    for sweep, members in sweeps.items():
+        cols = np.array([column[m] for m in members])
+        with np.errstate(invalid="ignore"):
+            means = adjusted_totals(units, np.nanmean(units, axis=0))[cols]
+        best = int(cols[np.lexsort((np.array(members, dtype=object).astype(str), means))[0]])
+        diff, lo, hi, p = differences(units, cols, best)
+        for k in np.argsort(means, kind="stable"):
+            is_best = cols[k] == best
+            rows.append((sweep, members[k], _value(sweep, members[k]),
+                         int((~np.isnan(totals[:, cols[k]])).sum()), float(means[k]),
+                         0.0 if is_best else float(diff[k]), 0.0 if is_best else float(lo[k]),
+                         0.0 if is_best else float(hi[k]), np.nan if is_best else float(p[k]),
+                         bool(is_best)))
+    return pd.DataFrame(rows, columns=SWEEP_COLUMNS)
+
+
+def _value(sweep: str, player: str) -> str:
+    """The swept values in a player's name: "lt[pip_weight=0.5]" -> "pip_weight=0.5"."""
+    inner = player[len(sweep):]
+    return inner[1:inner.index("]")] if inner.startswith("[") and "]" in inner else player
+
+
+def format_sweeps(table: pd.DataFrame) -> str:
+    """Each sweep's verdict: the best value, and every other value's paired difference
+    from it with its interval, p-value and whether it is significant."""
+    out = []
+    for sweep, rows in table.groupby("sweep", sort=False):
+        best = rows[rows["best"]].iloc[0]
+        others = rows[~rows["best"]]
+        out.append(f"sweep {sweep}: best {best['value']} (mean total "
+                   f"{best['adjusted_total']:.2f})")
+        for r in others.itertuples(index=False):
+            significant = r.diff_p_value < 1 - CONFIDENCE
+            out.append(
+                f"  {r.value}: {r.diff_vs_sweep_best:+.2f} [{r.diff_lo:+.2f}, {r.diff_hi:+.2f}]"
+                f" points worse, p={_p(r.diff_p_value)} -> "
+                + ("significant" if significant else "not significant")
+                + f" at {CONFIDENCE:.0%}")
+        if len(others):
+            runner_up = others.iloc[0]
+            verdict = ("significantly better than" if runner_up["diff_p_value"]
+                       < 1 - CONFIDENCE else "not significantly different from")
+            out.append(f"  the best value is {verdict} the next best ({runner_up['value']})")
+    return "\n".join(out)
+
+
+def _p(p: float) -> str:
+    if not np.isfinite(p):
+        return "n/a"
+    return f"{p:.1e}" if p < 1e-3 else f"{p:.3f}"

@@ -1,0 +1,583 @@
+"""The numba core: the rules of RULES.md compiled, playing whole matches.
+
+It mirrors mexsim/game/reference.py branch for branch (docs/rules.md is the procedure);
+the differential tests hold the two to identical traces. No Python objects in here:
+state is a handful of fixed-shape arrays (P players, T tiles, N = max pip, W = words
+per hand: 2 up to double-14, 3 for double-15):
+
+    view        int64[view.SIZE]  the public table, as strategies see it (mexsim/game/view.py):
+                                  train ends, lengths, markers, open doubles (R13, oldest
+                                  first), hand sizes, scores, and the legal moves in
+                                  docs/rules.md order
+    hands       uint64[P, W]      bitmask of the tiles in each seat's hand (hidden, R17)
+    boneyard    int64[T]          the deal's order; boneyard[bpos:n] is still to draw
+    rng         uint64[P, 4]      xoshiro256** state of each seat's strategy stream
+    had_turn, played, draws       int64[P] per-seat counters of the round
+    scan        int64[P+1]        the trains a move list covers, in that order
+
+Strategies are plug-ins (mexsim/strategy/registry.py): a tuple of first-class functions
+``decide(view, params) -> move index``, one per distinct strategy of the run, padded to
+rules.MAX_STRATEGIES so that the kernels compile once whatever the table; each seat's
+``seat_func`` picks its entry. Which player sits where, and which deal a match replays
+(duplicate deals), come in as arrays (mexsim/tournament/schedule.py decides them).
+
+The turn loop is written out in one function on purpose: helpers that take arrays pay
+atomic reference counting on every call (measured: two thirds of the run time), so the
+only helpers here take and return plain numbers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+from mexsim.game.rng import (
+    STREAM_SHUFFLE,
+    STREAM_STRATEGY,
+    U1,
+    seed_words,
+    stream_key,
+    xoshiro_bounded,
+)
+from mexsim.game.view import (
+    BONEYARD,
+    DUTY,
+    ENGINE,
+    FIRST_TURN,
+    HAND,
+    HAND_SIZE,
+    LAID_THIS_TURN,
+    MATCH,
+    MAX_MEMORY,
+    MAX_PARAMS,
+    MAX_PIP,
+    MAX_TRAINS,
+    MAX_WORDS,
+    MOVE_TILE,
+    MOVE_TRAIN,
+    N_MOVES,
+    N_OPEN,
+    NOTES,
+    NUMBER_MASK,
+    OPEN_DOUBLES,
+    PLAYERS,
+    RNG,
+    ROUND,
+    SCORE,
+    SEAT,
+    TILE_HI,
+    TILE_LO,
+    TILE_PIPS,
+    TILES,
+    TRAIN_END,
+    TRAIN_LEN,
+    TRAIN_MARKED,
+    WORDS,
+)
+
+# event rows: (kind, round, seat, tile, train-or-reason)
+EV_DEAL_HAND = 0
+EV_DEAL_BONEYARD = 1
+EV_ENGINE = 2
+EV_DRAW = 3
+EV_PLAY = 4
+EV_PASS = 5
+EV_ROUND_END = 6
+EV_FIELDS = 5
+REASON_OUT = 0
+REASON_BLOCKED = 1
+
+# per round and seat result fields (the rounds.parquet columns)
+F_PENALTY = 0
+F_TILES_LEFT = 1
+F_WENT_OUT = 2
+F_BLOCKED = 3
+F_TILES_PLAYED = 4
+F_DRAWS = 5
+N_FIELDS = 6
+
+# which trains a move list covers
+ON_OLDEST_DOUBLE = 0
+ON_OWN_TRAIN = 1
+ON_USABLE_TRAINS = 2
+
+# turn outcomes
+GOES_ON = 0
+OUT = 1
+BLOCKED = 2
+
+# how a kernel asks strategies: through the plug-ins (always, outside benchmarks), or
+# greedy compiled in, with the view filled as for a call (the "hard-wired call"
+# baseline of the dispatch cost) or without it (the engine alone)
+DISPATCH_PLUGIN = 0
+DISPATCH_HARDWIRED = 1
+DISPATCH_ENGINE_ONLY = 2
+
+# bookkeeping slots of the private table (where the view keeps its tile table, which
+# the table never needs): how much of the moves, params and notes the last decision
+# showed, so that what lies beyond can be cleared
+MOVES_SHOWN = TILE_LO
+PARAMS_SHOWN = TILE_LO + 1
+NOTES_SHOWN = TILE_LO + 2
+
+# status[...] after a kernel returns: a strategy that chose an impossible move
+ST_BAD_CHOICE = 0  # 1 when a strategy returned an index outside its legal moves
+ST_MATCH = 1
+ST_ROUND = 2
+ST_SEAT = 3
+ST_CHOICE = 4
+ST_N_MOVES = 5
+N_STATUS = 6
+
+
+@njit(cache=True)
+def _bit(t):
+    return U1 << np.uint64(t & 63)
+
+
+@njit(cache=True)
+def engine_tile_of(rnd, N, lo, hi):
+    """The tile number of round rnd's engine double (N-rnd)|(N-rnd) (R4)."""
+    engine = N - rnd
+    for t in range(lo.shape[0]):
+        if lo[t] == engine and hi[t] == engine:
+            return t
+    return -1
+
+
+@njit(cache=True)
+def shuffle_deal(seed, match, rnd, N, set_aside, lo, hi, order):
+    """R3/R5: the tiles (without the engine under set_aside), Fisher–Yates shuffled into
+    order[:n]; returns n. Seats take H tiles each from the front, the rest is the boneyard."""
+    engine_tile = engine_tile_of(rnd, N, lo, hi)
+    n = 0
+    for t in range(lo.shape[0]):
+        if not (set_aside and t == engine_tile):
+            order[n] = t
+            n += 1
+    r0, r1, r2, r3 = seed_words(stream_key(seed, match, STREAM_SHUFFLE, rnd))
+    for i in range(n - 1, 0, -1):
+        j, r0, r1, r2, r3 = xoshiro_bounded(i + 1, r0, r1, r2, r3)
+        tmp = order[i]
+        order[i] = order[j]
+        order[j] = tmp
+    return n
+
+
+@njit(cache=True)
+def fill_static_view(view, match, P, N, lo, hi, pips, number_mask):
+    """The parts of the view fixed for a whole match (mexsim/game/view.py)."""
+    view[:] = 0
+    T = lo.shape[0]
+    view[MAX_PIP] = N
+    view[PLAYERS] = P
+    view[TILES] = T
+    view[WORDS] = number_mask.shape[1]
+    view[MATCH] = match
+    for t in range(T):
+        view[TILE_LO + t] = lo[t]
+        view[TILE_HI + t] = hi[t]
+        view[TILE_PIPS + t] = pips[t]
+    for n in range(N + 1):
+        for w in range(number_mask.shape[1]):
+            view[NUMBER_MASK + n * MAX_WORDS + w] = np.int64(number_mask[n, w])
+
+
+@njit(cache=True, error_model="numpy")
+def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
+               double_blank_points, funcs, seat_func, params, n_params, n_memory, memory,
+               pbuf, lo, hi,
+               pips, number_mask, rng, hands, boneyard, had_turn, played, draws, scan, view,
+               st, res, ev, n_ev, status, record, dispatch):
+    """Play round ``rnd`` dealt as boneyard[:n] (see shuffle_deal) into res[rnd, seat, F_*];
+    returns n_ev, the event rows written so far (-1 when a strategy failed: see status)."""
+    T = lo.shape[0]
+    W = MAX_WORDS
+    engine = N - rnd  # R4
+    engine_tile = engine_tile_of(rnd, N, lo, hi)
+    hands[:, :] = 0
+    for s in range(P):
+        for k in range(s * H, s * H + H):
+            hands[s, boneyard[k] >> 6] |= _bit(boneyard[k])
+    bpos = P * H  # the boneyard is boneyard[bpos:n], drawn from the front
+    if record:
+        for s in range(P):
+            for t in range(T):
+                if hands[s, t >> 6] & _bit(t):
+                    ev[n_ev] = (EV_DEAL_HAND, rnd, s, t, 0)
+                    n_ev += 1
+        for k in range(bpos, n):
+            ev[n_ev] = (EV_DEAL_BONEYARD, rnd, -1, boneyard[k], 0)
+            n_ev += 1
+    number_bits = number_mask.ravel()  # row n at n * MAX_WORDS: a constant stride
+    st[ROUND] = rnd
+    st[ENGINE] = engine
+    for tr in range(MAX_TRAINS):
+        st[TRAIN_END + tr] = engine
+        st[TRAIN_LEN + tr] = 0
+        st[TRAIN_MARKED + tr] = 0
+        st[OPEN_DOUBLES + tr] = -1
+        if tr > P:  # trains no one owns: decisions rewrite only trains 0..P
+            view[TRAIN_END + tr] = engine
+            view[TRAIN_LEN + tr] = 0
+            view[TRAIN_MARKED + tr] = 0
+            view[OPEN_DOUBLES + tr] = -1
+    st[N_OPEN] = 0
+    for s in range(P):
+        st[HAND_SIZE + s] = H
+    had_turn[:] = 0
+    played[:] = 0
+    draws[:] = 0
+    n_open = 0  # open doubles, st[OPEN_DOUBLES : OPEN_DOUBLES + n_open]
+    marked_bits = 0  # bit s set while train s carries a marker (mirrors TRAIN_MARKED)
+    all_seats = (1 << P) - 1
+    count = 0  # R15
+
+    # R5: the engine and the first player
+    if set_aside:
+        seat = rnd % P
+    else:
+        seat = -1
+        for s in range(P):
+            if hands[s, engine_tile >> 6] & _bit(engine_tile):
+                seat = s
+        if seat < 0:  # nobody holds it: draw clockwise until it turns up
+            seat = rnd % P
+            while True:
+                t = boneyard[bpos]
+                bpos += 1
+                hands[seat, t >> 6] |= _bit(t)
+                draws[seat] += 1
+                st[HAND_SIZE + seat] += 1
+                if record:
+                    ev[n_ev] = (EV_DRAW, rnd, seat, t, 0)
+                    n_ev += 1
+                if t == engine_tile:
+                    break
+                seat = seat + 1 if seat + 1 < P else 0
+        hands[seat, engine_tile >> 6] ^= _bit(engine_tile)
+        st[HAND_SIZE + seat] -= 1
+    st[BONEYARD] = n - bpos
+    if record:
+        ev[n_ev] = (EV_ENGINE, rnd, seat, -1, 0)
+        n_ev += 1
+
+    outcome = GOES_ON
+    while True:
+        # --- one turn of `seat` (docs/rules.md, "A turn")
+        first = had_turn[seat] == 0
+        had_turn[seat] = 1
+        duty = n_open > 0  # R13: the oldest open double must be served
+        if duty:
+            which = ON_OLDEST_DOUBLE
+        elif first:
+            which = ON_OWN_TRAIN  # R11: first turn on the own train only
+        else:
+            which = ON_USABLE_TRAINS
+        chain = first and first_turn_train and not duty  # R11 "train"
+        laid = 0
+        last_double = False
+        drawn = 0  # draws made for the current obligation to play
+        while True:
+            # legal moves: own, Mexican, then marked trains clockwise (docs/rules.md)
+            n_scan = 1
+            if which == ON_OLDEST_DOUBLE:
+                scan[0] = st[OPEN_DOUBLES]
+            else:
+                scan[0] = seat
+                if which == ON_USABLE_TRAINS:
+                    scan[1] = P  # R7: the Mexican train
+                    n_scan = 2
+                    # R7: others' trains only while marked; clockwise from the next seat
+                    others = marked_bits & ~(1 << seat)
+                    rot = ((others >> (seat + 1)) | (others << (P - seat - 1))) & all_seats
+                    while rot:
+                        tr = seat + 1 + np.int64(trailing_zeros(rot))
+                        rot &= rot - 1
+                        scan[n_scan] = tr - P if tr >= P else tr
+                        n_scan += 1
+            h0 = hands[seat, 0]
+            h1 = hands[seat, 1]
+            h2 = hands[seat, 2]
+            nm = 0
+            for i in range(n_scan):
+                tr = scan[i]
+                row = st[TRAIN_END + tr] * MAX_WORDS
+                m0 = h0 & number_bits[row]
+                m1 = h1 & number_bits[row + 1]
+                m2 = h2 & number_bits[row + 2]
+                if (m0 | m1 | m2) == 0:
+                    continue  # the common case: nothing fits this train
+                while m0:
+                    st[MOVE_TILE + nm] = trailing_zeros(m0)
+                    st[MOVE_TRAIN + nm] = tr
+                    nm += 1
+                    m0 &= m0 - U1
+                while m1:
+                    st[MOVE_TILE + nm] = 64 + trailing_zeros(m1)
+                    st[MOVE_TRAIN + nm] = tr
+                    nm += 1
+                    m1 &= m1 - U1
+                while m2:
+                    st[MOVE_TILE + nm] = 128 + trailing_zeros(m2)
+                    st[MOVE_TRAIN + nm] = tr
+                    nm += 1
+                    m2 &= m2 - U1
+
+            if nm == 0:
+                if chain and laid > 0 and not last_double:
+                    break  # R11: the chain stops; no draw, no marker
+                keep = draw_to_start and not duty and st[TRAIN_LEN + seat] == 0  # R11
+                if bpos < n and (drawn == 0 or keep):
+                    t = boneyard[bpos]  # R10: draw one tile and look again
+                    bpos += 1
+                    hands[seat, t >> 6] |= _bit(t)
+                    draws[seat] += 1
+                    drawn += 1
+                    st[HAND_SIZE + seat] += 1
+                    st[BONEYARD] = n - bpos
+                    if record:
+                        ev[n_ev] = (EV_DRAW, rnd, seat, t, 0)
+                        n_ev += 1
+                    continue
+                # R8/R10: pass and mark the own train
+                if record:
+                    ev[n_ev] = (EV_PASS, rnd, seat, -1, 0)
+                    n_ev += 1
+                if st[TRAIN_MARKED + seat] == 0:
+                    st[TRAIN_MARKED + seat] = 1
+                    marked_bits |= 1 << seat
+                    count = 1  # R15: a new marker restarts the count
+                else:
+                    count += 1
+                if bpos == n and count >= P:
+                    outcome = BLOCKED  # R15
+                break
+
+            # the strategy chooses (R9: which legal play is the strategy's choice); a
+            # forced move is played without asking (docs/rules.md, "Move order")
+            if nm == 1:
+                i = 0
+            elif dispatch == DISPATCH_ENGINE_ONLY:  # benchmark: the engine without a strategy
+                i = 0
+                for k in range(1, nm):
+                    if st[MOVE_TILE + k] < st[MOVE_TILE + i]:
+                        i = k
+            else:
+                # R17: the mover's view, written afresh from the private table (the
+                # core never reads the view back but for the mover's own stream and
+                # notes), with nothing left over from another seat
+                view[ROUND] = rnd
+                view[ENGINE] = engine
+                view[SEAT] = seat
+                view[BONEYARD] = n - bpos
+                view[N_OPEN] = n_open
+                view[N_MOVES] = nm
+                view[FIRST_TURN] = 1 if first else 0
+                view[DUTY] = 1 if duty else 0
+                view[LAID_THIS_TURN] = laid
+                for tr in range(P + 1):
+                    view[TRAIN_END + tr] = st[TRAIN_END + tr]
+                    view[TRAIN_LEN + tr] = st[TRAIN_LEN + tr]
+                    view[TRAIN_MARKED + tr] = st[TRAIN_MARKED + tr]
+                    view[OPEN_DOUBLES + tr] = st[OPEN_DOUBLES + tr]
+                for s in range(P):
+                    view[HAND_SIZE + s] = st[HAND_SIZE + s]
+                    view[SCORE + s] = st[SCORE + s]
+                for w in range(W):
+                    view[HAND + w] = np.int64(hands[seat, w])
+                for k in range(nm):
+                    view[MOVE_TILE + k] = st[MOVE_TILE + k]
+                    view[MOVE_TRAIN + k] = st[MOVE_TRAIN + k]
+                for k in range(nm, st[MOVES_SHOWN]):
+                    view[MOVE_TILE + k] = 0
+                    view[MOVE_TRAIN + k] = 0
+                st[MOVES_SHOWN] = nm
+                for k in range(4):
+                    view[RNG + k] = np.int64(rng[seat, k])
+                for k in range(n_params[seat]):
+                    pbuf[k] = params[seat, k]
+                for k in range(n_params[seat], st[PARAMS_SHOWN]):
+                    pbuf[k] = 0.0
+                st[PARAMS_SHOWN] = n_params[seat]
+                for k in range(n_memory[seat]):
+                    view[NOTES + k] = memory[seat, k]
+                for k in range(n_memory[seat], st[NOTES_SHOWN]):
+                    view[NOTES + k] = 0
+                st[NOTES_SHOWN] = n_memory[seat]
+                if dispatch == DISPATCH_HARDWIRED:  # benchmark: greedy as a direct call
+                    i = 0
+                    for k in range(1, view[N_MOVES]):
+                        if view[MOVE_TILE + k] < view[MOVE_TILE + i]:
+                            i = k
+                else:
+                    i = funcs[seat_func[seat]](view, pbuf)
+                for k in range(4):
+                    rng[seat, k] = np.uint64(view[RNG + k])
+                for k in range(n_memory[seat]):
+                    memory[seat, k] = view[NOTES + k]
+                if i < 0 or i >= nm:
+                    status[ST_BAD_CHOICE] = 1
+                    status[ST_MATCH] = view[MATCH]
+                    status[ST_ROUND] = rnd
+                    status[ST_SEAT] = seat
+                    status[ST_CHOICE] = i
+                    status[ST_N_MOVES] = nm
+                    return -1
+
+            t = st[MOVE_TILE + i]
+            tr = st[MOVE_TRAIN + i]
+            st[TRAIN_END + tr] = hi[t] if lo[t] == st[TRAIN_END + tr] else lo[t]
+            st[TRAIN_LEN + tr] += 1
+            hands[seat, t >> 6] ^= _bit(t)
+            st[HAND_SIZE + seat] -= 1
+            if tr == seat:
+                st[TRAIN_MARKED + seat] = 0  # R8: the owner's play removes the marker
+                marked_bits &= ~(1 << seat)
+            for k in range(n_open):  # R13: a tile on an open double satisfies it
+                if st[OPEN_DOUBLES + k] == tr:
+                    for j in range(k, n_open - 1):
+                        st[OPEN_DOUBLES + j] = st[OPEN_DOUBLES + j + 1]
+                    n_open -= 1
+                    st[OPEN_DOUBLES + n_open] = -1
+                    break
+            is_double = lo[t] == hi[t]
+            if is_double:
+                st[OPEN_DOUBLES + n_open] = tr  # R12: a double stays open until covered
+                n_open += 1
+            st[N_OPEN] = n_open
+            count = 0  # R15: a play resets the count
+            played[seat] += 1
+            drawn = 0
+            if record:
+                ev[n_ev] = (EV_PLAY, rnd, seat, t, tr)
+                n_ev += 1
+            if st[HAND_SIZE + seat] == 0:
+                outcome = OUT  # R14: going out ends the round at once
+                break
+            laid += 1
+            last_double = is_double
+            if duty or (not chain and not is_double):
+                break  # R13: serving a double ends the turn; R12: so does a non-double
+        if outcome != GOES_ON:
+            break
+        seat = seat + 1 if seat + 1 < P else 0  # R2: clockwise
+
+    # R16: penalties, 0|0 (tile T-1) at double_blank_points
+    for s in range(P):
+        pen = 0
+        left = 0
+        for w in range(W):
+            m = hands[s, w]
+            while m:
+                t = (w << 6) + trailing_zeros(m)
+                m &= m - U1
+                left += 1
+                pen += double_blank_points if t == T - 1 else pips[t]
+        res[rnd, s, F_PENALTY] = pen
+        res[rnd, s, F_TILES_LEFT] = left
+        res[rnd, s, F_WENT_OUT] = 1 if (outcome == OUT and s == seat) else 0
+        res[rnd, s, F_BLOCKED] = 1 if outcome == BLOCKED else 0
+        res[rnd, s, F_TILES_PLAYED] = played[s]
+        res[rnd, s, F_DRAWS] = draws[s]
+        st[SCORE + s] += pen
+    if record:
+        ev[n_ev] = (EV_ROUND_END, rnd, -1, -1,
+                    REASON_BLOCKED if outcome == BLOCKED else REASON_OUT)
+        n_ev += 1
+    return n_ev
+
+
+@njit(cache=True)
+def play_match(seed, match, deal, P, N, H, first_turn_train, set_aside, draw_to_start,
+               double_blank_points, funcs, seat_func, params, n_params, n_memory, lo, hi,
+               pips, number_mask, view, res, ev, status, record, dispatch):
+    """Play match ``match`` (R4: N+1 rounds) into res[round, seat, F_*]. Seat s plays
+    funcs[seat_func[s]] with params[s]; the shuffles and the seats' random streams come
+    from ``deal`` (the match itself, unless duplicate deals replay one deal).
+
+    Returns the number of event rows written, or -1 when a strategy chose an impossible
+    move (details in status)."""
+    T = lo.shape[0]
+    rng = np.empty((P, 4), dtype=np.uint64)
+    for s in range(P):
+        rng[s, 0], rng[s, 1], rng[s, 2], rng[s, 3] = seed_words(
+            stream_key(seed, deal, STREAM_STRATEGY, s))
+    hands = np.zeros((P, number_mask.shape[1]), dtype=np.uint64)
+    boneyard = np.empty(T, dtype=np.int64)
+    had_turn = np.empty(P, dtype=np.int64)
+    played = np.empty(P, dtype=np.int64)
+    draws = np.empty(P, dtype=np.int64)
+    scan = np.empty(P + 1, dtype=np.int64)
+    pbuf = np.zeros(MAX_PARAMS, dtype=np.float64)
+    memory = np.zeros((P, MAX_MEMORY), dtype=np.int64)
+    fill_static_view(view, match, P, N, lo, hi, pips, number_mask)
+    st = np.zeros(view.shape[0], dtype=np.int64)  # the private table, laid out as the view
+    n_ev = 0
+    for rnd in range(N + 1):
+        n = shuffle_deal(seed, deal, rnd, N, set_aside, lo, hi, boneyard)
+        n_ev = play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
+                          double_blank_points, funcs, seat_func, params, n_params, n_memory,
+                          memory, pbuf, lo, hi, pips, number_mask, rng, hands, boneyard,
+                          had_turn, played, draws, scan, view, st, res, ev, n_ev, status,
+                          record, dispatch)
+        if n_ev < 0:
+            return -1
+    return n_ev
+
+
+@njit(cache=True, nogil=True)
+def play_matches(seed, match_ids, deal_ids, seating, P, N, H, first_turn_train, set_aside,
+                 draw_to_start, double_blank_points, funcs, player_func, params, n_params,
+                 n_memory, lo, hi, pips, number_mask, view, res, status, dispatch):
+    """Play match match_ids[k] from deal deal_ids[k], player seating[k, s] in seat s,
+    into res[k, round, seat, F_*]; player i plays funcs[player_func[i]] with params[i].
+
+    Releases the GIL, so threads play blocks in parallel. Returns the number of
+    matches completed (< len(match_ids) when a strategy failed)."""
+    ev = np.empty((1, EV_FIELDS), dtype=np.int64)
+    seat_func = np.empty(P, dtype=np.int64)
+    seat_params = np.empty((P, params.shape[1]), dtype=np.float64)
+    seat_n_params = np.empty(P, dtype=np.int64)
+    seat_n_memory = np.empty(P, dtype=np.int64)
+    for k in range(match_ids.shape[0]):
+        for s in range(P):
+            i = seating[k, s]
+            seat_func[s] = player_func[i]
+            seat_params[s, :] = params[i, :]
+            seat_n_params[s] = n_params[i]
+            seat_n_memory[s] = n_memory[i]
+        if play_match(seed, match_ids[k], deal_ids[k], P, N, H, first_turn_train, set_aside,
+                      draw_to_start, double_blank_points, funcs, seat_func, seat_params,
+                      seat_n_params, seat_n_memory, lo, hi, pips, number_mask, view, res[k],
+                      ev, status, False, dispatch) < 0:
+            return k
+    return match_ids.shape[0]
+
+
+@njit(cache=True)
+def play_dealt_round(seed, match, rnd, order, n, P, N, H, first_turn_train, set_aside,
+                     draw_to_start, double_blank_points, funcs, seat_func, params, n_params,
+                     n_memory,
+                     lo, hi, pips, number_mask, view, res, ev, status):
+    """Play one round from a given deal (order[:n], as shuffle_deal lays it out), with
+    events recorded: the entry point of the hand-built scenario tests."""
+    T = lo.shape[0]
+    rng = np.empty((P, 4), dtype=np.uint64)
+    for s in range(P):
+        rng[s, 0], rng[s, 1], rng[s, 2], rng[s, 3] = seed_words(
+            stream_key(seed, match, STREAM_STRATEGY, s))
+    boneyard = np.empty(T, dtype=np.int64)
+    boneyard[:n] = order[:n]
+    fill_static_view(view, match, P, N, lo, hi, pips, number_mask)
+    return play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
+                      double_blank_points, funcs, seat_func, params, n_params, n_memory,
+                      np.zeros((P, MAX_MEMORY), dtype=np.int64),
+                      np.zeros(MAX_PARAMS, dtype=np.float64), lo, hi, pips, number_mask, rng,
+                      np.zeros((P, number_mask.shape[1]), dtype=np.uint64), boneyard,
+                      np.empty(P, dtype=np.int64), np.empty(P, dtype=np.int64),
+                      np.empty(P, dtype=np.int64), np.empty(P + 1, dtype=np.int64), view,
+                      np.zeros(view.shape[0], dtype=np.int64), res, ev, 0, status, True,
+                      DISPATCH_PLUGIN)
+

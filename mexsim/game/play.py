@@ -1,0 +1,253 @@
+"""The Python side of the numba core: rules and seats in, results and traces out."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numba.core.errors import NumbaExperimentalFeatureWarning
+
+from mexsim.errors import StrategyError
+from mexsim.game import kernel, view
+from mexsim.game.rules import MAX_STRATEGIES, Rules
+from mexsim.game.tiles import TileSet, tile_set
+from mexsim.strategy.policy import Policy, PolicyLike, resolve_policies
+
+# Strategies are first-class functions, which numba still labels experimental; the
+# differential tests against the reference engine are what we rely on.
+warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
+
+
+@dataclass(frozen=True)
+class KernelArgs:
+    """Everything the kernels need about the rules and the players, as numbers and arrays.
+
+    ``players`` are the run's players (seat order, when there are exactly as many as
+    seats and no seating is given); the kernels call ``funcs[player_func[i]]`` for
+    player i with ``params[i]``.
+    """
+
+    rules: Rules
+    players: tuple[Policy, ...]
+    funcs: tuple
+    player_func: np.ndarray
+    params: np.ndarray
+    n_params: np.ndarray
+    n_memory: np.ndarray
+    tiles: TileSet
+
+    @classmethod
+    def build(cls, rules: Rules, players: Sequence[PolicyLike]) -> KernelArgs:
+        resolved = tuple(resolve_policies(players))
+        if len(resolved) < rules.players:
+            raise ValueError(f"{len(resolved)} players for {rules.players} seats")
+        decides: list = []
+        for p in resolved:
+            if p.strategy.decide not in decides:
+                decides.append(p.strategy.decide)
+        if len(decides) > MAX_STRATEGIES:
+            raise ValueError(f"{len(decides)} different strategies (at most {MAX_STRATEGIES})")
+        # Pad to MAX_STRATEGIES so the kernels' type, and so their cache, is the same
+        # for every table; the padding is never called.
+        funcs = tuple(decides) + (decides[0],) * (MAX_STRATEGIES - len(decides))
+        n = len(resolved)
+        player_func = np.array([decides.index(p.strategy.decide) for p in resolved],
+                               dtype=np.int64)
+        params = np.zeros((n, view.MAX_PARAMS), dtype=np.float64)
+        n_params = np.zeros(n, dtype=np.int64)
+        n_memory = np.zeros(n, dtype=np.int64)
+        for i, player in enumerate(resolved):
+            params[i, :len(player.params)] = player.params
+            n_params[i] = len(player.params)
+            n_memory[i] = player.strategy.memory
+        return cls(rules, resolved, funcs, player_func, params, n_params, n_memory,
+                   tile_set(rules.max_pip))
+
+    def rule_args(self) -> tuple:
+        r, ts = self.rules, self.tiles
+        return (r.players, r.max_pip, r.hand_size, r.first_turn == "train",
+                r.engine == "set_aside", r.draw_to_start, r.double_blank_points,
+                self.funcs, self.player_func, self.params, self.n_params, self.n_memory,
+                ts.lo, ts.hi, ts.pips, ts.number_mask)
+
+    def raise_for(self, status: np.ndarray, exc: BaseException | None = None,
+                  player_of: Callable[[int, int], int] | None = None) -> None:
+        """Turn a failed kernel (status flag, or an exception from a strategy) into
+        StrategyError naming the strategy, the match and the round. ``player_of(match,
+        seat)`` says who sat there (default: player i in seat i)."""
+        if exc is None and not status[kernel.ST_BAD_CHOICE]:
+            return
+        seat, match = int(status[kernel.ST_SEAT]), int(status[kernel.ST_MATCH])
+        name = self.players[player_of(match, seat) if player_of else seat].name
+        where = (f"strategy '{name}' (seat {seat}) in match {match}, "
+                 f"round {int(status[kernel.ST_ROUND])}")
+        if exc is not None:
+            raise StrategyError(f"{where} raised {type(exc).__name__}: {exc}") from exc
+        raise StrategyError(
+            f"{where} chose move {int(status[kernel.ST_CHOICE])} of "
+            f"{int(status[kernel.ST_N_MOVES])} legal moves (allowed: 0.."
+            f"{int(status[kernel.ST_N_MOVES]) - 1})")
+
+
+def event_capacity(rules: Rules) -> int:
+    """An upper bound on event rows per match: deal, draws, plays and passes per round.
+
+    Every pass with a non-empty boneyard follows a draw; with an empty boneyard at most
+    P passes separate two plays or two new markers (R15).
+    """
+    T, P = rules.tiles, rules.players
+    return rules.rounds * (4 * T + (T + P + 2) * P + 4)
+
+
+def _seed(seed: int) -> np.uint64:
+    return np.uint64(seed & ((1 << 64) - 1))
+
+
+def _run_kernel(args: KernelArgs, status: np.ndarray, view_array: np.ndarray, call,
+                player_of: Callable[[int, int], int] | None = None):
+    """Run a kernel; a strategy's exception leaves its seat and round in the view."""
+    try:
+        result = call()
+    except StrategyError:
+        raise
+    except Exception as exc:  # raised inside a user's strategy: name it
+        status[kernel.ST_SEAT] = view_array[view.SEAT]
+        status[kernel.ST_MATCH] = view_array[view.MATCH]
+        status[kernel.ST_ROUND] = view_array[view.ROUND]
+        args.raise_for(status, exc, player_of)
+    args.raise_for(status, player_of=player_of)
+    return result
+
+
+def play_match_results(rules: Rules, seats: Sequence[PolicyLike], seed: int, match: int,
+                       record: bool = False, deal: int | None = None
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """Play one match in the core; returns (res[round, seat, field], event rows).
+
+    The shuffles and strategy streams come from ``deal`` (default: the match itself)."""
+    args = KernelArgs.build(rules, seats)
+    res = np.zeros((rules.rounds, rules.players, kernel.N_FIELDS), dtype=np.int64)
+    ev = np.zeros((event_capacity(rules) if record else 1, kernel.EV_FIELDS), dtype=np.int64)
+    status = np.zeros(kernel.N_STATUS, dtype=np.int64)
+    work = np.zeros(view.SIZE, dtype=np.int64)
+    if len(args.players) != rules.players:
+        raise ValueError(f"{len(args.players)} seats for {rules.players} players")
+    n = _run_kernel(args, status, work, lambda: kernel.play_match(
+        _seed(seed), match, match if deal is None else deal, *args.rule_args(), work, res,
+        ev, status, record, kernel.DISPATCH_PLUGIN))
+    return res, ev[:n]
+
+
+def play_scheduled(rules: Rules, players: Sequence[PolicyLike], seed: int,
+                   match_ids: np.ndarray, deal_ids: np.ndarray, seating: np.ndarray,
+                   dispatch: int = kernel.DISPATCH_PLUGIN) -> np.ndarray:
+    """Play match match_ids[k] from deal deal_ids[k] with player seating[k, s] in seat s;
+    returns res[k, round, seat, field]. Releases the GIL while playing.
+
+    ``dispatch`` is for benchmarks only: kernel.DISPATCH_HARDWIRED and
+    kernel.DISPATCH_ENGINE_ONLY play greedy compiled into the core instead of the seats'
+    plug-ins (see mexsim/game/kernel.py).
+    """
+    args = KernelArgs.build(rules, players)
+    match_ids = np.ascontiguousarray(match_ids, dtype=np.int64)
+    deal_ids = np.ascontiguousarray(deal_ids, dtype=np.int64)
+    seating = np.ascontiguousarray(seating, dtype=np.int64)
+    n = len(match_ids)
+    if deal_ids.shape != (n,) or seating.shape != (n, rules.players):
+        raise ValueError("match_ids, deal_ids and seating[match, seat] must agree")
+    res = np.zeros((n, rules.rounds, rules.players, kernel.N_FIELDS), dtype=np.int64)
+    status = np.zeros(kernel.N_STATUS, dtype=np.int64)
+    work = np.zeros(view.SIZE, dtype=np.int64)
+
+    def player_of(match: int, seat: int) -> int:
+        return int(seating[int(np.flatnonzero(match_ids == match)[0]), seat])
+
+    _run_kernel(args, status, work, lambda: kernel.play_matches(
+        _seed(seed), match_ids, deal_ids, seating, *args.rule_args(), work, res, status,
+        dispatch), player_of)
+    return res
+
+
+def play_matches_results(rules: Rules, seats: Sequence[PolicyLike], seed: int, first_match: int,
+                         n_matches: int, dispatch: int = kernel.DISPATCH_PLUGIN,
+                         stride: int = 1) -> np.ndarray:
+    """Play matches first_match + k·stride, k < n_matches, all with these seats and each
+    from its own deal; returns res[k, round, seat, field] (see :func:`play_scheduled`)."""
+    match_ids = first_match + stride * np.arange(n_matches, dtype=np.int64)
+    seating = np.broadcast_to(np.arange(rules.players, dtype=np.int64),
+                              (n_matches, rules.players))
+    return play_scheduled(rules, seats, seed, match_ids, match_ids, seating, dispatch)
+
+
+def events_to_trace(rules: Rules, res: np.ndarray, ev: np.ndarray,
+                    header: dict | None = None) -> list[dict]:
+    """Event rows of :func:`play_match_results` as trace dicts (INTERFACE.md format)."""
+    ts = tile_set(rules.max_pip)
+    P = rules.players
+
+    def tile(t: int) -> list[int]:
+        return [int(ts.lo[t]), int(ts.hi[t])]
+
+    out: list[dict] = [header] if header else []
+    deal: dict | None = None
+    for kind, rnd, seat, t, extra in ev.tolist():
+        if kind in (kernel.EV_DEAL_HAND, kernel.EV_DEAL_BONEYARD):
+            if deal is None:
+                deal = {"event": "deal", "round": rnd, "engine": rules.max_pip - rnd,
+                        "hands": [[] for _ in range(P)], "boneyard": []}
+                out.append(deal)
+            (deal["hands"][seat] if kind == kernel.EV_DEAL_HAND else deal["boneyard"]).append(
+                tile(t))
+            continue
+        deal = None
+        if kind == kernel.EV_ENGINE:
+            out.append({"event": "engine", "round": rnd, "seat": seat})
+        elif kind == kernel.EV_DRAW:
+            out.append({"event": "draw", "round": rnd, "seat": seat, "tile": tile(t)})
+        elif kind == kernel.EV_PLAY:
+            out.append({"event": "play", "round": rnd, "seat": seat, "tile": tile(t),
+                        "train": "mexican" if extra == P else extra})
+        elif kind == kernel.EV_PASS:
+            out.append({"event": "pass", "round": rnd, "seat": seat})
+        elif kind == kernel.EV_ROUND_END:
+            out.append({"event": "round_end", "round": rnd,
+                        "reason": "blocked" if extra == kernel.REASON_BLOCKED else "out",
+                        "penalties": [int(p) for p in res[rnd, :, kernel.F_PENALTY]]})
+    out.append({"event": "match_end",
+                "totals": [int(x) for x in res[:, :, kernel.F_PENALTY].sum(axis=0)]})
+    return out
+
+
+def core_trace(rules: Rules, seats: Sequence[PolicyLike], seed: int, match: int,
+               header: dict | None = None, deal: int | None = None) -> list[dict]:
+    """The trace of one match played by the numba core (from ``deal``, default ``match``)."""
+    res, ev = play_match_results(rules, seats, seed, match, record=True, deal=deal)
+    return events_to_trace(rules, res, ev, header)
+
+
+def play_dealt_round(rules: Rules, seats: Sequence[PolicyLike], round_no: int,
+                     hands: Sequence[Sequence[int]], boneyard: Sequence[int],
+                     seed: int = 0, match: int = 0) -> tuple[np.ndarray, list[dict]]:
+    """Play one round from a hand-made deal (tile numbers; equal hands of rules.hand_size).
+
+    Returns (res[seat, field], the round's trace events from "deal" to "round_end").
+    Strategy streams are those of (seed, match), as in a real match.
+    """
+    args = KernelArgs.build(rules, seats)
+    P = rules.players
+    if len(args.players) != P:
+        raise ValueError(f"{len(args.players)} seats for {P} players")
+    if len(hands) != P or any(len(h) != rules.hand_size for h in hands):
+        raise ValueError(f"a deal needs {P} hands of {rules.hand_size} tiles")
+    order = np.array([t for hand in hands for t in hand] + list(boneyard), dtype=np.int64)
+    res = np.zeros((rules.rounds, P, kernel.N_FIELDS), dtype=np.int64)
+    ev = np.zeros((event_capacity(rules), kernel.EV_FIELDS), dtype=np.int64)
+    status = np.zeros(kernel.N_STATUS, dtype=np.int64)
+    work = np.zeros(view.SIZE, dtype=np.int64)
+    n_ev = _run_kernel(args, status, work, lambda: kernel.play_dealt_round(
+        _seed(seed), match, round_no, order, len(order), *args.rule_args(), work, res, ev,
+        status))
+    trace = events_to_trace(rules, res, ev[:n_ev])[:-1]  # no match_end
+    return res[round_no], trace

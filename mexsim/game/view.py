@@ -1,0 +1,66 @@
+"""The decision view: everything a strategy may see (R17), in one int64 array.
+
+A strategy's ``decide(view, params)`` reads this array; nothing else about the game is
+given to it, so other hands and the boneyard's order are out of its reach by
+construction. The numba core keeps its public table state directly in the view (train
+ends, lengths, markers, open doubles, hand sizes); before each decision it writes the
+mover's own hand, the legal moves and the mover's random stream. The offsets are module
+constants, so strategies index the view at compile-time constants:
+
+    view[TRAIN_END + t]           open end of train t (t = seat; the Mexican train is P)
+    view[MOVE_TILE + i]           tile of legal move i (0 <= i < view[N_MOVES])
+    view[TILE_PIPS + tile]        a tile's value
+
+Tiles are numbered heaviest first (docs/rules.md): lower number = heavier tile.
+Bitmask words (HAND, NUMBER_MASK) hold uint64 bit patterns; read them with
+``np.uint64(view[HAND + w])``. A strategy that declares ``MEMORY = k`` keeps
+view[NOTES : NOTES + k] from one of its decisions to the next for the whole match
+(zero at the start); no other seat sees it.
+"""
+
+from __future__ import annotations
+
+from mexsim.game.tiles import WORDS as WORDS_PER_HAND
+
+MAX_PLAYERS = 10
+MAX_TRAINS = MAX_PLAYERS + 1
+MAX_TILES = 136  # double-15
+MAX_NUMBERS = 16
+MAX_WORDS = WORDS_PER_HAND  # the core's bitmask words (mexsim.game.tiles.WORDS)
+MAX_MOVES = MAX_TILES * MAX_TRAINS
+MAX_PARAMS = 8
+MAX_MEMORY = 32
+
+# --- scalars
+ROUND = 0  # round number r, 0-based
+MAX_PIP = 1  # N of the double-N set
+ENGINE = 2  # the engine number, N - r
+PLAYERS = 3  # P; the Mexican train is train number P
+SEAT = 4  # the deciding seat
+BONEYARD = 5  # tiles left in the boneyard
+N_OPEN = 6  # open doubles (R13), listed oldest first at OPEN_DOUBLES
+FIRST_TURN = 7  # 1 during the mover's first turn of the round (R11)
+DUTY = 8  # 1 when the legal moves serve the oldest open double (R13)
+TILES = 9  # T, tiles in the set
+WORDS = 10  # bitmask words per hand
+N_MOVES = 11  # legal moves listed at MOVE_TILE / MOVE_TRAIN
+LAID_THIS_TURN = 12  # tiles the mover has laid so far this turn
+MATCH = 13  # the match index (for error messages; strategies need not use it)
+
+# --- blocks
+TRAIN_END = 16  # [MAX_TRAINS] open end of each train
+TRAIN_LEN = TRAIN_END + 16  # [MAX_TRAINS] tiles on each train
+TRAIN_MARKED = TRAIN_LEN + 16  # [MAX_TRAINS] 1 while the train carries a marker (R8)
+OPEN_DOUBLES = TRAIN_MARKED + 16  # [MAX_TRAINS] trains ending in an open double
+HAND_SIZE = OPEN_DOUBLES + 16  # [MAX_PLAYERS] tiles in each seat's hand
+SCORE = HAND_SIZE + 16  # [MAX_PLAYERS] each seat's total of the previous rounds
+HAND = SCORE + 16  # [MAX_WORDS] the mover's own hand, a bitmask over tile numbers
+RNG = HAND + 4  # [4] xoshiro256** state of the mover's own random stream
+NOTES = RNG + 4  # [MAX_MEMORY] the mover's own notes, kept between its decisions
+TILE_LO = NOTES + MAX_MEMORY  # [MAX_TILES] smaller half of each tile
+TILE_HI = TILE_LO + MAX_TILES  # [MAX_TILES] larger half
+TILE_PIPS = TILE_HI + MAX_TILES  # [MAX_TILES] face value
+NUMBER_MASK = TILE_PIPS + MAX_TILES  # [MAX_NUMBERS * MAX_WORDS] tiles carrying number n
+MOVE_TILE = NUMBER_MASK + MAX_NUMBERS * MAX_WORDS  # [MAX_MOVES]
+MOVE_TRAIN = MOVE_TILE + MAX_MOVES  # [MAX_MOVES]
+SIZE = MOVE_TRAIN + MAX_MOVES

@@ -1,0 +1,879 @@
+"""The planner's dense path, on bitmasks: counts for unweighted hands (pip_weight 0),
+floats for weighted ones.
+
+Hands that close more than a few independent cycles (mexsim/planner/sparse.py takes the
+others) are planned by a branch and bound, as in mexsim/planner/router.py, but here on the
+words of trail_search: a hand is a simple graph on at most 16 numbers plus doubles, so
+number x's unused tiles are one word ``adj[x]`` (bit y: tile x|y). With every tile
+worth 1 a chain's value is a count, and everything the search does per node is a few
+word operations:
+
+* the part reachable from the chain's end is a breadth-first closure of words (the
+  next layer is the OR of adj[x] over the frontier, less what was reached); its tiles
+  and its numbers of odd degree are popcounts;
+* the bound: those tiles less what parity forces out. The tiles a trail from v to u
+  leaves out have odd degree exactly at the odd numbers other than v and u (and at v
+  when v is even and u is not v): they hold a T-join of them, so at least a minimum
+  matching of them by distance (tiles, a BFS of words from each) is left out; the end
+  u is left free by a stand-in matched to it (a trail ending at an even number is no
+  better, see mexsim/planner/router.py). Of the doubles on leaves only the end's is laid;
+* the certificate: the tiles that minimum T-join leaves have even degree but at v and
+  the end, so the part joined to v is one Euler trail (Hierholzer on words). When it
+  takes all of them it meets the bound: the best completion, no search below;
+* a table of (end, tiles used) states searched already (tiles numbered in one 64-bit
+  word), and aspiration: ask for chains worth more than a threshold just under the
+  bound, lowering it while none is found.
+
+First, the pieces hanging off the rest by a single tile (a bridge, found by Tarjan's
+low links on words) are solved apart, innermost first: a trail that crosses a bridge
+away from the start cannot come back, so the most it gains beyond it is a smaller
+problem solved once (the same search, from the far end) and added to trails ending
+at the near end. Dangling trees are the simplest case. What a trail gains by ending
+at a number (such a piece, or a double on a leaf) enters the bound through the
+stand-in: matched to w it costs the least of G - g(x) + dist(w, x) over the numbers
+x (G: the most any end gains, counted in the reach), which prices ending at x beyond
+a path from w, even numbers too. Hands whose T-join removed such a piece (say a
+triangle behind a bridge) made the certificate fall short and the search take
+milliseconds; apart, both are settled at once.
+
+It is exact within DENSE_NODE_BUDGET nodes (then a DENSE_FALLBACK_BUDGET search from the best of
+some random walks keeps the best chain found), like the general planner, whose list
+version spent most of its time on bookkeeping rather than search. Values are counts,
+so it works in integers.
+
+Weighted hands (a tile worth 1 + pip_weight * pips) take the same functions, compiled
+a second time: ``w`` is None unweighted, so numba prunes every ``w is None`` branch
+and the integer path is unchanged, and else the values (tile and double values,
+pieces' gains, distances, prices, the matching table) are read from a float view of
+the one scratch allocation. What differs: the reach sums tile values and its quick
+bound also counts the cheapest tile at each odd number; the T-join prices are
+shortest paths by tile value (_dijkstra on words, a number of two tiles passed
+through losing its double), their paths followed by parent; values compare within
+EPS; and aspiration asks straight for a chain better than the certificate.
+
+A chain is kept as the numbers it reaches; laid out, each double follows the first
+arrival at its number (R12: doubles can be followed).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+from mexsim.game.bits import popcount
+from mexsim.planner.limits import (
+    DENSE_FALLBACK_BUDGET,
+    DENSE_NODE_BUDGET,
+    DENSE_TJOIN_FROM,
+    DENSE_TJOIN_WEIGHTED,
+    EPS,
+    WALKS,
+    WIDTH,
+)
+from mexsim.planner.state_table import new_table, seen_before
+
+DEPTH = WIDTH * (WIDTH - 1) // 2 + 2  # the longest trail's numbers, and spare
+CAP = 14  # numbers the T-join bound matches exactly (odd ones, start, stand-in)
+# int scratch: adjacency words; tile of (x, y); edge number of (x, y) for the table;
+# per depth: number reached, its untried tiles, whether the step first reached it;
+# the best trail's numbers; a completion's numbers; Hierholzer's stack and the
+# numbers it pops; the words it eats; the matched numbers; BFS distances and layers
+# from each; the pair prices; where the stand-in's price leads; per number the most a
+# trail ending there gains in the pieces hanging off it by a bridge, and that piece's
+# chain (its numbers); the bridges (near, far, far side); the numbers with a piece;
+# what ending at each gains (_min_removal); the bridge search's discovery times, low
+# links and subtrees (_bridges); weighted hands' tile and double values and their least
+# tile value; the matching table. Weighted plans read the same memory as floats too
+# (a view): the regions holding values (TAIL, BON, DIST, PAIR, DP, WT, DW, MINW) are
+# floats there, and LAYER holds Dijkstra's parents instead of BFS layers.
+ADJ = 0
+TILE_OF = ADJ + WIDTH
+EID = TILE_OF + WIDTH * WIDTH
+AT = EID + WIDTH * WIDTH
+CAND = AT + DEPTH
+FRESH = CAND + DEPTH
+BEST = FRESH + DEPTH
+TRAIL = BEST + DEPTH
+STACK = TRAIL + DEPTH
+POP = STACK + DEPTH
+REM = POP + DEPTH
+ODD = REM + WIDTH
+DIST = ODD + WIDTH + 2
+LAYER = DIST + WIDTH * WIDTH
+PAIR = LAYER + WIDTH * (WIDTH + 1)
+PX = PAIR + WIDTH * WIDTH
+TAIL = PX + WIDTH
+TLEN = TAIL + WIDTH
+TSEQ = TLEN + WIDTH
+BRIDGE = TSEQ + WIDTH * DEPTH
+TMASK = BRIDGE + 3 * WIDTH
+BON = TMASK + 1
+DFS = BON + WIDTH
+WT = DFS + 3 * WIDTH
+DW = WT + WIDTH * WIDTH
+MINW = DW + WIDTH
+DP = MINW + 1
+SCRATCH = DP + (1 << CAP)
+
+
+@njit(cache=True)
+def dense_chain(start, hand, n, lo, hi, max_pip, chain):
+    """Best chain from ``start`` with the tiles hand[:n], every tile worth 1. Writes the
+    chain's tiles in laying order to ``chain`` and returns (length, value)."""
+    s = np.empty(SCRATCH, dtype=np.int64)
+    return _plan(s, s, None, start, hand, n, lo, hi, max_pip, chain)
+
+
+@njit(cache=True)
+def weighted_dense_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
+    """dense_chain for weighted hands: a tile is worth 1 + pip_weight * pips (floats,
+    compared within EPS). The same code, compiled a second time with the values read
+    from a float view of the scratch (``w``: None for unweighted plans, so numba prunes
+    the weighted branches there and the integer path is what it was)."""
+    s = np.empty(SCRATCH, dtype=np.int64)
+    f = s.view(np.float64)
+    min_w = np.inf
+    for i in range(n):
+        t = hand[i]
+        a = lo[t]
+        b = hi[t]
+        value = 1.0 + pip_weight * pips[t]
+        if a == b:
+            f[DW + a] = value
+        else:
+            f[WT + a * WIDTH + b] = value
+            f[WT + b * WIDTH + a] = value
+            min_w = min(min_w, value)
+    f[MINW] = min_w
+    return _plan(s, f, f, start, hand, n, lo, hi, max_pip, chain)
+
+
+@njit(cache=True)
+def _tile(f, w, x, y):
+    """The value of tile x|y: 1 unweighted (w None), else its float value."""
+    if w is None:
+        return 1
+    return f[WT + x * WIDTH + y]
+
+
+@njit(cache=True)
+def _double(f, w, dbl, x):
+    """The value of number x's double if held (dbl), else 0."""
+    if w is None:
+        return (dbl >> x) & 1
+    return f[DW + x] if (dbl >> x) & 1 else 0.0
+
+
+@njit(cache=True)
+def _eps(w):
+    """Values are counts unweighted (exact), floats compared within EPS weighted."""
+    if w is None:
+        return 0
+    return EPS
+
+
+@njit(cache=True)
+def _plan(s, f, w, start, hand, n, lo, hi, max_pip, chain):
+    """dense_chain with scratch ``s``, values in ``f`` (s itself, or its float view
+    when weighted: ``w`` is f then, None unweighted)."""
+    V = max_pip + 1
+    dbl = 0
+    for x in range(WIDTH):
+        s[ADJ + x] = 0
+        f[TAIL + x] = 0
+        s[TLEN + x] = 0
+    s[TMASK] = 0
+    for i in range(n):
+        t = hand[i]
+        a = lo[t]
+        b = hi[t]
+        s[TILE_OF + a * WIDTH + b] = t
+        if a == b:
+            dbl |= 1 << a
+        else:
+            s[TILE_OF + b * WIDTH + a] = t
+            s[ADJ + a] |= 1 << b
+            s[ADJ + b] |= 1 << a
+    # the part joined to start: number its tiles (for the table), drop the rest
+    comp = _component(s, start)
+    m = 0
+    for x in range(V):
+        if not (comp >> x) & 1:
+            s[ADJ + x] = 0
+            continue
+        row = s[ADJ + x]
+        while row:
+            y = trailing_zeros(row)
+            row &= row - 1
+            if x < y:
+                s[EID + x * WIDTH + y] = m
+                s[EID + y * WIDTH + x] = m
+                m += 1
+    n_bridges = _bridges(s, start)
+    # Pieces beyond bridges, innermost first: a trail that crosses one cannot come
+    # back, so the best it gains there is solved once and added to trails ending at
+    # the near end.
+    done = 0
+    while done < n_bridges:
+        p = s[BRIDGE + 3 * done]
+        q = s[BRIDGE + 3 * done + 1]
+        side = s[BRIDGE + 3 * done + 2]
+        done += 1
+        s[ADJ + p] &= ~(1 << q)
+        s[ADJ + q] &= ~(1 << p)
+        value, length = _solve(s, f, w, q, dbl, m)
+        value += _tile(f, w, p, q)
+        if value > f[TAIL + p]:
+            f[TAIL + p] = value
+            s[TLEN + p] = length + 1
+            s[TSEQ + p * DEPTH] = q
+            for i in range(1, length + 1):
+                s[TSEQ + p * DEPTH + i] = s[BEST + i]
+            s[TMASK] |= 1 << p
+        bits = side
+        while bits:
+            x = trailing_zeros(bits)
+            bits &= bits - 1
+            s[ADJ + x] = 0
+    best_value, best_len = _solve(s, f, w, start, dbl, m)
+    # lay it out, on into the pieces at its end, each double on first arrival
+    length = 0
+    v = start
+    placed = 0
+    if (dbl >> v) & 1:
+        chain[length] = s[TILE_OF + v * WIDTH + v]
+        length += 1
+        placed |= 1 << v
+    i = 1
+    k = 0
+    piece = -1  # the number whose piece is being laid
+    while True:
+        if i <= best_len:
+            y = s[BEST + i]
+            i += 1
+        elif piece >= 0 and k < s[TLEN + piece]:
+            y = s[TSEQ + piece * DEPTH + k]
+            k += 1
+        elif s[TLEN + v] > 0 and piece != v:
+            piece = v
+            y = s[TSEQ + v * DEPTH]
+            k = 1
+        else:
+            break
+        chain[length] = s[TILE_OF + v * WIDTH + y]
+        length += 1
+        v = y
+        if (dbl >> v) & 1 and not (placed >> v) & 1:
+            chain[length] = s[TILE_OF + v * WIDTH + v]
+            length += 1
+            placed |= 1 << v
+    return length, float(best_value)
+
+
+@njit(cache=True)
+def _bridges(s, start):
+    """The bridges of the part joined to start (Tarjan's low links, a depth-first
+    search on words), innermost first (in the order the search leaves them): their
+    near and far numbers and far sides (the far number's subtree, without start) in
+    BRIDGE. Returns how many."""
+    disc = DFS
+    low = DFS + WIDTH
+    sub = DFS + 2 * WIDTH
+    for x in range(WIDTH):
+        s[disc + x] = -1
+    n = 0
+    t = 1
+    top = 0
+    s[STACK] = start
+    s[POP] = s[ADJ + start]
+    s[disc + start] = 0
+    s[low + start] = 0
+    s[sub + start] = 1 << start
+    while top >= 0:
+        x = s[STACK + top]
+        rest = s[POP + top]
+        if rest:
+            y = trailing_zeros(rest)
+            s[POP + top] = rest & (rest - 1)
+            if top > 0 and y == s[STACK + top - 1]:
+                continue  # the tile it came by (one per pair of numbers)
+            if s[disc + y] < 0:
+                s[disc + y] = t
+                s[low + y] = t
+                s[sub + y] = 1 << y
+                t += 1
+                top += 1
+                s[STACK + top] = y
+                s[POP + top] = s[ADJ + y]
+            elif s[disc + y] < s[low + x]:
+                s[low + x] = s[disc + y]
+        else:
+            top -= 1
+            if top >= 0:
+                p = s[STACK + top]
+                s[sub + p] |= s[sub + x]
+                if s[low + x] < s[low + p]:
+                    s[low + p] = s[low + x]
+                if s[low + x] > s[disc + p]:  # nothing below x reaches above it
+                    s[BRIDGE + 3 * n] = p
+                    s[BRIDGE + 3 * n + 1] = x
+                    s[BRIDGE + 3 * n + 2] = s[sub + x]
+                    n += 1
+    return n
+
+
+@njit(cache=True)
+def _solve(s, f, w, start, dbl, m):
+    """The best trail from start over the words as they are, plus the piece at its
+    end (TAIL): (value, length), its numbers after start in BEST[1:]."""
+    eps = _eps(w)
+    root = _double(f, w, dbl, start)
+    seen = 1 << start
+    best_value = root + f[TAIL + start]
+    best_len = 0
+    if s[ADJ + start] == 0:
+        return best_value, best_len
+    reach, n_odd, _, odd, bonus = _reach(s, f, w, start, seen, dbl)
+    loss, size = _min_removal(s, f, w, start, odd, n_odd, seen, dbl, bonus)
+    bound = root + reach - loss
+    if size > 0 or n_odd <= 1:  # (else Hierholzer's trail would not be one)
+        c_value, c_len = _completion(s, f, w, start, root, size, seen, dbl)
+        if c_value > best_value + eps:
+            best_value, best_len = c_value, c_len
+            for i in range(1, best_len + 1):
+                s[BEST + i] = s[TRAIL + i]
+    if best_value < bound - eps:
+        best_value, best_len = _improve(s, f, w, start, root, seen, dbl, m, best_value,
+                                        best_len, bound)
+    return best_value, best_len
+
+
+@njit(cache=True)
+def _component(s, v):
+    """The numbers joined to v by unused tiles (a word)."""
+    comp = 1 << v
+    frontier = comp
+    while frontier:
+        nxt = 0
+        while frontier:
+            x = trailing_zeros(frontier)
+            frontier &= frontier - 1
+            nxt |= s[ADJ + x]
+        frontier = nxt & ~comp
+        comp |= frontier
+    return comp
+
+
+@njit(cache=True)
+def _reach(s, f, w, v, seen, dbl):
+    """(Tiles reachable from v plus the doubles a chain could still add there and the
+    most it gains at its end, the count of odd numbers other than v, a quick bound on
+    what parity leaves out, the word of those odd numbers, the word of the numbers
+    where ending gains: a piece beyond a bridge (TAIL) or a double on a leaf, which is
+    entered only as the chain's end). Weighted, values: the tiles' sum, and the quick
+    bound is also half the cheapest tiles at the odd numbers less the dearest of them
+    (each odd number but the end keeps a left-out tile; a tile serves two)."""
+    comp = _component(s, v)
+    ends = 0
+    odd = 0
+    leaf_dbl = 0
+    total = 0.0
+    bits = comp
+    while bits:
+        x = trailing_zeros(bits)
+        bits &= bits - 1
+        row = s[ADJ + x]
+        d = popcount(row)
+        ends += d
+        if w is not None:
+            row &= ~((2 << x) - 1)  # each tile once, from its smaller number
+            while row:
+                y = trailing_zeros(row)
+                row &= row - 1
+                total += f[WT + x * WIDTH + y]
+        if d & 1:
+            odd |= 1 << x
+            if d == 1:
+                leaf_dbl |= 1 << x
+    odd &= ~(1 << v)
+    leaf_dbl &= dbl & ~seen & ~(1 << v)
+    laid = dbl & comp & ~seen & ~leaf_dbl
+    bonus = leaf_dbl | (s[TMASK] & comp)
+    gain = f[TAIL + v] * 0  # 0 of the values' type (int, or float weighted)
+    bits = bonus
+    while bits:
+        x = trailing_zeros(bits)
+        bits &= bits - 1
+        if w is None:  # (not a call: this runs at every node)
+            gain = max(gain, f[TAIL + x] + ((leaf_dbl >> x) & 1))
+        else:
+            gain = max(gain, f[TAIL + x] + (f[DW + x] if (leaf_dbl >> x) & 1 else 0.0))
+    n_odd = popcount(odd)
+    if w is None:
+        return ends // 2 + popcount(laid) + gain, n_odd, n_odd // 2, odd, bonus
+    while laid:
+        x = trailing_zeros(laid)
+        laid &= laid - 1
+        total += f[DW + x]
+    cheapest_sum = 0.0
+    cheapest_max = 0.0
+    bits = odd
+    while bits:
+        x = trailing_zeros(bits)
+        bits &= bits - 1
+        row = s[ADJ + x]
+        cheapest = np.inf
+        while row:
+            y = trailing_zeros(row)
+            row &= row - 1
+            cheapest = min(cheapest, f[WT + x * WIDTH + y])
+        cheapest_sum += cheapest
+        cheapest_max = max(cheapest_max, cheapest)
+    loss = max((n_odd // 2) * f[MINW], 0.5 * (cheapest_sum - cheapest_max))
+    return total + gain, n_odd, loss, odd, bonus
+
+
+@njit(cache=True)
+def _min_removal(s, f, w, v, odd, n_odd, seen, dbl, bonus):
+    """Least count a trail from v must leave out of what _reach counted: a minimum
+    matching by BFS distance of the odd numbers other than v, v when it is even, and a
+    stand-in for the trail's end. A trail ending at u gains g(u) there (_reach's bonus
+    numbers) and _reach counted the most, G: matched to w, the stand-in costs the
+    least of G - g(x) + dist(w, x) over x (x = w, or x the end beyond the path from w:
+    a trail ending at an even x leaves out a T-join with a path from x to some w).
+    Returns (it, the numbers matched: 0 when too many to match exactly, and the count
+    is the pair count's); leaves ODD, DIST, LAYER, PAIR, PX and DP for _completion.
+    Weighted, distances are shortest paths by tile value (_dijkstra), the values in
+    the float view."""
+    closable = popcount(s[ADJ + v]) % 2 == 0
+    size = n_odd + 2 if closable else n_odd + 1
+    if size > CAP:
+        if w is None:
+            return n_odd // 2, 0
+        return (n_odd // 2) * f[MINW], 0
+    k = 0
+    bits = odd
+    while bits:
+        x = trailing_zeros(bits)
+        bits &= bits - 1
+        s[ODD + k] = x
+        k += 1
+    s[ODD + k] = v
+    gain = f[TAIL + v] * 0  # 0 of the values' type (int, or float weighted)
+    bits = bonus
+    while bits:
+        x = trailing_zeros(bits)
+        bits &= bits - 1
+        g = f[TAIL + x]
+        if x != v and popcount(s[ADJ + x]) == 1 and (dbl >> x) & 1 and not (seen >> x) & 1:
+            g += _double(f, w, dbl, x)  # a double on a leaf
+        f[BON + x] = g
+        gain = max(gain, g)
+    free = size - 1
+    later = 0  # (weighted) the numbers matched after the i-th: Dijkstra's targets
+    if w is not None:
+        for i in range(free):
+            later |= 1 << s[ODD + i]
+    for i in range(free):
+        a = s[ODD + i]
+        if w is None:
+            _bfs(s, i, a)
+        else:
+            later &= ~(1 << a)
+            _dijkstra(s, f, i, a, seen, dbl, later | bonus)
+        price = gain - (f[BON + a] if (bonus >> a) & 1 else 0)
+        s[PX + i] = a
+        bits = bonus
+        while bits:
+            x = trailing_zeros(bits)
+            bits &= bits - 1
+            through = gain - f[BON + x] + f[DIST + i * WIDTH + x]
+            if through < price:
+                price = through
+                s[PX + i] = x
+        f[PAIR + i * WIDTH + free] = price
+    for i in range(free):
+        for j in range(i + 1, free):
+            f[PAIR + i * WIDTH + j] = f[DIST + i * WIDTH + s[ODD + j]]
+    return _matching(f, size), size
+
+
+@njit(cache=True)
+def _bfs(s, i, src):
+    """Distances in tiles from src (DIST[i], for the numbers reached) and the layers
+    (LAYER[i][d]: the numbers d tiles away), as words."""
+    reached = 1 << src
+    frontier = reached
+    d = 0
+    s[DIST + i * WIDTH + src] = 0
+    s[LAYER + i * (WIDTH + 1)] = frontier
+    while frontier:
+        nxt = 0
+        while frontier:
+            x = trailing_zeros(frontier)
+            frontier &= frontier - 1
+            nxt |= s[ADJ + x]
+        frontier = nxt & ~reached
+        reached |= frontier
+        d += 1
+        s[LAYER + i * (WIDTH + 1) + d] = frontier
+        bits = frontier
+        while bits:
+            x = trailing_zeros(bits)
+            bits &= bits - 1
+            s[DIST + i * WIDTH + x] = d
+
+
+@njit(cache=True)
+def _dijkstra(s, f, i, src, seen, dbl, need):
+    """Weighted hands: shortest distances by tile value from src (DIST[i], floats) and
+    the number each is reached from (LAYER[i], ints), on words; the nearest is picked
+    by a scan of the few numbers waiting. A path through a number of two tiles takes
+    both, so that number's double (if not laid yet) is lost with them, as in
+    planner._dijkstra: the least-valued T-join is made of such paths. It stops when
+    the numbers in ``need`` are settled (their distances and paths are final then)."""
+    dist = DIST + i * WIDTH
+    parent = LAYER + i * (WIDTH + 1)
+    f[dist + src] = 0.0
+    reached = 1 << src
+    waiting = reached
+    while waiting:
+        bits = waiting
+        x = trailing_zeros(bits)
+        bits &= bits - 1
+        while bits:
+            y = trailing_zeros(bits)
+            bits &= bits - 1
+            if f[dist + y] < f[dist + x]:
+                x = y
+        waiting &= ~(1 << x)
+        need &= ~(1 << x)
+        if need == 0:
+            return
+        row = s[ADJ + x]
+        base = f[dist + x]
+        if x != src and popcount(row) == 2 and (dbl >> x) & 1 and not (seen >> x) & 1:
+            base += f[DW + x]
+        while row:
+            y = trailing_zeros(row)
+            row &= row - 1
+            d = base + f[WT + x * WIDTH + y]
+            if not (reached >> y) & 1:
+                reached |= 1 << y
+                waiting |= 1 << y
+                f[dist + y] = d
+                s[parent + y] = x
+            elif d < f[dist + y]:
+                f[dist + y] = d
+                s[parent + y] = x
+
+
+@njit(cache=True)
+def _matching(s, size):
+    """Cheapest perfect matching of 0..size-1 by PAIR (i < j), as planner._matching:
+    DP[mask] for the masks 'match the lowest one with another' reaches from all. ``s``
+    is the scratch or (weighted prices) its float view."""
+    s[DP] = 0
+    for r in range(size // 2 - 1, -1, -1):
+        members = size - 2 * r
+        mask = ((1 << members) - 1) << r
+        top = 1 << size
+        while mask < top:
+            i = trailing_zeros(mask)
+            rest = mask & ~(1 << i)
+            best = 1 << 40
+            bits = rest
+            while bits:
+                j = trailing_zeros(bits)
+                bits &= bits - 1
+                cost = s[PAIR + i * WIDTH + j] + s[DP + (rest & ~(1 << j))]
+                if cost < best:
+                    best = cost
+            s[DP + mask] = best
+            low = mask & -mask
+            ripple = mask + low
+            mask = (((ripple ^ mask) >> 2) // low) | ripple
+    return s[DP + (1 << size) - 1]
+
+
+@njit(cache=True)
+def _completion(s, f, w, v, value, size, seen, dbl):
+    """The unused tiles joined to v less the minimum T-join _min_removal matched (size
+    numbers; 0: all of them, when every number but v and one other is even), laid as
+    one Euler trail from v. Returns (value with it, its tiles); the trail's numbers
+    (after v) go to TRAIL[1:]. Weighted, the paths follow Dijkstra's parents."""
+    for x in range(WIDTH):
+        s[REM + x] = s[ADJ + x]
+    if size > 0:
+        free = size - 1
+        mask = (1 << size) - 1
+        while mask:  # each matched pair's shortest path, XORed out
+            i = trailing_zeros(mask)
+            rest = mask & ~(1 << i)
+            bits = rest
+            while bits:
+                j = trailing_zeros(bits)
+                bits &= bits - 1
+                # (the same sum as _matching's minimum: equal, floats too)
+                if f[PAIR + i * WIDTH + j] + f[DP + (rest & ~(1 << j))] == f[DP + mask]:
+                    x = s[ODD + j] if j != free else s[PX + i]  # (PX: the path's end)
+                    if w is None and x != s[ODD + i]:
+                        d = s[DIST + i * WIDTH + x]
+                        while d > 0:
+                            d -= 1
+                            y = trailing_zeros(s[ADJ + x] & s[LAYER + i * (WIDTH + 1) + d])
+                            s[REM + x] ^= 1 << y
+                            s[REM + y] ^= 1 << x
+                            x = y
+                    elif w is not None:
+                        while x != s[ODD + i]:
+                            y = s[LAYER + i * (WIDTH + 1) + x]
+                            s[REM + x] ^= 1 << y
+                            s[REM + y] ^= 1 << x
+                            x = y
+                    mask = rest & ~(1 << j)
+                    break
+    # Hierholzer: the numbers popped, reversed, are the trail from v
+    top = 0
+    s[STACK] = v
+    n = 0
+    while top >= 0:
+        x = s[STACK + top]
+        row = s[REM + x]
+        if row:
+            y = trailing_zeros(row)
+            s[REM + x] = row & (row - 1)
+            s[REM + y] &= ~(1 << x)
+            top += 1
+            s[STACK + top] = y
+        else:
+            s[POP + n] = x
+            n += 1
+            top -= 1
+    for i in range(n):
+        s[TRAIL + i] = s[POP + n - 1 - i]
+    for i in range(1, n):
+        y = s[TRAIL + i]
+        if w is None:
+            if not (seen >> y) & 1:
+                value += (dbl >> y) & 1
+                seen |= 1 << y
+        else:
+            value += f[WT + s[TRAIL + i - 1] * WIDTH + y]
+            if not (seen >> y) & 1:
+                value += f[DW + y] if (dbl >> y) & 1 else 0.0
+                seen |= 1 << y
+    if w is None:
+        value += n - 1
+    return value + f[TAIL + s[TRAIL + n - 1]], n - 1
+
+
+@njit(cache=True)
+def _improve(s, f, w, start, root, seen, dbl, m, best_value, best_len, bound):
+    """The best chain from a chain worth best_value (BEST) when none is worth more than
+    bound: aspiration, then a fallback search from random walks. Returns (value,
+    length). Weighted hands ask straight for a better chain than the certificate (as
+    planner._improve: their bound stays a little above it, so each lowering would
+    search the same nodes again)."""
+    eps = _eps(w)
+    budget = DENSE_NODE_BUDGET
+    if w is None:
+        threshold = bound
+        step = 1
+    else:
+        step = f[MINW]
+        threshold = best_value + step
+    while threshold > best_value + eps and budget > 0:
+        threshold = max(threshold - step, best_value)
+        found, value, length, nodes = _search(s, f, w, start, root, seen, dbl, m,
+                                              threshold, bound, budget)
+        if found:
+            best_value, best_len = value, length
+            if nodes <= budget:
+                return best_value, best_len
+            break
+        if nodes <= budget and threshold <= best_value + eps:
+            return best_value, best_len
+        budget -= nodes
+        bound = threshold
+        step *= 2
+    walk_value, walk_len = _walks(s, f, w, start, root, seen, dbl)
+    if walk_value > best_value + eps:
+        best_value, best_len = walk_value, walk_len
+        for i in range(1, walk_len + 1):
+            s[BEST + i] = s[TRAIL + i]
+    found, value, length, _ = _search(s, f, w, start, root, seen, dbl, m, best_value,
+                                      bound, DENSE_FALLBACK_BUDGET)
+    return (value, length) if found else (best_value, best_len)
+
+
+@njit(cache=True)
+def _walks(s, f, w, start, root, seen0, dbl):
+    """The best of WALKS random chains from start (TRAIL[1:]; the last walk's numbers
+    in STACK). Returns (value, length); leaves the words as found."""
+    best_value = root
+    best_len = 0
+    state = np.uint64(0x9E3779B97F4A7C15)
+    for _walk in range(WALKS):
+        value = root
+        seen = seen0
+        v = start
+        length = 0
+        while True:
+            row = s[ADJ + v]
+            if row == 0:
+                break
+            state ^= state << np.uint64(13)
+            state ^= state >> np.uint64(7)
+            state ^= state << np.uint64(17)
+            pick = np.int64(state % np.uint64(popcount(row)))
+            for _ in range(pick):
+                row &= row - 1
+            y = trailing_zeros(row)
+            s[ADJ + v] &= ~(1 << y)
+            s[ADJ + y] &= ~(1 << v)
+            length += 1
+            s[STACK + length] = y
+            value += _tile(f, w, v, y)
+            if not (seen >> y) & 1:
+                value += _double(f, w, dbl, y)
+                seen |= 1 << y
+            v = y
+        value += f[TAIL + v]
+        if value > best_value + _eps(w):
+            best_value = value
+            best_len = length
+            for i in range(1, length + 1):
+                s[TRAIL + i] = s[STACK + i]
+        v = start
+        for i in range(1, length + 1):
+            y = s[STACK + i]
+            s[ADJ + v] |= 1 << y
+            s[ADJ + y] |= 1 << v
+            v = y
+    return best_value, best_len
+
+
+@njit(cache=True)
+def _search(s, f, w, start, root, seen, dbl, m, threshold, stop, budget):
+    """Depth-first branch and bound for the best trail from start worth more than
+    threshold, in at most ``budget`` nodes; ``stop`` bounds every trail, so one worth
+    it ends the search. Returns (found, value, length, nodes); the trail's numbers go
+    to BEST[1:]. Out of budget, the best found so far (and nodes > budget). Weighted,
+    values are floats compared within EPS, and the T-join bound (a Dijkstra from each
+    odd number) is taken from DENSE_TJOIN_WEIGHTED cheapest tiles' worth."""
+    eps = _eps(w)
+    limit = DENSE_TJOIN_FROM if w is None else DENSE_TJOIN_WEIGHTED * f[MINW]
+    memo = m <= 64
+    table_v, table_m = new_table(memo)
+    n_table = 0
+    mask = np.uint64(0)
+    best_value = threshold
+    best_len = 0
+    found = False
+    value = root
+    depth = 0
+    s[AT] = start
+    s[CAND] = s[ADJ + start]
+    entering = True
+    nodes = 0
+    while True:
+        v = s[AT + depth]
+        prune = False
+        if entering:
+            nodes += 1
+        if nodes > budget or best_value >= stop - eps:
+            while depth > 0:  # unwind, keeping the best
+                u = s[AT + depth - 1]
+                x = s[AT + depth]
+                s[ADJ + u] |= 1 << x
+                s[ADJ + x] |= 1 << u
+                depth -= 1
+            break
+        if entering:
+            entering = False
+            if memo:  # the same tiles ending at the same number: searched already
+                prune, table_v, table_m, n_table = seen_before(table_v, table_m,
+                                                               n_table, v, mask)
+            if not prune:
+                reach, n_odd, quick_loss, odd, bonus = _reach(s, f, w, v, seen, dbl)
+                prune = value + reach - quick_loss <= best_value + eps
+                if not prune and n_odd <= 1:
+                    # every reachable tile fits one trail from v: the best completion
+                    # unless ending elsewhere gains more
+                    c_value, c_len = _completion(s, f, w, v, value, 0, seen, dbl)
+                    if c_value > best_value + eps:
+                        best_value = c_value
+                        best_len = depth + c_len
+                        for i in range(1, depth + 1):
+                            s[BEST + i] = s[AT + i]
+                        for i in range(1, c_len + 1):
+                            s[BEST + depth + i] = s[TRAIL + i]
+                        found = True
+                    prune = c_value >= value + reach - eps
+                if not prune and (reach > limit or n_odd <= 1):
+                    loss, size = _min_removal(s, f, w, v, odd, n_odd, seen, dbl, bonus)
+                    bound = value + reach - loss
+                    prune = bound <= best_value + eps
+                    if not prune and size > 0:
+                        c_value, c_len = _completion(s, f, w, v, value, size, seen, dbl)
+                        if c_value > best_value + eps:
+                            best_value = c_value
+                            best_len = depth + c_len
+                            for i in range(1, depth + 1):
+                                s[BEST + i] = s[AT + i]
+                            for i in range(1, c_len + 1):
+                                s[BEST + depth + i] = s[TRAIL + i]
+                            found = True
+                        prune = c_value >= bound - eps
+        advanced = False
+        if not prune:
+            c = s[CAND + depth]
+            if c:
+                y = trailing_zeros(c)
+                s[CAND + depth] = c & (c - 1)
+                s[ADJ + v] &= ~(1 << y)
+                s[ADJ + y] &= ~(1 << v)
+                if memo:
+                    mask ^= np.uint64(1) << np.uint64(s[EID + v * WIDTH + y])
+                fresh = 1 - ((seen >> y) & 1)
+                if w is None:
+                    value += 1 + (fresh & (dbl >> y))
+                else:
+                    value += f[WT + v * WIDTH + y]
+                    if fresh & (dbl >> y):
+                        value += f[DW + y]
+                seen |= 1 << y
+                depth += 1
+                s[FRESH + depth] = fresh
+                s[AT + depth] = y
+                s[CAND + depth] = s[ADJ + y]
+                if value + f[TAIL + y] > best_value + eps:  # ending here, on into its piece
+                    best_value = value + f[TAIL + y]
+                    best_len = depth
+                    for i in range(1, depth + 1):
+                        s[BEST + i] = s[AT + i]
+                    found = True
+                advanced = True
+                entering = True
+        if not advanced:  # backtrack
+            if depth == 0:
+                break
+            u = s[AT + depth - 1]
+            s[ADJ + u] |= 1 << v
+            s[ADJ + v] |= 1 << u
+            if memo:
+                mask ^= np.uint64(1) << np.uint64(s[EID + u * WIDTH + v])
+            if w is None:
+                value -= 1
+                if s[FRESH + depth]:
+                    value -= (dbl >> v) & 1
+            else:
+                value -= f[WT + u * WIDTH + v]
+                if s[FRESH + depth] and (dbl >> v) & 1:
+                    value -= f[DW + v]
+            if s[FRESH + depth]:
+                seen &= ~(1 << v)
+            depth -= 1
+    return found, best_value, best_len, nodes

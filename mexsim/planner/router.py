@@ -1,0 +1,86 @@
+"""The longest-train planner: the best chain of one's own tiles from an open end.
+
+Seed 000's advice is to build the longest possible train of one's own tiles and keep
+those tiles for it. Exactly: tiles are edges between their two numbers, a chain laid
+from number ``start`` is a trail (each tile used once), and a double ``d|d`` can be
+slipped into the chain whenever it passes through ``d`` (R12 lets it be followed), so
+a chain's value is the value of its non-double tiles plus that of the doubles on the
+numbers it visits. A tile is worth ``1 + pip_weight * pips``.
+
+The search is exact, by one of three paths (longest_chain routes a hand):
+
+1. sparse hands — the tiles joined to ``start`` close at most a few independent
+   cycles, the usual case — try every trail on bitmask words, after peeling the trees
+   that dangle off the rest (a trail that enters one cannot come back, so each
+   number's best path down its trees is found once and added to the trails ending
+   there): mexsim/planner/sparse.py. Those its first SWITCH_STEPS steps do not settle
+   go on to
+2. the dense path, on the same words (mexsim/planner/dense.py; counts unweighted,
+   floats weighted; up to double-15, pip_weight >= 0): the bound, certificate and
+   search below, with the pieces beyond bridges solved apart;
+3. general_chain, the same method on adjacency lists (which also tries every trail
+   of sparse hands itself): anything else, and the independent reference the tests
+   hold the other two to.
+
+The method of the dense paths:
+
+* a bound: the tiles still reachable from the chain's end, less those that parity
+  forces out — the left-out tiles join up the numbers of odd degree in pairs, so at
+  least a minimum matching of them by distance (a T-join) is left out — and less the
+  doubles on leaves the chain cannot end at. Distance is the value of the shortest
+  path: tiles times the tile value when all tiles are worth the same (pip_weight 0),
+  else Dijkstra by tile values, where a path through a number of two tiles also loses
+  that number's double (weighted hands are ~100x slower to search without both);
+* a certificate: the tiles that such a minimum T-join leaves have even degree but at
+  the ends, so the part joined to the chain's end is one Euler trail. When it holds all
+  of them it meets the bound and is the best completion; otherwise it is a good chain
+  to start from. On most dense hands the one at the start settles it without search;
+* a branch and bound below it, using both at every node (the Euler shortcut — every
+  reachable tile fits one trail — is the T-join-free case), with aspiration (searches
+  ask for chains worth more than a threshold just under the bound, lowered step by
+  step; weighted hands ask straight for a better chain than the certificate) and a
+  table of (end, tiles used) states searched already, which skips orderings of the
+  same trail. A chain that meets the bound ends the search.
+
+Which of several equally good chains it returns is unspecified (it follows the search
+order, and changed when that did).
+
+``longest_chain`` is numba-compiled and works on plain arrays so strategies can call
+it; ``mexsim.planner.brute_force`` is the plain-Python check the tests compare it with.
+Search limits shared by the paths live in mexsim/planner/limits.py.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from mexsim.planner.dense import dense_chain, weighted_dense_chain
+from mexsim.planner.general import general_chain
+from mexsim.planner.limits import SPARSE_NODE_BUDGET, SWITCH_STEPS, WIDTH
+from mexsim.planner.sparse import sparse_chain
+
+
+# inlined into its callers, as sparse_chain into it: the calls (arrays and tuples across
+# a call boundary) cost ~6 % of a 4 x longest_train match, measured in process time
+@njit(cache=True, inline="always")
+def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
+    """Best chain from number ``start`` with the tiles hand[:n] (tile numbers indexing
+    the lo/hi/pips tables). Writes the chain's tiles in laying order to ``chain`` (a
+    double right after arriving at its number) and returns (length, value)."""
+    if n <= 1:  # no choice to make (a fifth of a match's plans): no graph either
+        if n == 1 and (lo[hand[0]] == start or hi[hand[0]] == start):
+            chain[0] = hand[0]
+            return 1, 1.0 + pip_weight * pips[hand[0]]
+        return 0, 0.0
+    uniform = pip_weight == 0.0 and max_pip < WIDTH  # every tile worth 1: on bitmasks
+    masks = max_pip < WIDTH and pip_weight >= 0.0  # dense hands: to the bitmask path
+    sparse, length, value = sparse_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip,
+                                         chain, SWITCH_STEPS if masks else SPARSE_NODE_BUDGET)
+    if sparse:
+        return length, value
+    if uniform:
+        return dense_chain(start, hand, n, lo, hi, max_pip, chain)
+    if masks:  # weighted: the same path, values in floats
+        return weighted_dense_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip,
+                                    chain)
+    return general_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain)

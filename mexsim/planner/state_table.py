@@ -1,0 +1,65 @@
+"""The planner searches' table of states searched already: (end number, tiles used).
+
+Two orderings of the same tiles that end at the same number leave the same problem
+behind, so a depth-first search that meets a state again can skip it. The table is open
+addressing on two arrays (end, tile set as a 64-bit word; end -1: empty), doubled when
+half full. Shared by the list search (mexsim/planner/router.py) and the bitmask one
+(mexsim/planner/dense.py).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from mexsim.game.rng import GOLDEN
+
+MIX = np.uint64(0xBF58476D1CE4E5B9)
+FIRST_SIZE = 256
+
+
+@njit(cache=True)
+def new_table(on):
+    """An empty table (a one-slot dummy when ``on`` is false: more than 64 tiles)."""
+    size = FIRST_SIZE if on else 1
+    return np.full(size, -1, dtype=np.int64), np.zeros(size, dtype=np.uint64)
+
+
+@njit(cache=True, inline="always")
+def _slot(v, mask, size):
+    return np.int64(((mask ^ (np.uint64(v) * GOLDEN)) * MIX) >> np.uint64(40)) & (size - 1)
+
+
+@njit(cache=True, inline="always")
+def seen_before(table_v, table_m, n_table, v, mask):
+    """Whether (v, mask) was searched already; if not, it is added. Returns (seen,
+    table_v, table_m, n_table): the arrays are new ones after the table grew.
+    (Inlined: it runs at every node of the searches.)"""
+    size = table_v.shape[0]
+    slot = _slot(v, mask, size)
+    while table_v[slot] >= 0 and not (table_v[slot] == v and table_m[slot] == mask):
+        slot = (slot + 1) & (size - 1)
+    if table_v[slot] >= 0:
+        return True, table_v, table_m, n_table
+    table_v[slot] = v
+    table_m[slot] = mask
+    n_table += 1
+    if 2 * n_table > size:
+        table_v, table_m = _grow(table_v, table_m)
+    return False, table_v, table_m, n_table
+
+
+@njit(cache=True)
+def _grow(table_v, table_m):
+    """Double the table, re-inserting its entries."""
+    size = 2 * table_v.shape[0]
+    new_v = np.full(size, -1, dtype=np.int64)
+    new_m = np.zeros(size, dtype=np.uint64)
+    for i in range(table_v.shape[0]):
+        if table_v[i] >= 0:
+            slot = _slot(table_v[i], table_m[i], size)
+            while new_v[slot] >= 0:
+                slot = (slot + 1) & (size - 1)
+            new_v[slot] = table_v[i]
+            new_m[slot] = table_m[i]
+    return new_v, new_m

@@ -1,0 +1,1 @@
+"""The built-in strategies, one file each; the registry loads them like a user's."""

@@ -1,0 +1,13 @@
+"""random: a uniformly random legal move, from the player's own random stream."""
+
+from mexsim.game.view import N_MOVES
+from mexsim.strategy.api import random_below, strategy
+
+NAME = "random"
+DESCRIPTION = "a uniformly random legal move"
+PARAMS: dict[str, float] = {}
+
+
+@strategy
+def decide(view, params):
+    return random_below(view, view[N_MOVES])

@@ -1,0 +1,433 @@
+"""A run configuration (INTERFACE.md, "Config (TOML)") validated into frozen dataclasses.
+
+Every problem raises :class:`~mexsim.errors.ConfigError` with one line naming the file,
+the section or key, and the allowed values.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import itertools
+import re
+import tomllib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mexsim.errors import ConfigError
+from mexsim.game.rules import (
+    MAX_PLAYERS,
+    MAX_STRATEGIES,
+    MIN_PLAYERS,
+    RULE_KEYS,
+    Rules,
+    resolve_rules,
+)
+from mexsim.strategy.registry import available_strategies
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from mexsim.tournament.schedule import Schedule
+
+DEFAULT_MATCHES = 1000
+DEFAULT_SEED = 0
+MAX_SEED = 2**64 - 1
+MAX_POOL = 100  # players in one run (pools and sweeps); a table seats at most MAX_PLAYERS
+SECTIONS = ("run", "rules", "seating", "tournament", "players")
+RUN_KEYS = ("matches", "seed", "out", "strategies")
+SEATING_KEYS = ("rotate",)
+TOURNAMENT_KEYS = ("duplicate", "table_size")
+PLAYER_KEYS = ("name", "strategy", "params")
+_SECTION_KEYS = {"run": RUN_KEYS, "rules": RULE_KEYS, "seating": SEATING_KEYS,
+                 "tournament": TOURNAMENT_KEYS}
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """One ``[[players]]`` table: a unique name, a strategy and its full parameter set."""
+
+    name: str
+    strategy: str
+    params: dict[str, float]
+    sweep: str = ""  # a parameter sweep's name for all its players ("" if not swept)
+    swept: tuple[str, ...] = ()  # the parameters the sweep varies
+
+
+@dataclass(frozen=True)
+class Config:
+    """A validated config file; ``players[i]`` is player i (who sits where in each
+    match: seat_players). ``rules.players`` is the table size; more players than that
+    make a pool."""
+
+    path: str
+    matches: int
+    seed: int
+    out: str
+    rules: Rules
+    rotate: bool
+    players: tuple[PlayerSpec, ...]
+    strategy_dirs: tuple[str, ...] = ()  # extra strategies folders (absolute paths)
+    duplicate: bool = False  # [tournament] duplicate: each deal once per seat rotation
+    requested_matches: int | None = None  # before rounding up to whole deals, if it did
+
+    @property
+    def table_size(self) -> int:
+        return self.rules.players
+
+    @property
+    def pool(self) -> bool:
+        return len(self.players) > self.rules.players
+
+    @property
+    def deals(self) -> int:
+        """Distinct deals played: matches / table size with duplicate deals."""
+        return self.matches // self.table_size if self.duplicate else self.matches
+
+
+def load_config(path: str | Path, strategy_dirs: Sequence[str | Path] = ()) -> Config:
+    """Read and validate a TOML config file.
+
+    Strategies come from the built-ins, the working directory's ``strategies/``, the
+    folders named by ``[run] strategies`` (relative to the config file) and
+    ``strategy_dirs`` (``--strategies DIR``)."""
+    data = _read_toml(Path(path))
+    where = str(path)
+    for key in data:
+        if key not in SECTIONS:
+            home = next((f"[{sec}]" for sec, keys in _SECTION_KEYS.items() if key in keys), None)
+            hint = f"; '{key}' belongs in {home}" if home else _suggest(key, SECTIONS)
+            raise ConfigError(
+                f"{where}: unknown section '{key}' (allowed: [run], [rules], [seating], "
+                f"[tournament], [[players]]){hint}"
+            )
+    run = _table(where, data, "run", "[run]")
+    rules_table = _table(where, data, "rules", "[rules]")
+    seating = _table(where, data, "seating", "[seating]")
+    tournament = _table(where, data, "tournament", "[tournament]")
+
+    run_where = f"{where} [run]"
+    _check_keys(run_where, run, RUN_KEYS)
+    matches = _need_int(run_where, "matches", run.get("matches", DEFAULT_MATCHES), 1, None)
+    seed = _need_int(run_where, "seed", run.get("seed", DEFAULT_SEED), 0, MAX_SEED)
+    out = _need_str(run_where, "out", run.get("out", f"results/{Path(path).stem}"))
+
+    seating_where = f"{where} [seating]"
+    _check_keys(seating_where, seating, SEATING_KEYS)
+    rotate = _need_bool(seating_where, "rotate", seating.get("rotate", True))
+
+    dirs = _strategy_dirs(run_where, Path(path).parent, run.get("strategies", []))
+    dirs += tuple(str(Path(d).expanduser().resolve()) for d in strategy_dirs)
+    players = _players(where, data.get("players"), dirs)
+
+    tournament_where = f"{where} [tournament]"
+    _check_keys(tournament_where, tournament, TOURNAMENT_KEYS)
+    duplicate = _need_bool(tournament_where, "duplicate", tournament.get("duplicate", False))
+    table_size = _table_size(tournament_where, tournament.get("table_size"), len(players))
+    if not rotate and (duplicate or table_size < len(players)):
+        what = ("duplicate = true" if duplicate
+                else f"a pool ({len(players)} players, tables of {table_size})")
+        raise ConfigError(
+            f"{seating_where}: 'rotate' = false cannot be combined with {what}, which "
+            f"rotates every table through all seats (allowed: rotate = true)")
+
+    rules_where = f"{where} [rules]"
+    _check_keys(rules_where, rules_table, RULE_KEYS)
+    rules = resolve_rules(dict(rules_table), table_size, where=rules_where)
+    whole = _whole_deals(matches, table_size, duplicate)
+    return Config(
+        path=where, matches=whole, seed=seed, out=out, rules=rules, rotate=rotate,
+        players=players, strategy_dirs=dirs, duplicate=duplicate,
+        requested_matches=matches if whole != matches else None,
+    )
+
+
+def with_overrides(
+    config: Config, matches: int | None = None, seed: int | None = None, out: str | None = None
+) -> Config:
+    """Apply command-line flags (``--matches``, ``--seed``, ``--out``) over the config."""
+    changes: dict[str, Any] = {}
+    if matches is not None:
+        asked = _need_int("command line", "--matches", matches, 1, None)
+        changes["matches"] = _whole_deals(asked, config.table_size, config.duplicate)
+        changes["requested_matches"] = asked if changes["matches"] != asked else None
+    if seed is not None:
+        changes["seed"] = _need_int("command line", "--seed", seed, 0, MAX_SEED)
+    if out is not None:
+        changes["out"] = _need_str("command line", "--out", out)
+    return replace(config, **changes)
+
+
+def seat_players(config: Config, match: int) -> tuple[int, ...]:
+    """Which player index sits in each seat of match ``match`` (mexsim/tournament/schedule.py).
+
+    With ``rotate`` and no pool, match k seats player i at seat (i + k) mod P, so seat s
+    holds player (s - k) mod P; every player sits in every seat once in any P
+    consecutive matches. Without it, seat s holds player s.
+    """
+    return config_schedule(config).seats_of(match)
+
+
+def config_schedule(config: Config) -> Schedule:
+    """The seating and deals of every match of ``config``."""
+    return _schedule(len(config.players), config.table_size, config.seed, config.rotate,
+                     config.duplicate)
+
+
+@functools.lru_cache(maxsize=8)
+def _schedule(players: int, table_size: int, seed: int, rotate: bool, duplicate: bool
+              ) -> Schedule:
+    from mexsim.tournament.schedule import Schedule  # numpy: not for --help
+
+    return Schedule.build(players, table_size, seed, rotate, duplicate)
+
+
+def _whole_deals(matches: int, table_size: int, duplicate: bool) -> int:
+    """With duplicate deals every deal is played once per seat rotation: round the
+    match count up to whole deals (the run says so when it does)."""
+    return -(-matches // table_size) * table_size if duplicate else matches
+
+
+def _table_size(where: str, value: Any, players: int) -> int:
+    most = min(players, MAX_PLAYERS)
+    if value is None:
+        if players > MAX_PLAYERS:
+            raise ConfigError(
+                f"{where}: {players} players (parameter sweeps expanded) but a table seats "
+                f"at most {MAX_PLAYERS} (R2): set 'table_size' (allowed: "
+                f"{MIN_PLAYERS}..{MAX_PLAYERS}) to play them as a pool")
+        return players
+    size = _need_int(where, "table_size", value, MIN_PLAYERS, most)
+    from mexsim.tournament.schedule import MAX_TABLES, table_count  # numpy: not for --help
+
+    if table_count(players, size) > MAX_TABLES:
+        raise ConfigError(
+            f"{where}: a pool of {players} players at tables of {size} has "
+            f"{table_count(players, size):,} distinct tables, too many for a balanced "
+            f"schedule (allowed: at most {MAX_TABLES:,}; use fewer players or a table "
+            f"size nearer 2 or {players})")
+    return size
+
+
+# --- reading --------------------------------------------------------------------------
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: config file not found") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read config file ({exc.strerror})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not a UTF-8 text file (TOML must be UTF-8)") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        message = str(exc)
+        if "at end of document" in message:
+            message = message.replace(
+                "at end of document", f"at end of document, line {text.count(chr(10)) + 1}"
+            )
+        raise ConfigError(f"{path}: TOML syntax error: {_one_line(message)}") from None
+
+
+# --- players --------------------------------------------------------------------------
+
+
+def _strategy_dirs(where: str, base: Path, value: Any) -> tuple[str, ...]:
+    folders = [value] if isinstance(value, str) else value
+    if not isinstance(folders, list) or not all(isinstance(f, str) for f in folders):
+        raise ConfigError(
+            f"{where}: 'strategies' must be a folder or a list of folders, got {_show(value)}")
+    resolved = tuple(str((base / Path(f).expanduser()).resolve()) for f in folders)
+    for folder in resolved:
+        if not Path(folder).is_dir():
+            raise ConfigError(f"{where}: 'strategies' folder {folder} does not exist")
+    return resolved
+
+
+def _players(where: str, tables: Any, dirs: tuple[str, ...]) -> tuple[PlayerSpec, ...]:
+    if tables is None:
+        tables = []
+    if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+        raise ConfigError(
+            f"{where}: 'players' must be an array of tables, one [[players]] table per "
+            f"player (allowed: {MIN_PLAYERS}..{MAX_POOL} of them)"
+        )
+    strategies = available_strategies(dirs)
+    explicit: dict[str, int] = {}
+    parsed: list[tuple[str | None, str, dict[str, float | list[float]]]] = []
+    for index, table in enumerate(tables):
+        player_where = f"{where} [[players]] #{index + 1}"
+        _check_keys(player_where, table, PLAYER_KEYS)
+        if "strategy" not in table:
+            raise ConfigError(
+                f"{player_where}: missing key 'strategy' (allowed: {_names(strategies)})"
+            )
+        strategy = table["strategy"]
+        if not isinstance(strategy, str) or strategy not in strategies:
+            raise ConfigError(
+                f"{player_where}: 'strategy' = {strategy!r} is not a known strategy "
+                f"(allowed: {_names(strategies)}){_suggest(strategy, strategies)}"
+            )
+        name = table.get("name")
+        if name is not None:
+            name = _need_str(player_where, "name", name)
+            if name in explicit:
+                raise ConfigError(
+                    f"{player_where}: duplicate 'name' = {name!r} (already used by "
+                    f"[[players]] #{explicit[name] + 1}; names must be unique)"
+                )
+            explicit[name] = index
+        params = _params(player_where, strategy, strategies[strategy].params,
+                         table.get("params", {}))
+        parsed.append((name, strategy, params))
+
+    taken = set(explicit)
+    players = []
+    for name, strategy, params in parsed:
+        swept = tuple(key for key, value in params.items() if isinstance(value, list))
+        if name is None:
+            name = _unique(strategy, taken)
+            taken.add(name)
+        if not swept:
+            players.append(PlayerSpec(name=name, strategy=strategy, params=params))
+            continue
+        # A parameter sweep: one player per combination of the listed values, named by
+        # them, e.g. longest_train[pip_weight=0.5].
+        for values in itertools.product(*(params[key] for key in swept)):
+            label = ",".join(f"{key}={_show(v)}" for key, v in zip(swept, values, strict=True))
+            variant = _unique(f"{name}[{label}]", taken)
+            taken.add(variant)
+            chosen = dict(params) | {
+                key: float(v) for key, v in zip(swept, values, strict=True)}
+            players.append(PlayerSpec(name=variant, strategy=strategy, params=chosen,
+                                      sweep=name, swept=swept))
+    if not MIN_PLAYERS <= len(players) <= MAX_POOL:
+        raise ConfigError(
+            f"{where}: 'players' has {len(tables)} [[players]] tables giving {len(players)} "
+            f"players (allowed: {MIN_PLAYERS}..{MAX_POOL} players, parameter sweeps "
+            f"expanded; a table seats {MIN_PLAYERS}..{MAX_PLAYERS}, R2)"
+        )
+    distinct = sorted({p.strategy for p in players})
+    if len(distinct) > MAX_STRATEGIES:
+        raise ConfigError(
+            f"{where}: 'players' use {len(distinct)} different strategies (allowed: at most "
+            f"{MAX_STRATEGIES} in one run)")
+    return tuple(players)
+
+
+def _unique(base: str, taken: set[str]) -> str:
+    """``base``, else the first free ``base-2``, ``base-3``, …"""
+    if base not in taken:
+        return base
+    suffix = 2
+    while f"{base}-{suffix}" in taken:
+        suffix += 1
+    return f"{base}-{suffix}"
+
+
+def _params(where: str, strategy: str, defaults: Mapping[str, float],
+            given: Any) -> dict[str, float | list[float]]:
+    """The full parameter set; a list of numbers is a sweep over those values."""
+    if not isinstance(given, dict):
+        raise ConfigError(
+            f"{where}: 'params' must be a table of numbers, got {_show(given)} "
+            f"(allowed keys: {_param_names(strategy, defaults)})"
+        )
+    params: dict[str, float | list[float]] = {
+        key: float(value) for key, value in defaults.items()}
+    for key, value in given.items():
+        if key not in defaults:
+            raise ConfigError(
+                f"{where}: unknown parameter 'params.{key}' for strategy {strategy!r} "
+                f"(allowed: {_param_names(strategy, defaults)}){_suggest(key, defaults)}"
+            )
+        values = value if isinstance(value, list) else [value]
+        if not values or any(isinstance(v, bool) or not isinstance(v, int | float)
+                             for v in values):
+            raise ConfigError(
+                f"{where}: 'params.{key}' must be a number or a non-empty list of numbers "
+                f"(a sweep), got {_show(value)} (default: {defaults[key]!r})"
+            )
+        if len({float(v) for v in values}) < len(values):
+            raise ConfigError(
+                f"{where}: 'params.{key}' = {_show(value)} lists a value twice (a sweep "
+                "needs distinct values)")
+        params[key] = list(values) if isinstance(value, list) else float(value)
+    return params
+
+
+def _param_names(strategy: str, defaults: Mapping[str, float]) -> str:
+    if not defaults:
+        return f"none, strategy {strategy!r} has no parameters"
+    return ", ".join(f"{key} (default {value!r})" for key, value in defaults.items())
+
+
+# --- small checks ---------------------------------------------------------------------
+
+
+def _table(where: str, data: dict[str, Any], key: str, spelled: str) -> dict[str, Any]:
+    value = data.get(key, {})
+    if not isinstance(value, dict):
+        raise ConfigError(
+            f"{where}: '{key}' must be a table (a {spelled} section), got {_show(value)}"
+        )
+    return value
+
+
+def _check_keys(where: str, table: Mapping[str, Any], allowed: tuple[str, ...]) -> None:
+    for key in table:
+        if key not in allowed:
+            raise ConfigError(
+                f"{where}: unknown key '{key}' (allowed: {', '.join(allowed)})"
+                f"{_suggest(key, allowed)}"
+            )
+
+
+def _suggest(word: Any, choices: Iterable[str]) -> str:
+    if not isinstance(word, str):
+        return ""
+    close = difflib.get_close_matches(word, list(choices), n=1)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def _names(choices: Iterable[str]) -> str:
+    return ", ".join(sorted(choices))
+
+
+def _need_int(where: str, key: str, value: Any, lo: int, hi: int | None) -> int:
+    allowed = f"{lo}..{hi}" if hi is not None else f">= {lo}"
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(
+            f"{where}: '{key}' must be an integer, got {_show(value)} (allowed: {allowed})"
+        )
+    if value < lo or (hi is not None and value > hi):
+        raise ConfigError(f"{where}: '{key}' = {value} is out of range (allowed: {allowed})")
+    return value
+
+
+def _need_bool(where: str, key: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(f"{where}: '{key}' must be true or false, got {_show(value)}")
+    return value
+
+
+def _need_str(where: str, key: str, value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(f"{where}: '{key}' must be a non-empty string, got {_show(value)}")
+    return value
+
+
+def _show(value: Any) -> str:
+    """A value as the TOML file spells it, roughly (``true``, not ``True``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value)
+
+
+def _one_line(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()

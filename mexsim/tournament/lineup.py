@@ -1,0 +1,20 @@
+"""A config's players as policies: each player's strategy with its parameter values."""
+
+from __future__ import annotations
+
+from mexsim.strategy.policy import Policy
+from mexsim.strategy.registry import available_strategies
+from mexsim.tournament.config import Config, seat_players
+
+
+def player_policies(config: Config) -> list[Policy]:
+    """Each player's policy, in player order (before seat rotation)."""
+    known = available_strategies(config.strategy_dirs)
+    return [Policy(known[p.strategy], tuple(p.params[k] for k in known[p.strategy].params))
+            for p in config.players]
+
+
+def match_policies(config: Config, match: int) -> list[Policy]:
+    """The policies of match ``match``'s seats, after seat rotation."""
+    players = player_policies(config)
+    return [players[i] for i in seat_players(config, match)]

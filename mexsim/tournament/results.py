@@ -1,0 +1,102 @@
+"""Result rows of a block of matches, as Arrow tables with the INTERFACE.md columns.
+
+The core's res[k, round, seat, field] array becomes ``rounds`` rows (match × round ×
+seat) and ``matches`` rows (match × seat), ordered by match, then round, then seat, so
+a results file depends on (config, seed) only. Integer columns use the smallest type
+that fits; ``player`` and ``strategy`` are dictionary-encoded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pyarrow as pa
+
+from mexsim.game import kernel
+
+ROUNDS_SCHEMA = pa.schema([
+    ("match", pa.int64()),
+    ("round", pa.int8()),
+    ("engine", pa.int8()),
+    ("seat", pa.int8()),
+    ("player", pa.dictionary(pa.int8(), pa.string())),
+    ("strategy", pa.dictionary(pa.int8(), pa.string())),
+    ("penalty", pa.int16()),
+    ("tiles_left", pa.int16()),
+    ("went_out", pa.bool_()),
+    ("blocked", pa.bool_()),
+    ("tiles_played", pa.int16()),
+    ("draws", pa.int16()),
+    ("deal", pa.int64()),
+])
+MATCHES_SCHEMA = pa.schema([
+    ("match", pa.int64()),
+    ("seat", pa.int8()),
+    ("player", pa.dictionary(pa.int8(), pa.string())),
+    ("strategy", pa.dictionary(pa.int8(), pa.string())),
+    ("total", pa.int32()),
+    ("rank", pa.int8()),
+    ("win", pa.float64()),
+    ("deal", pa.int64()),
+])
+
+
+def match_outcomes(totals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """R4: rank (1 = lowest total; tied players share the better rank) and win share
+    (1/k for each of k players tied for the lowest total), per match and seat."""
+    rank = 1 + (totals[:, None, :] < totals[:, :, None]).sum(axis=2)
+    best = totals == totals.min(axis=1, keepdims=True)
+    win = best / best.sum(axis=1, keepdims=True)
+    return rank, win
+
+
+def _dictionary(indices: np.ndarray, names: Sequence[str]) -> pa.DictionaryArray:
+    return pa.DictionaryArray.from_arrays(pa.array(indices.astype(np.int8)), pa.array(names))
+
+
+def block_tables(res: np.ndarray, first_match: int, max_pip: int, player_of_seat: np.ndarray,
+                 player_names: Sequence[str], player_strategies: Sequence[str],
+                 deals: np.ndarray | None = None) -> tuple[pa.Table, pa.Table]:
+    """The rounds and matches tables of matches first_match … (res[k, round, seat, F]);
+    ``deals[k]`` is the deal match k played (default: its own index)."""
+    n, rounds, players, _ = res.shape
+    strategies = sorted(set(player_strategies))
+    strategy_of_player = np.array([strategies.index(s) for s in player_strategies])
+    match_ids = np.arange(first_match, first_match + n, dtype=np.int64)
+    deal_ids = match_ids if deals is None else np.asarray(deals, dtype=np.int64)
+
+    # rounds: match-major, then round, then seat
+    shape = (n, rounds, players)
+    who = np.broadcast_to(player_of_seat[:, None, :], shape).ravel()
+    rounds_table = pa.Table.from_arrays([
+        pa.array(np.broadcast_to(match_ids[:, None, None], shape).ravel()),
+        pa.array(np.broadcast_to(np.arange(rounds, dtype=np.int8)[None, :, None], shape).ravel()),
+        pa.array(np.broadcast_to((max_pip - np.arange(rounds)).astype(np.int8)[None, :, None],
+                                 shape).ravel()),
+        pa.array(np.broadcast_to(np.arange(players, dtype=np.int8)[None, None, :], shape).ravel()),
+        _dictionary(who, player_names),
+        _dictionary(strategy_of_player[who], strategies),
+        pa.array(res[..., kernel.F_PENALTY].ravel().astype(np.int16)),
+        pa.array(res[..., kernel.F_TILES_LEFT].ravel().astype(np.int16)),
+        pa.array(res[..., kernel.F_WENT_OUT].ravel().astype(bool)),
+        pa.array(res[..., kernel.F_BLOCKED].ravel().astype(bool)),
+        pa.array(res[..., kernel.F_TILES_PLAYED].ravel().astype(np.int16)),
+        pa.array(res[..., kernel.F_DRAWS].ravel().astype(np.int16)),
+        pa.array(np.broadcast_to(deal_ids[:, None, None], shape).ravel()),
+    ], schema=ROUNDS_SCHEMA)
+
+    totals = res[..., kernel.F_PENALTY].sum(axis=1)  # [match, seat]
+    rank, win = match_outcomes(totals)
+    who = player_of_seat.ravel()
+    matches_table = pa.Table.from_arrays([
+        pa.array(np.repeat(match_ids, players)),
+        pa.array(np.tile(np.arange(players, dtype=np.int8), n)),
+        _dictionary(who, player_names),
+        _dictionary(strategy_of_player[who], strategies),
+        pa.array(totals.ravel().astype(np.int32)),
+        pa.array(rank.ravel().astype(np.int8)),
+        pa.array(win.ravel().astype(np.float64)),
+        pa.array(np.repeat(deal_ids, players)),
+    ], schema=MATCHES_SCHEMA)
+    return rounds_table, matches_table

@@ -1,0 +1,480 @@
+"""The strategy plug-in system: a strategy file outside mexsim/ runs end to end, bad
+files and misbehaving strategies give errors that name them, an edited file is never
+run from a stale compiled cache, and `mexsim strategies` lists what there is.
+
+The strategy files are written to temporary folders; each new file costs a numba
+compile, so the well-behaved ones are shared by a module-scoped folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from mexsim.cli import app
+from mexsim.errors import ConfigError
+from mexsim.game import reference
+from mexsim.game import view as V
+from mexsim.game.play import StrategyError, core_trace, play_match_results, play_scheduled
+from mexsim.game.referee import check_jsonl, check_trace
+from mexsim.game.rules import resolve_rules
+from mexsim.strategy.policy import Policy
+from mexsim.strategy.registry import BUILTIN_STRATEGIES, StrategyInfo, available_strategies
+from mexsim.tournament.config import load_config
+from mexsim.tournament.lineup import match_policies
+from mexsim.tournament.replay import match_header, trace_match
+
+ROOT = Path(__file__).resolve().parents[2]
+runner = CliRunner()
+
+PICK_X = '''\
+"""Plays legal move number x (the last one when there are fewer)."""
+from mexsim.strategy.api import strategy
+from mexsim.game.view import N_MOVES
+
+NAME = "pick_x"
+DESCRIPTION = "plays legal move number x, or the last one"
+PARAMS = {"x": 1}
+
+
+@strategy
+def decide(view, params):
+    return min(int(params[0]), view[N_MOVES] - 1)
+'''
+
+OUT_OF_RANGE = '''\
+from mexsim.strategy.api import strategy
+from mexsim.game.view import N_MOVES, ROUND
+
+NAME = "out_of_range"
+DESCRIPTION = "in round 1 it answers one past its last legal move"
+
+
+@strategy
+def decide(view, params):
+    return view[N_MOVES] if view[ROUND] == 1 else 0
+'''
+
+BOOM = '''\
+from mexsim.strategy.api import strategy
+from mexsim.game.view import ROUND
+
+NAME = "boom"
+DESCRIPTION = "raises in round 2"
+
+
+@strategy
+def decide(view, params):
+    if view[ROUND] == 2:
+        raise ValueError("boom")
+    return 0
+'''
+
+CONFIG = '''\
+[run]
+matches = 3
+seed = 5
+strategies = "plugins"
+
+[[players]]
+strategy = "{strategy}"
+params = {params}
+
+[[players]]
+strategy = "greedy"
+
+[[players]]
+strategy = "random"
+'''
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder with plugins/ (pick_x, out_of_range, boom); configs go next to it."""
+    root = tmp_path_factory.mktemp("project")
+    (root / "plugins").mkdir()
+    for name, text in (("pick_x", PICK_X), ("out_of_range", OUT_OF_RANGE), ("boom", BOOM)):
+        (root / "plugins" / f"{name}.py").write_text(text, encoding="utf-8")
+    return root
+
+
+@pytest.fixture(scope="module")
+def plugins(project: Path) -> dict[str, StrategyInfo]:
+    return available_strategies([project / "plugins"])
+
+
+def write_config(project: Path, name: str, strategy: str = "pick_x",
+                 params: str = "{ x = 2 }") -> Path:
+    path = project / name
+    path.write_text(CONFIG.format(strategy=strategy, params=params), encoding="utf-8")
+    return path
+
+
+def test_the_tmp_strategy_is_short():
+    assert len(PICK_X.splitlines()) <= 20
+
+
+# --------------------------------------------------------------- end to end
+
+def test_a_tmp_strategy_runs_end_to_end(project: Path, plugins: dict[str, StrategyInfo]):
+    config = load_config(write_config(project, "pick.toml"))
+    assert config.players[0].params == {"x": 2.0}
+    trace = trace_match(config, 0)
+    check_trace(trace)
+    assert trace[0]["players"][0]["strategy"] == "pick_x"
+    # the core played pick_x with x = 2, move for move as the reference engine does
+    info = plugins["pick_x"]
+    assert info.path == str(project / "plugins" / "pick_x.py")
+    seats = [Policy(info, (2.0,)), "greedy", "random"]
+    expected = reference.play_match(config.rules, 5, 0, seats, header=match_header(config, 0))
+    assert trace == expected.events
+    assert match_policies(config, 0)[0] == seats[0]
+    # and x matters: with x = 0 the game goes differently
+    other = reference.play_match(config.rules, 5, 0, [Policy(info, (0.0,)), "greedy", "random"])
+    assert other.events != trace[1:]
+
+
+def test_a_tmp_strategy_replays_from_the_cli(project: Path):
+    path = write_config(project, "pick.toml")
+    result = runner.invoke(app, ["replay", str(path), "--match", "0", "--format", "jsonl"])
+    assert result.exit_code == 0, result.output
+    check_jsonl(result.stdout)
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    assert events == trace_match(load_config(path), 0)
+
+
+def test_the_strategies_folder_can_come_from_the_command_line(project: Path):
+    path = project / "no_folder.toml"
+    path.write_text(CONFIG.format(strategy="pick_x", params="{ x = 2 }")
+                    .replace('strategies = "plugins"\n', ""), encoding="utf-8")
+    result = runner.invoke(app, ["replay", str(path), "--match", "1", "--format", "jsonl",
+                                 "--strategies", str(project / "plugins")])
+    assert result.exit_code == 0, result.output
+    check_jsonl(result.stdout)
+    without = runner.invoke(app, ["replay", str(path), "--match", "1"])
+    assert without.exit_code == 2
+    assert "'pick_x'" in without.stderr
+
+
+# --------------------------------------------------------------- config errors
+
+def test_unknown_strategy_lists_what_exists(project: Path):
+    with pytest.raises(ConfigError) as err:
+        load_config(write_config(project, "unknown.toml", strategy="pick_y"))
+    message = str(err.value)
+    assert "\n" not in message
+    assert "'pick_y'" in message
+    for name in [*available_strategies(), "pick_x", "boom", "out_of_range"]:
+        assert name in message, name
+    assert "did you mean 'pick_x'?" in message
+
+
+def test_unknown_parameter_lists_what_exists(project: Path):
+    with pytest.raises(ConfigError) as err:
+        load_config(write_config(project, "unknown_param.toml", params="{ y = 2 }"))
+    message = str(err.value)
+    assert "\n" not in message
+    assert "params.y" in message
+    assert "'pick_x'" in message
+    assert re.search(r"\bx \(default 1(\.0)?\)", message), message
+
+
+def test_a_parameter_of_a_strategy_without_any(project: Path):
+    path = project / "greedy_param.toml"
+    path.write_text(CONFIG.format(strategy="greedy", params="{ x = 2 }"), encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"params\.x.*'greedy' has no parameters"):
+        load_config(path)
+
+
+HEADER = 'NAME = "{name}"\nDESCRIPTION = "a broken strategy"\n'
+COMPILED = '''\
+from mexsim.strategy.api import strategy
+
+NAME = "{name}"
+DESCRIPTION = "a strategy"
+
+
+@strategy
+def decide(view, params):
+    return 0
+'''
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('DESCRIPTION = "no name"\nPARAMS = {}\n', ["NAME"]),
+        ('NAME = "Bad Name"\nDESCRIPTION = "x"\n', ["NAME", "'Bad Name'"]),
+        (HEADER.format(name="bad_params") + 'PARAMS = {"x": "two"}\n', ["PARAMS", "numbers"]),
+        (HEADER.format(name="bad_params") + 'PARAMS = {"x": True}\n', ["PARAMS", "numbers"]),
+        (HEADER.format(name="plain") + "PARAMS = {}\n\n\ndef decide(view, params):\n"
+         "    return 0\n", ["'decide'", "@mexsim.strategy.api.strategy"]),
+        (HEADER.format(name="no_decide"), ["'decide'"]),
+        (HEADER.format(name="syntax") + "def decide(view, params:\n    return 0\n",
+         ["importing the strategy failed", "SyntaxError"]),
+        ("import no_such_module_here\n" + HEADER.format(name="missing_import"),
+         ["importing the strategy failed", "no_such_module_here"]),
+    ],
+    ids=["missing-name", "bad-name", "params-not-number", "params-bool", "not-compiled",
+         "no-decide", "syntax-error", "import-error"],
+)
+def test_a_bad_strategy_file_is_one_line_naming_it(tmp_path: Path, text: str,
+                                                   expected: list[str]):
+    folder = tmp_path / "bad"
+    folder.mkdir()
+    path = folder / "broken.py"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError) as err:
+        available_strategies([folder])
+    message = str(err.value)
+    assert "\n" not in message
+    assert message.startswith(f"{path}: ")
+    for part in expected:
+        assert part in message, (part, message)
+    # the command line shows it as one line too, exit status 2
+    result = runner.invoke(app, ["strategies", "--strategies", str(folder)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.count("\n") == 1 and str(path) in result.stderr, result.stderr
+
+
+def test_two_files_with_the_same_name(tmp_path: Path):
+    folder = tmp_path / "twins"
+    folder.mkdir()
+    for stem in ("twin_a", "twin_b"):
+        (folder / f"{stem}.py").write_text(COMPILED.format(name="twin"), encoding="utf-8")
+    with pytest.raises(ConfigError) as err:
+        available_strategies([folder])
+    message = str(err.value)
+    assert "\n" not in message
+    assert "'twin'" in message
+    assert str(folder / "twin_a.py") in message and str(folder / "twin_b.py") in message
+
+
+def test_a_file_reusing_a_built_in_name(tmp_path: Path):
+    folder = tmp_path / "clash"
+    folder.mkdir()
+    (folder / "mine.py").write_text(COMPILED.format(name="greedy"), encoding="utf-8")
+    with pytest.raises(ConfigError) as err:
+        available_strategies([folder])
+    message = str(err.value)
+    assert "'greedy'" in message
+    assert str(folder / "mine.py") in message
+    assert str(BUILTIN_STRATEGIES / "greedy.py") in message
+
+
+def test_a_missing_strategies_folder(tmp_path: Path):
+    with pytest.raises(ConfigError, match="not found"):
+        available_strategies([tmp_path / "nowhere"])
+
+
+# --------------------------------------------------------------- misbehaving strategies
+
+RULES = resolve_rules({}, 3)
+
+
+def test_out_of_range_index_stops_the_run(plugins: dict[str, StrategyInfo]):
+    seats = [Policy(plugins["out_of_range"], ()), "greedy", "random"]
+    with pytest.raises(StrategyError) as err:
+        play_match_results(RULES, seats, 3, 7)
+    message = str(err.value)
+    assert "'out_of_range'" in message
+    assert "match 7" in message
+    assert "round 1" in message
+    chose = re.search(r"chose move (\d+) of (\d+)", message)
+    assert chose and chose[1] == chose[2], message
+    # the reference engine refuses it too
+    with pytest.raises(ValueError, match=r"chose move (\d+) of \1"):
+        reference.play_match(RULES, 3, 7, seats)
+
+
+def test_a_failing_strategy_in_a_pool_is_named_by_its_seating(
+        plugins: dict[str, StrategyInfo]):
+    """In a pool the failing seat's player comes from that match's seating."""
+    players = ["greedy", "random", "mexican_first", Policy(plugins["out_of_range"], ())]
+    seating = np.array([[0, 1, 2], [2, 3, 0]])
+    with pytest.raises(StrategyError) as err:
+        play_scheduled(RULES, players, 3, np.array([10, 11]), np.array([10, 11]), seating)
+    message = str(err.value)
+    assert "'out_of_range' (seat 1) in match 11" in message, message
+
+
+def test_a_raising_strategy_stops_the_run(plugins: dict[str, StrategyInfo]):
+    seats = ["greedy", Policy(plugins["boom"], ()), "random"]
+    with pytest.raises(StrategyError) as err:
+        play_match_results(RULES, seats, 3, 4)
+    message = str(err.value)
+    assert "'boom'" in message
+    assert "seat 1" in message
+    assert "match 4" in message
+    assert "round 2" in message
+    assert "ValueError: boom" in message
+    assert isinstance(err.value.__cause__, ValueError)
+    # and it played rounds 0 and 1 without trouble: only round 2 raises
+    with pytest.raises(ValueError, match="boom"):
+        reference.play_match(RULES, 3, 4, seats)
+
+
+def test_a_raising_strategy_from_the_cli(project: Path):
+    path = write_config(project, "boom.toml", strategy="boom", params="{}")
+    result = runner.invoke(app, ["replay", str(path), "--match", "0"])
+    assert result.exit_code == 1, result.output
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("mexsim: error: strategy 'boom'")
+    assert "round 2" in lines[0] and "boom" in lines[0]
+
+
+SCRIBBLER = '''\
+from mexsim.strategy.api import strategy
+from mexsim.game.view import HAND, MOVE_TILE, TILES
+
+NAME = "scribbler"
+DESCRIPTION = "writes a tile it does not hold into its first legal move"
+
+
+@strategy
+def decide(view, params):
+    for t in range(view[TILES]):
+        if not (view[HAND + (t >> 6)] >> (t & 63)) & 1:
+            view[MOVE_TILE] = t
+            return 0
+    return 0
+'''
+
+
+def test_writing_to_the_view_cannot_change_the_game(tmp_path: Path):
+    folder = tmp_path / "scribble"
+    folder.mkdir()
+    (folder / "scribbler.py").write_text(SCRIBBLER, encoding="utf-8")
+    seats = [Policy(available_strategies([folder])["scribbler"], ()), "greedy", "greedy"]
+    header = {"event": "match", "match": 0, "seed": 0, "rules": RULES.to_dict(),
+              "players": [{"seat": s, "player": f"p{s}", "strategy": "x"} for s in range(3)]}
+    try:
+        trace = core_trace(RULES, seats, 0, 0, header=header)
+    except StrategyError:
+        return  # refusing such a strategy would do too
+    check_trace(trace)
+
+
+# --------------------------------------------------------------- edited files
+
+FIRST_VERSION = '''\
+from mexsim.strategy.api import strategy
+
+NAME = "edited"
+DESCRIPTION = "first version: the first legal move"
+
+
+@strategy
+def decide(view, params):
+    return 0
+'''
+
+SECOND_VERSION = '''\
+from mexsim.strategy.api import strategy
+from mexsim.game.view import N_MOVES
+
+NAME = "edited"
+DESCRIPTION = "second version: the last legal move, whatever the first version did"
+
+
+@strategy
+def decide(view, params):
+    return view[N_MOVES] - 1
+'''
+
+PLAY = '''\
+import json, sys
+from mexsim.game.play import core_trace
+from mexsim.game.rules import resolve_rules
+from mexsim.strategy.policy import Policy
+from mexsim.strategy.registry import available_strategies
+info = available_strategies([sys.argv[1]])["edited"]
+print(json.dumps([info.description, core_trace(resolve_rules({}, 2), [Policy(info, ()), "greedy"],
+                                               1, 0)]))
+'''
+
+
+def play_in_a_new_process(folder: Path) -> tuple[str, list[dict]]:
+    done = subprocess.run([sys.executable, "-c", PLAY, str(folder)], cwd=ROOT, env=os.environ,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    description, trace = json.loads(done.stdout)
+    return description, trace
+
+
+def python_strategy(decide) -> Policy:
+    """A seat for the reference engine, which calls ``decide`` as plain Python."""
+    return Policy(StrategyInfo("edited", "stand-in", decide=decide), ())
+
+
+def test_an_edited_strategy_is_never_run_stale(tmp_path: Path):
+    """numba caches compiled strategies on disk; an edit must be compiled afresh."""
+    rules = resolve_rules({}, 2)
+    first = reference.play_match(rules, 1, 0, [python_strategy(lambda v, p: 0), "greedy"])
+    last = reference.play_match(
+        rules, 1, 0, [python_strategy(lambda v, p: int(v[V.N_MOVES]) - 1), "greedy"])
+    assert first.events != last.events  # the two versions play differently
+
+    folder = tmp_path / "edit"
+    folder.mkdir()
+    path = folder / "edited.py"
+    path.write_text(FIRST_VERSION, encoding="utf-8")
+    description, trace = play_in_a_new_process(folder)
+    assert description.startswith("first version")
+    assert trace == first.events
+
+    before = path.stat()
+    path.write_text(SECOND_VERSION, encoding="utf-8")
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns + 10**10))  # 10 s later
+    assert path.stat().st_size != before.st_size
+    description, trace = play_in_a_new_process(folder)
+    assert description.startswith("second version")
+    assert trace == last.events
+
+
+# --------------------------------------------------------------- `mexsim strategies`
+
+def test_the_strategies_command_lists_everything(project: Path, plugins):
+    result = runner.invoke(app, ["strategies", "--strategies", str(project / "plugins")])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert set(plugins) >= {"pick_x", *available_strategies()}
+    for name, info in plugins.items():
+        assert re.search(rf"^\s*{name}\b", out, re.MULTILINE), name
+        assert info.description in out, name
+        for key, default in info.params.items():
+            assert re.search(rf"\b{key}\s*[=:]\s*{default:g}\b", out), (name, key)
+    assert re.search(r"\bx\s*[=:]\s*1\b", out)  # pick_x's own parameter and default
+    assert re.search(r"\bpip_weight\s*[=:]\s*0\b", out)
+    assert re.search(r"\bown_first\s*[=:]\s*1\b", out)
+
+
+CACHE_PLACE = '''\
+import numba  # before mexsim, as pytest's warning filters and notebooks do
+import mexsim
+from mexsim.planner import longest_chain
+print(longest_chain.stats.cache_path)
+'''
+
+
+def test_numba_imported_first_still_caches_per_version_of_mexsim():
+    """numba reads its cache folder at import; imported before mexsim it would cache
+    beside the sources, where a strategy's cache outlives a change of the mexsim code
+    it calls (found: pytest imported numba first, and tests ran an old planner)."""
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    done = subprocess.run([sys.executable, "-c", CACHE_PLACE], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    import mexsim
+
+    assert done.stdout.strip().startswith(mexsim._numba_cache_dir())
