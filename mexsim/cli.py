@@ -125,6 +125,12 @@ def run(
     if cfg.requested_matches is not None:
         print(f"duplicate deals: {cfg.requested_matches:,} matches rounded up to "
               f"{cfg.matches:,} = {cfg.deals:,} deals x {cfg.table_size} seat rotations")
+    if cfg.pool:
+        from mexsim.tournament.config import config_schedule
+
+        warning = config_schedule(cfg).partial_cycle_warning(cfg.matches)
+        if warning:
+            print(f"mexsim: warning: {warning}", file=sys.stderr)
     from tqdm import tqdm
 
     from mexsim.analysis.comparison import analyze, config_sweeps

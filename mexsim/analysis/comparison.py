@@ -1,5 +1,6 @@
 """Everything a run's comparison says, from one (match × player) matrix of totals:
-the per-player summary (with ratings), the head-to-head table and the sweep verdicts.
+the per-player summary (with ratings), every pair compared, the head-to-head table and
+the sweep verdicts.
 
 ``mexsim run`` builds it from the totals it holds in memory; ``mexsim report`` from a
 results directory's ``matches.parquet`` and ``run.json``; both give the same tables.
@@ -15,7 +16,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from mexsim.analysis.deals import unit_means, unit_starts
 from mexsim.analysis.head_to_head import format_head_to_head, head_to_head
+from mexsim.analysis.pairs import compare_pairs, format_pairs
 from mexsim.analysis.summary import format_summary, summarize, summarize_totals, total_matrix
 from mexsim.analysis.sweeps import compare_sweeps, format_sweeps
 
@@ -25,14 +28,19 @@ MATRIX_MAX_PLAYERS = 12  # wider head-to-head matrices go to the CSV only
 @dataclass(frozen=True)
 class Analysis:
     summary: pd.DataFrame
+    pairs: pd.DataFrame
     head_to_head: pd.DataFrame
     sweeps: pd.DataFrame
     deals: int
     matches: int
 
     def write(self, folder: Path) -> None:
-        """summary.csv, head_to_head.csv and (when the config sweeps) sweeps.csv."""
-        self.summary.to_csv(folder / "summary.csv", index=False)
+        """summary.csv, comparisons.csv, head_to_head.csv and (when the config sweeps)
+        sweeps.csv."""
+        # a k-way tie gives 1/k of a win: fractional counts, rounded for people
+        self.summary.assign(wins=self.summary["wins"].round(3)).to_csv(
+            folder / "summary.csv", index=False)
+        self.pairs.to_csv(folder / "comparisons.csv", index=False)
         self.head_to_head.to_csv(folder / "head_to_head.csv", index=False)
         if len(self.sweeps):
             self.sweeps.to_csv(folder / "sweeps.csv", index=False)
@@ -43,18 +51,20 @@ class Analysis:
             parts.append(f"  duplicate deals: {self.deals:,} deals x their seat rotations = "
                          f"{self.matches:,} matches; intervals treat each deal as one unit.")
         ratings = ", ".join(
-            f"{r.player} {r.rating:.1f}±{r.rating_sigma:.1f}"
+            f"{r.player} {r.rating:.0f} [{r.rating_lo:.0f}, {r.rating_hi:.0f}]"
             for r in self.summary.sort_values("rating", ascending=False).itertuples()
             if np.isfinite(r.rating))
         if ratings:
-            parts.append(f"  ratings (openskill Plackett-Luce, mu±sigma): {ratings}")
+            parts.append(f"  ratings (Bradley-Terry, Elo scale, 95% interval): {ratings}")
+        if len(self.pairs) > 1:
+            parts.append(format_pairs(self.pairs))
         players = list(self.summary["player"])
         if 2 < len(players) <= MATRIX_MAX_PLAYERS:
             parts.append("")
             parts.append(format_head_to_head(self.head_to_head, players))
         if len(self.sweeps):
             parts.append("")
-            parts.append(format_sweeps(self.sweeps))
+            parts.append(format_sweeps(self.sweeps, self.head_to_head))
         return "\n".join(parts)
 
 
@@ -84,9 +94,10 @@ def _finish(summary: pd.DataFrame, totals: np.ndarray, players: list[str],
     ranked = list(summary["player"])  # best first: the matrix and CSV follow it
     order = [players.index(p) for p in ranked]
     h2h = head_to_head(totals[:, order], ranked, deals)
+    pairs = compare_pairs(unit_means(totals, unit_starts(deals)), players, ranked)
     present = {p: [m for m in members if m in players] for p, members in sweeps.items()}
     swept = compare_sweeps(totals, players, deals, {k: v for k, v in present.items() if v})
-    return Analysis(summary, h2h, swept, len(np.unique(deals)), len(totals))
+    return Analysis(summary, pairs, h2h, swept, len(np.unique(deals)), len(totals))
 
 
 def config_sweeps(players: Sequence[object]) -> dict[str, list[str]]:

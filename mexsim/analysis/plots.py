@@ -173,18 +173,19 @@ def _head_to_head(path: Path, table: pd.DataFrame, players: list[str]) -> None:
 
 
 def _ratings(path: Path, summary: pd.DataFrame, colors: dict[str, Any]) -> None:
-    """Each player's rating mu with ±3 sigma (the ordinal mu - 3 sigma is the left end)."""
+    """Each player's Bradley–Terry rating with its 95 % interval (mexsim/analysis/ratings.py)."""
     rated = summary.sort_values("rating", ascending=True)
     players = rated["player"].astype(str).tolist()
     figure = _new_figure(8, 1.2 + 0.45 * len(players))
     ax = figure.add_subplot()
     y = np.arange(len(players))
-    ax.errorbar(rated["rating"], y, xerr=3 * rated["rating_sigma"], fmt="none",
-                ecolor="grey", capsize=4)
+    error = np.vstack([rated["rating"] - rated["rating_lo"], rated["rating_hi"] - rated["rating"]])
+    ax.errorbar(rated["rating"], y, xerr=error, fmt="none", ecolor="grey", capsize=4)
     ax.scatter(rated["rating"], y, c=[colors[p] for p in players], zorder=3)
     ax.set_yticks(y, players)
-    ax.set_xlabel("rating mu (bars: ±3 sigma)")
-    ax.set_title("Ratings: openskill Plackett-Luce over all matches")
+    ax.set_xlabel("rating, Elo scale: +100 = ahead in 64 % of shared matches "
+                  "(bars: 95 % interval)")
+    ax.set_title("Ratings: Bradley-Terry from every pair's results")
     ax.grid(axis="x", alpha=0.3)
     figure.savefig(path)
 
@@ -200,7 +201,8 @@ def write_plots(directory: str | Path, matches: pd.DataFrame, rounds: pd.DataFra
       box plots).
     - ``win_share.png``: each player's share of the matches won with its interval.
     - ``head_to_head.png``: heatmap of the head-to-head shares (mexsim/analysis/head_to_head.py).
-    - ``ratings.png``: each player's rating with ±3 sigma (mexsim/analysis/ratings.py).
+    - ``ratings.png``: each player's rating with its 95 % interval
+      (mexsim/analysis/ratings.py).
 
     ``matches`` and ``rounds`` are the tables of a results directory (``load_results``);
     ``rounds`` needs ``round``, ``engine``, ``player`` and ``penalty``. ``summary`` is

@@ -1,14 +1,25 @@
-"""A multiplayer rating of every player over all matches: openskill's Plackett–Luce.
+"""Ratings: a Bradley–Terry model fitted by maximum likelihood to every pair's results.
 
-Each match is one rating update in match order, with the players at the table ranked by
-their totals (R4: lower is better; equal totals share a rank). A rating is a belief
-about skill: ``mu`` its mean and ``sigma`` its uncertainty (both start at openskill's
-defaults, 25 and 25/3; openskill's small per-match ``tau`` keeps sigma from collapsing
-to zero, so late matches still move the rating). ``ordinal = mu - 3·sigma`` is the
-conservative score leaderboards sort by. The updates run in match order, so the ratings
-depend on (config, seed) only.
+Every match says, for each two players at the table, who finished ahead (the lower
+total, R4; equal totals count half to each). Bradley–Terry models that as player i
+finishing ahead of j with probability π_i / (π_i + π_j); the maximum-likelihood π
+(Hunter's MM iteration) are shown on Elo's scale, ``rating = 1500 + 400 log10 π``
+centred on 1500, so a difference of D points means finishing ahead of the other in
+1 / (1 + 10^(-D/400)) of shared matches — the head-to-head table's statistic, in one
+number per player. The ratings therefore agree with the head-to-head shares, and
+their uncertainty shrinks with the evidence (openskill's per-match ``tau``, used
+before, kept its sigma from shrinking: pairs the paired statistics separated at
+p < 1e-300 overlapped by ±3 sigma).
 
-openskill is imported on first use: it is needed only once matches are played.
+The interval is a grouped jackknife over deals: the deals fall into ``JACKKNIFE_GROUPS``
+groups by number, the model is refitted without each group in turn, and the spread of
+those fits gives the standard error. Grouping by deal keeps the seat rotations of a
+duplicate deal, and the players of one match, in one group, so their correlation is
+accounted for. Everything is computed from pair counts per group, which add up block by
+block: no pass in match order, no per-match Python.
+
+Half a pseudo-game each way between every two players who met keeps the estimate finite
+when one player finished ahead of another in every shared match.
 """
 
 from __future__ import annotations
@@ -17,36 +28,100 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
-RATING_COLUMNS = ["player", "rating", "rating_sigma", "rating_ordinal"]
+from mexsim.analysis.stats import CONFIDENCE
+
+RATING_COLUMNS = ["player", "rating", "rating_sigma", "rating_lo", "rating_hi"]
+ELO_BASE = 1500.0
+ELO_SCALE = 400.0 / np.log(10.0)  # rating points per unit of log-strength
+JACKKNIFE_GROUPS = 32
+PSEUDO_GAMES = 0.5  # each way, between two players who met
+MAX_ITERATIONS = 10_000
+TOLERANCE = 1e-10  # on log-strengths
 
 
-def match_ranks(totals: np.ndarray) -> np.ndarray:
-    """rank[match, player]: 1 + the number of players at the table with a lower total;
-    0 where the player sat the match out (NaN total)."""
-    present = ~np.isnan(totals)
-    filled = np.where(present, totals, np.inf)
-    lower = (filled[:, None, :] < filled[:, :, None]).sum(axis=2)
-    return np.where(present, 1 + lower, 0)
+def pair_counts(totals: np.ndarray, groups: np.ndarray, n_groups: int
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Per group g and ordered pair (a, b): ``score[g, a, b]``, the matches a finished
+    ahead of b (ties 1/2), and ``met[g, a, b]``, the matches both played.
+
+    ``totals`` is (match × player), NaN where a player sat out; ``groups[m]`` in
+    0..n_groups-1 is match m's group. Only the rows a player played are scanned for it,
+    so a pool costs its table size, not its number of players, per row.
+    """
+    values = np.asarray(totals, dtype=float)
+    n_players = values.shape[1]
+    groups = np.asarray(groups, dtype=np.int64)
+    score = np.zeros((n_groups, n_players, n_players))
+    met = np.zeros((n_groups, n_players, n_players))
+    present = ~np.isnan(values)
+    for a in range(n_players):
+        rows = np.flatnonzero(present[:, a])
+        if len(rows) == 0:
+            continue
+        mine = values[rows, a][:, None]
+        theirs = values[rows]
+        both = present[rows]
+        s = np.where(both, (mine < theirs) + 0.5 * (mine == theirs), 0.0)
+        g = groups[rows]
+        for b in range(n_players):
+            if b != a:
+                score[:, a, b] = np.bincount(g, weights=s[:, b], minlength=n_groups)
+                met[:, a, b] = np.bincount(g, weights=both[:, b], minlength=n_groups)
+    return score, met
 
 
-def rate(totals: np.ndarray, players: Sequence[str], chunk: int = 100_000) -> pd.DataFrame:
-    """Plackett–Luce ratings from a (match × player) matrix of totals (NaN: absent),
-    one row per player in ``players`` order (columns ``RATING_COLUMNS``)."""
-    from openskill.models import PlackettLuce
+def fit_strengths(score: np.ndarray, met: np.ndarray) -> np.ndarray:
+    """Log-strengths (mean 0) of the Bradley–Terry model from pair totals (P × P)."""
+    prior = np.where(met > 0, PSEUDO_GAMES, 0.0)
+    wins = (score + prior).sum(axis=1)
+    games = met + 2 * prior
+    np.fill_diagonal(games, 0.0)
+    played = games.sum(axis=1) > 0
+    log_p = np.zeros(len(wins))
+    p = np.ones(len(wins))
+    for _ in range(MAX_ITERATIONS):
+        denominator = (games / (p[:, None] + p[None, :])).sum(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            new = np.where(played, np.log(wins / denominator), 0.0)
+        new -= new[played].mean() if played.any() else 0.0
+        converged = np.max(np.abs(new - log_p)) < TOLERANCE
+        log_p, p = new, np.exp(new)
+        if converged:
+            break
+    return np.where(played, log_p, np.nan)
 
-    model = PlackettLuce()
-    ratings = [model.rating(name=str(p)) for p in players]
-    for start in range(0, len(totals), chunk):  # ranks in slices: bounded memory
-        ranks = match_ranks(np.asarray(totals[start:start + chunk], dtype=float))
-        seats_of = [np.flatnonzero(row).tolist() for row in ranks]
-        for row, seats in zip(ranks.tolist(), seats_of, strict=True):
-            if len(seats) < 2:  # nobody to be ranked against
-                continue
-            updated = model.rate([[ratings[i]] for i in seats], ranks=[row[i] for i in seats])
-            for i, team in zip(seats, updated, strict=True):
-                ratings[i] = team[0]
-    mu = np.array([r.mu for r in ratings])
-    sigma = np.array([r.sigma for r in ratings])
-    return pd.DataFrame({"player": list(players), "rating": mu, "rating_sigma": sigma,
-                         "rating_ordinal": mu - 3 * sigma})
+
+def rate(totals: np.ndarray, players: Sequence[str], deals: np.ndarray | None = None
+         ) -> pd.DataFrame:
+    """Bradley–Terry ratings (Elo scale) with jackknife intervals over deals, from a
+    (match × player) matrix of totals (NaN: absent), one row per player in ``players``
+    order (columns ``RATING_COLUMNS``). ``deals[m]`` is match m's deal (default: m)."""
+    values = np.asarray(totals, dtype=float)
+    deals = np.arange(len(values)) if deals is None else np.asarray(deals, dtype=np.int64)
+    score, met = pair_counts(values, deals % JACKKNIFE_GROUPS, JACKKNIFE_GROUPS)
+    return ratings_from_counts(score, met, players, len(np.unique(deals)))
+
+
+def ratings_from_counts(score: np.ndarray, met: np.ndarray, players: Sequence[str],
+                        n_deals: int) -> pd.DataFrame:
+    """The ratings table from per-group pair counts (see :func:`pair_counts`)."""
+    total_score, total_met = score.sum(axis=0), met.sum(axis=0)
+    rating = ELO_BASE + ELO_SCALE * fit_strengths(total_score, total_met)
+    used = [g for g in range(len(score)) if met[g].any()]
+    sigma = np.full(len(players), np.nan)
+    if len(used) >= 2 and n_deals >= 2:
+        leave_out = np.array([fit_strengths(total_score - score[g], total_met - met[g])
+                              for g in used]) * ELO_SCALE
+        k = len(used)
+        sigma = np.sqrt((k - 1) / k * ((leave_out - leave_out.mean(axis=0)) ** 2).sum(axis=0))
+    half = stats.t.ppf(0.5 + CONFIDENCE / 2, max(len(used) - 1, 1)) * sigma
+    return pd.DataFrame({"player": list(players), "rating": rating, "rating_sigma": sigma,
+                         "rating_lo": rating - half, "rating_hi": rating + half})
+
+
+def expected_share(rating_difference: float | np.ndarray) -> float | np.ndarray:
+    """The share of shared matches a player rated ``rating_difference`` points above
+    another is expected to finish ahead in (ties counting 1/2)."""
+    return 1.0 / (1.0 + 10.0 ** (-np.asarray(rating_difference) / 400.0))

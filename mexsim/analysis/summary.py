@@ -30,13 +30,14 @@ duplicate deals the seat rotations of one deal averaged into one paired unit.
   deals as blocks (mexsim/analysis/adjusted.py) — and ``diff_vs_best`` is the difference of those
   effects with the model's t interval. Without a pool ``adjusted_total`` is
   ``mean_total`` and everything is as above.
-- ``rating``, ``rating_sigma``, ``rating_ordinal``: openskill Plackett–Luce over all
-  matches (mexsim/analysis/ratings.py).
+- ``rating``, ``rating_sigma``, ``rating_lo``, ``rating_hi``: Bradley–Terry ratings on
+  Elo's scale from every pair's results, with a jackknife interval over deals
+  (mexsim/analysis/ratings.py).
 
 With a single match no variance can be estimated: the t intervals and p-values are NaN
-(no warning is raised). Everything but the ratings is vectorised over a match × player
-matrix of totals (NaN where a player of a pool sat a match out), so ten million match
-rows take seconds.
+(no warning is raised). Everything is vectorised over a match × player matrix of
+totals (NaN where a player of a pool sat a match out), so ten million match rows take
+seconds.
 """
 
 from __future__ import annotations
@@ -59,8 +60,9 @@ SUMMARY_COLUMNS = [
     "player", "strategy", "matches", "wins", "win_rate", "win_rate_lo", "win_rate_hi",
     "mean_total", "mean_total_lo", "mean_total_hi", "mean_round_penalty",
     "diff_vs_best", "diff_vs_best_lo", "diff_vs_best_hi", "diff_p_value",
-    "deals", "adjusted_total", "rating", "rating_sigma", "rating_ordinal",
+    "deals", "adjusted_total", "rating", "rating_sigma", "rating_lo", "rating_hi",
 ]
+RATING_FIELDS = ["rating", "rating_sigma", "rating_lo", "rating_hi"]
 
 
 def _empty_summary() -> pd.DataFrame:
@@ -136,7 +138,7 @@ def summarize(matches: pd.DataFrame, rounds: pd.DataFrame | None,
     ascending (ties by player name), so the first row is the best player, against whom
     ``diff_vs_best`` is measured (in a pool: by ``adjusted_total``). See the module
     docstring for the statistics;
-    ``ratings=False`` skips the (sequential, ~20 µs a match) rating updates.
+    ``ratings=False`` leaves the rating columns NaN.
     """
     if len(matches) == 0:
         return _empty_summary()
@@ -151,7 +153,7 @@ def summarize(matches: pd.DataFrame, rounds: pd.DataFrame | None,
 
 
 def _by_match(matches: pd.DataFrame) -> pd.DataFrame:
-    """Rows in match order (ratings update in match order; deals must be contiguous)."""
+    """Rows in match order (a deal's matches must be contiguous for its unit means)."""
     order = matches["match"].to_numpy()
     if len(order) > 1 and np.any(order[1:] < order[:-1]):
         return matches.sort_values("match", kind="stable")
@@ -280,13 +282,9 @@ def _summary_from_matrix(totals: np.ndarray, wins: np.ndarray, deals: np.ndarray
         "deals": n.astype(np.int64),
         "adjusted_total": adjusted,
     })
-    if ratings:
-        rated = rate(totals, list(summary["player"]))
-        for column in ("rating", "rating_sigma", "rating_ordinal"):
-            summary[column] = rated[column].to_numpy()
-    else:
-        for column in ("rating", "rating_sigma", "rating_ordinal"):
-            summary[column] = np.nan
+    rated = rate(totals, list(summary["player"]), deals) if ratings else None
+    for column in RATING_FIELDS:
+        summary[column] = rated[column].to_numpy() if rated is not None else np.nan
     return summary.iloc[order].reset_index(drop=True)[SUMMARY_COLUMNS]
 
 

@@ -17,10 +17,10 @@ import pandas as pd
 
 from mexsim.analysis.deals import unit_means, unit_starts
 from mexsim.analysis.stats import CONFIDENCE
-from mexsim.analysis.summary import adjusted_totals, differences
+from mexsim.analysis.summary import adjusted_totals, complete, differences
 
 SWEEP_COLUMNS = ["sweep", "player", "value", "matches", "adjusted_total", "diff_vs_sweep_best",
-                 "diff_lo", "diff_hi", "diff_p_value", "best"]
+                 "diff_lo", "diff_hi", "diff_p_value", "best", "method"]
 
 
 def compare_sweeps(totals: np.ndarray, players: Sequence[str], deals: np.ndarray,
@@ -38,13 +38,14 @@ def compare_sweeps(totals: np.ndarray, players: Sequence[str], deals: np.ndarray
             means = adjusted_totals(units, np.nanmean(units, axis=0))[cols]
         best = int(cols[np.lexsort((np.array(members, dtype=object).astype(str), means))[0]])
         diff, lo, hi, p = differences(units, cols, best)
+        method = "paired" if complete(units[:, cols]) else "deal-adjusted"
         for k in np.argsort(means, kind="stable"):
             is_best = cols[k] == best
             rows.append((sweep, members[k], _value(sweep, members[k]),
                          int((~np.isnan(totals[:, cols[k]])).sum()), float(means[k]),
                          0.0 if is_best else float(diff[k]), 0.0 if is_best else float(lo[k]),
                          0.0 if is_best else float(hi[k]), np.nan if is_best else float(p[k]),
-                         bool(is_best)))
+                         bool(is_best), method))
     return pd.DataFrame(rows, columns=SWEEP_COLUMNS)
 
 
@@ -54,27 +55,47 @@ def _value(sweep: str, player: str) -> str:
     return inner[1:inner.index("]")] if inner.startswith("[") and "]" in inner else player
 
 
-def format_sweeps(table: pd.DataFrame) -> str:
-    """Each sweep's verdict: the best value, and every other value's paired difference
-    from it with its interval, p-value and whether it is significant."""
+def format_sweeps(table: pd.DataFrame, head_to_head: pd.DataFrame | None = None) -> str:
+    """Each sweep's verdict: the best value, and every other value's difference in total
+    from it with its interval, p-value and whether it is significant — and, given the
+    head-to-head table, how often it finished ahead of the best value.
+
+    The two answer different questions: the difference is "by how many points, on
+    average", the share "how often ahead". A value can finish ahead more often by small
+    margins yet lose more points on average when it loses, so one can be significant
+    and the other not; the lines say which is which."""
+    share = {} if head_to_head is None else {
+        (r.player, r.opponent): r for r in head_to_head.itertuples(index=False)}
     out = []
     for sweep, rows in table.groupby("sweep", sort=False):
         best = rows[rows["best"]].iloc[0]
         others = rows[~rows["best"]]
-        out.append(f"sweep {sweep}: best {best['value']} (mean total "
+        adjusted = rows["method"].iloc[0] == "deal-adjusted"
+        label = "adjusted total (pool: deal-adjusted)" if adjusted else "mean total"
+        out.append(f"sweep {sweep}: best {best['value']} ({label} "
                    f"{best['adjusted_total']:.2f})")
         for r in others.itertuples(index=False):
             significant = r.diff_p_value < 1 - CONFIDENCE
-            out.append(
-                f"  {r.value}: {r.diff_vs_sweep_best:+.2f} [{r.diff_lo:+.2f}, {r.diff_hi:+.2f}]"
-                f" points worse, p={_p(r.diff_p_value)} -> "
-                + ("significant" if significant else "not significant")
-                + f" at {CONFIDENCE:.0%}")
+            line = (f"  {r.value}: {r.diff_vs_sweep_best:+.2f} [{r.diff_lo:+.2f}, "
+                    f"{r.diff_hi:+.2f}] points worse, p={_p(r.diff_p_value)} -> "
+                    + ("significant" if significant else "not significant")
+                    + f" at {CONFIDENCE:.0%}")
+            h2h = share.get((r.player, best["player"]))
+            if h2h is not None:
+                ahead = not (h2h.share_lo <= 0.5 <= h2h.share_hi)
+                line += (f"; ahead of {best['value']} in {100 * h2h.share:.1f} % "
+                         f"[{100 * h2h.share_lo:.1f}, {100 * h2h.share_hi:.1f}] of shared "
+                         "matches" + (" (differs from 50 %)" if ahead else ""))
+            out.append(line)
         if len(others):
             runner_up = others.iloc[0]
             verdict = ("significantly better than" if runner_up["diff_p_value"]
                        < 1 - CONFIDENCE else "not significantly different from")
-            out.append(f"  the best value is {verdict} the next best ({runner_up['value']})")
+            out.append(f"  the best value is {verdict} the next best ({runner_up['value']}) "
+                       "in points")
+    if share:
+        out.append("  (points: the average difference in total; % ahead: how often it "
+                   "finished ahead; they can disagree when margins differ)")
     return "\n".join(out)
 
 

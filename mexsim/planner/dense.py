@@ -2,8 +2,8 @@
 floats for weighted ones.
 
 Hands that close more than a few independent cycles (mexsim/planner/sparse.py takes the
-others) are planned by a branch and bound, as in mexsim/planner/router.py, but here on the
-words of trail_search: a hand is a simple graph on at most 16 numbers plus doubles, so
+others) are planned by a branch and bound, as in mexsim/planner/general.py, but here on
+the words of the sparse path: a hand is a simple graph on at most 16 numbers plus doubles, so
 number x's unused tiles are one word ``adj[x]`` (bit y: tile x|y). With every tile
 worth 1 a chain's value is a count, and everything the search does per node is a few
 word operations:
@@ -16,7 +16,7 @@ word operations:
   when v is even and u is not v): they hold a T-join of them, so at least a minimum
   matching of them by distance (tiles, a BFS of words from each) is left out; the end
   u is left free by a stand-in matched to it (a trail ending at an even number is no
-  better, see mexsim/planner/router.py). Of the doubles on leaves only the end's is laid;
+  better, see mexsim/planner/general.py). Of the doubles on leaves only the end's is laid;
 * the certificate: the tiles that minimum T-join leaves have even degree but at v and
   the end, so the part joined to v is one Euler trail (Hierholzer on words). When it
   takes all of them it meets the bound: the best completion, no search below;
@@ -33,13 +33,12 @@ at a number (such a piece, or a double on a leaf) enters the bound through the
 stand-in: matched to w it costs the least of G - g(x) + dist(w, x) over the numbers
 x (G: the most any end gains, counted in the reach), which prices ending at x beyond
 a path from w, even numbers too. Hands whose T-join removed such a piece (say a
-triangle behind a bridge) made the certificate fall short and the search take
-milliseconds; apart, both are settled at once.
+triangle behind a bridge) made the certificate fall short; apart, both are settled at
+once (docs/planner.md has the measurements).
 
-It is exact within DENSE_NODE_BUDGET nodes (then a DENSE_FALLBACK_BUDGET search from the best of
-some random walks keeps the best chain found), like the general planner, whose list
-version spent most of its time on bookkeeping rather than search. Values are counts,
-so it works in integers.
+It is exact within DENSE_NODE_BUDGET nodes (then a DENSE_FALLBACK_BUDGET search from the
+best of some random walks keeps the best chain found), like the general planner.
+Values are counts, so it works in integers.
 
 Weighted hands (a tile worth 1 + pip_weight * pips) take the same functions, compiled
 a second time: ``w`` is None unweighted, so numba prunes every ``w is None`` branch

@@ -75,6 +75,18 @@ class Schedule:
         seat, equally often (1 without rotation)."""
         return len(self.tables) * self.table_size if self.rotate else 1
 
+    def partial_cycle_warning(self, matches: int) -> str | None:
+        """A line for a pool run that would stop mid-cycle (balance is exact only after
+        whole cycles), naming the whole counts around it; None when it ends on one."""
+        if not self.pool or matches % self.cycle == 0:
+            return None
+        below, above = matches // self.cycle * self.cycle, -(-matches // self.cycle) * self.cycle
+        nearest = f"--matches {above:,}" if below == 0 else (
+            f"--matches {below:,} or {above:,}")
+        return (f"{matches:,} matches are {matches / self.cycle:,.2f} cycles of {self.cycle:,}: "
+                "pairs meet and seats rotate equally often only after whole cycles; "
+                f"use {nearest}")
+
     def seating(self, first: int, n: int) -> np.ndarray:
         """int64 [n, T]: the player in each seat of matches first … first + n - 1."""
         T = self.table_size

@@ -119,7 +119,7 @@ def general_plan(max_pip: int, hand: list[int], start: int,
 def weighted_dense_plan(max_pip: int, hand: list[int], start: int, pip_weight: float
                         ) -> tuple[list[int], float]:
     """The weighted bitmask path (mexsim/planner/dense.py) called directly, so that it
-    plans sparse hands too, which longest_chain would give to trail_search."""
+    plans sparse hands too, which longest_chain would give to the sparse path."""
     ts = tile_set(max_pip)
     chain = np.full(max(1, len(hand)), -1, dtype=np.int64)
     length, value = weighted_dense_chain(start, np.array(hand, dtype=np.int64), len(hand),

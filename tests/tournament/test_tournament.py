@@ -21,7 +21,6 @@ from typer.testing import CliRunner
 from mexsim.analysis.adjusted import adjusted_differences, adjusted_effects
 from mexsim.analysis.deals import unit_means, unit_starts
 from mexsim.analysis.head_to_head import head_to_head
-from mexsim.analysis.ratings import match_ranks
 from mexsim.analysis.summary import summarize_totals
 from mexsim.cli import app
 from mexsim.errors import ConfigError
@@ -283,11 +282,6 @@ def test_head_to_head_matches_a_direct_count(seed: int, pooled: bool) -> None:
         assert row["share"] == pytest.approx(((x < y) + 0.5 * (x == y)).mean())
         assert row["share"] + table.loc[(names[j], names[i]), "share"] == pytest.approx(1)
         assert row["share_lo"] <= row["share"] <= row["share_hi"]
-
-
-def test_match_ranks_follow_r4() -> None:
-    totals = np.array([[3.0, 1.0, 3.0, np.nan], [0.0, 0.0, 0.0, 5.0]])
-    assert match_ranks(totals).tolist() == [[2, 1, 2, 0], [1, 1, 1, 4]]
 
 
 def test_cli_writes_tournament_tables_and_plots(tmp_path: Path) -> None:
