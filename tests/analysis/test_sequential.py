@@ -1,0 +1,102 @@
+"""Stop when decided (mexsim/analysis/sequential.py): the running statistics equal the
+batch ones, looking after every block keeps the error rate, and clear differences stop
+early. By simulation, with numbers shaped like match totals."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mexsim.analysis.sequential import SequentialComparison, half_width
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.data())
+def test_running_sums_equal_the_batch_statistics_for_any_block_split(data) -> None:
+    n, p = data.draw(st.integers(2, 40)), data.draw(st.integers(2, 4))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    units = rng.normal(50, 10, size=(n, p)).round(1)
+    units[rng.random((n, p)) < 0.2] = np.nan
+    cuts = sorted(data.draw(st.lists(st.integers(1, n - 1), max_size=4, unique=True)))
+    seq = SequentialComparison([f"p{i}" for i in range(p)])
+    for block in np.split(units, cuts):
+        seq.add(block)
+    count, mean, sd = seq.difference()
+    for a in range(p):
+        for b in range(p):
+            both = ~np.isnan(units[:, a]) & ~np.isnan(units[:, b])
+            assert count[a, b] == both.sum()
+            d = units[both, b] - units[both, a]
+            if a != b and len(d) >= 1:
+                assert mean[a, b] == pytest.approx(d.mean(), abs=1e-9)
+            if a != b and len(d) >= 2:
+                assert sd[a, b] == pytest.approx(d.std(ddof=1), rel=1e-6, abs=1e-6)
+
+
+def run_until_decided(true_means, sd: float, rng, block: int = 50, max_deals: int = 20_000,
+                      margin: float = 1.0):
+    """Feed blocks of per-deal totals (a shared deal effect plus each player's noise)
+    until decided or max_deals; returns the last verdict."""
+    seq = SequentialComparison([f"p{i}" for i in range(len(true_means))], margin=margin)
+    while True:
+        deal = rng.normal(0, 30, size=(block, 1))
+        seq.add(deal + rng.normal(true_means, sd, size=(block, len(true_means))))
+        verdict = seq.verdict()
+        if verdict.decided or seq.deals >= max_deals:
+            return verdict
+
+
+def test_identical_players_are_rarely_separated_however_often_we_look() -> None:
+    rng = np.random.default_rng(11)
+    false = 0
+    runs = 200
+    for _ in range(runs):
+        verdict = run_until_decided([50.0, 50.0, 50.0], 20.0, rng, block=25, max_deals=2_000,
+                                    margin=0.0)  # margin 0: only separation ends a run
+        false += any(state == "separated" for state in verdict.states.values())
+    assert false / runs <= 0.05 + 0.03  # alpha plus the simulation's tolerance
+
+
+def test_a_naive_interval_looked_at_every_block_is_wrong_far_more_often() -> None:
+    """The reason for the confidence sequence: the same looks with a fixed t interval."""
+    rng = np.random.default_rng(3)
+    false = 0
+    for _ in range(200):
+        d = np.empty(0)
+        for _ in range(80):
+            d = np.append(d, rng.normal(0, 20, 25))
+            if abs(d.mean()) > 1.96 * d.std(ddof=1) / np.sqrt(len(d)):
+                false += 1
+                break
+    assert false / 200 > 0.2
+
+
+def test_identical_players_end_equivalent_within_the_margin() -> None:
+    verdict = run_until_decided([50.0, 50.0], 10.0, np.random.default_rng(5), margin=2.0)
+    assert verdict.decided and set(verdict.states.values()) == {"equivalent"}
+
+
+def test_clearly_different_players_stop_early_with_the_right_best() -> None:
+    rng = np.random.default_rng(7)
+    verdict = run_until_decided([55.0, 50.0, 53.0], 20.0, rng, margin=0.5)
+    assert verdict.decided and verdict.best == "p1"
+    assert set(verdict.states.values()) == {"separated"}
+    assert verdict.deals < 2_000  # a fixed run reaching the same certainty takes longer
+    assert "decided after" in verdict.describe()
+
+
+def test_half_width_shrinks_and_is_wider_than_the_fixed_interval() -> None:
+    n = np.array([10, 100, 1_000, 10_000, 100_000])
+    width = half_width(n, np.ones(5), 0.05)
+    assert np.all(np.diff(width) < 0)
+    assert np.all(width > 1.96 / np.sqrt(n))
+    assert half_width(np.array([0]), np.array([1.0]), 0.05)[0] == np.inf
+
+
+def test_bad_settings_are_refused() -> None:
+    with pytest.raises(ValueError, match="confidence"):
+        SequentialComparison(["a", "b"], confidence=1.5)
+    with pytest.raises(ValueError, match="margin"):
+        SequentialComparison(["a", "b"], margin=float("nan"))
