@@ -186,18 +186,15 @@ def report(
             raise ConfigError(f"{directory}: not a results directory (no {name})")
     import pyarrow as pa
 
-    from mexsim.analysis.comparison import analyze_results
-    from mexsim.analysis.plots import write_plots
-    from mexsim.analysis.summary import load_results
+    from mexsim.analysis.comparison import analyze_directory
+    from mexsim.analysis.plots import plot_digest
 
-    try:
-        matches, rounds = load_results(directory)
-    except (OSError, pa.ArrowException) as exc:
+    try:  # streamed by row group: memory does not grow with the number of matches
+        analysis, digest = analyze_directory(directory)
+    except (OSError, ValueError, KeyError, pa.ArrowException) as exc:
         raise ConfigError(f"{directory}: results cannot be read ({exc})") from exc
-    analysis = analyze_results(directory, matches, rounds)
     print(analysis.format())
-    for path in write_plots(directory, matches, rounds, analysis.summary,
-                            analysis.head_to_head):
+    for path in plot_digest(directory, digest, analysis):
         print(f"wrote {path}")
 
 

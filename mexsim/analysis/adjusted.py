@@ -25,35 +25,30 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
+from mexsim.analysis.accumulate import RunStatistics, accumulate
 from mexsim.analysis.stats import CONFIDENCE, quiet_degenerate
 
 
-def adjusted_effects(units: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+def adjusted_effects(units: np.ndarray | RunStatistics) -> tuple[np.ndarray, np.ndarray, float]:
     """(beta, cov, df): the player effects (summing to 0), their covariance (residual
     variance times the pseudo-inverse of the information matrix) and the residual
-    degrees of freedom. ``units[d, i]`` is player i's result at deal d, NaN where i
-    sat it out."""
-    present = ~np.isnan(units)
-    k = present.sum(axis=1)
-    keep = k >= 2  # a deal with one player compares nobody
-    units, present, k = units[keep], present[keep], k[keep]
-    m = present.astype(float)
-    filled = np.where(present, units, 0.0)
-    row_mean = filled.sum(axis=1) / k
-    centred = np.where(present, units - row_mean[:, None], 0.0)
-    q = centred.sum(axis=0)
-    info = np.diag(m.sum(axis=0)) - (m / k[:, None]).T @ m
-    info_pinv = np.linalg.pinv(info)
-    beta = info_pinv @ q
-    fitted = np.where(present, beta[None, :] - ((m @ beta) / k)[:, None], 0.0)
-    residual = centred - fitted
-    n_players = units.shape[1]
-    df = float((k - 1).sum() - (n_players - 1))
-    sigma2 = float((residual ** 2).sum() / df) if df > 0 else np.nan
+    degrees of freedom — from a run's statistics, or from ``units[d, i]``, player i's
+    result at deal d (NaN where i sat it out).
+
+    The normal equations are summed deal by deal (mexsim/analysis/accumulate.py): the
+    information matrix, the within-deal centred results ``q`` and their sum of squares,
+    whose residual part is that sum less beta'q."""
+    run = units if isinstance(units, RunStatistics) else accumulate(units)
+    info_pinv = np.linalg.pinv(run.info)
+    beta = info_pinv @ run.q
+    df = run.block_df - (run.players - 1)
+    residual = max(run.centred_squares - float(beta @ run.q), 0.0)
+    sigma2 = residual / df if df > 0 else np.nan
     return beta, sigma2 * info_pinv, df
 
 
-def adjusted_differences(units: np.ndarray, columns: np.ndarray, reference: int
+def adjusted_differences(units: np.ndarray | RunStatistics, columns: np.ndarray,
+                         reference: int
                          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """beta[c] - beta[reference] for each c of ``columns``, with its t interval and the
     two-sided p-value (H0: no difference)."""

@@ -12,15 +12,22 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
-from mexsim.analysis.deals import unit_means, unit_starts
-from mexsim.analysis.head_to_head import format_head_to_head, head_to_head
+from mexsim.analysis.accumulate import RunStatistics, accumulate
+from mexsim.analysis.head_to_head import format_head_to_head, head_to_head_table
 from mexsim.analysis.pairs import compare_pairs, format_pairs
-from mexsim.analysis.summary import format_summary, summarize, summarize_totals, total_matrix
+from mexsim.analysis.summary import (
+    format_summary,
+    summary_table,
+)
 from mexsim.analysis.sweeps import compare_sweeps, format_sweeps
+
+if TYPE_CHECKING:
+    from mexsim.analysis.results_stream import ResultsDigest
 
 MATRIX_MAX_PLAYERS = 12  # wider head-to-head matrices go to the CSV only
 
@@ -72,32 +79,52 @@ def analyze(totals: np.ndarray, deals: np.ndarray, players: Sequence[str],
             strategies: Sequence[str], sweeps: Mapping[str, Sequence[str]],
             rounds: int) -> Analysis:
     """The analysis of an in-memory run (totals NaN where a player sat a match out)."""
-    summary = summarize_totals(totals, players, strategies, rounds, deals)
-    return _finish(summary, np.asarray(totals, dtype=float), list(players), deals, sweeps)
+    return analyze_statistics(accumulate(totals, deals), players, strategies, sweeps,
+                              np.full(len(players), np.nan), rounds)
 
 
-def analyze_results(directory: Path, matches: pd.DataFrame, rounds: pd.DataFrame
-                    ) -> Analysis:
-    """The analysis of a results directory (its run.json names the sweeps)."""
-    summary = summarize(matches, rounds)
-    ordered = matches.sort_values("match", kind="stable")
-    totals, players = total_matrix(ordered)
-    column = "deal" if "deal" in ordered.columns else "match"
-    deals = ordered.drop_duplicates("match")[column].to_numpy(dtype=np.int64)
-    return _finish(summary, totals, [str(p) for p in players], deals,
-                   _sweeps_of(directory / "run.json"))
-
-
-def _finish(summary: pd.DataFrame, totals: np.ndarray, players: list[str],
-            deals: np.ndarray, sweeps: Mapping[str, Sequence[str]]) -> Analysis:
-    deals = np.asarray(deals, dtype=np.int64)
+def analyze_statistics(run: RunStatistics, players: Sequence[str], strategies: Sequence[str],
+                       sweeps: Mapping[str, Sequence[str]], mean_penalty: np.ndarray,
+                       rounds: int | None = None) -> Analysis:
+    """The analysis from a run's statistics, gathered block by block as ``mexsim run``
+    plays (mexsim/analysis/accumulate.py). Without per-round penalties (``mean_penalty``
+    NaN), ``rounds`` gives the mean penalty per round as mean total / rounds."""
+    names = pd.Index(list(players), dtype=object)
+    summary = summary_table(run, names, np.asarray(strategies, dtype=object), mean_penalty)
+    if rounds is not None and np.isnan(mean_penalty).all():
+        summary["mean_round_penalty"] = summary["mean_total"] / rounds
     ranked = list(summary["player"])  # best first: the matrix and CSV follow it
-    order = [players.index(p) for p in ranked]
-    h2h = head_to_head(totals[:, order], ranked, deals)
-    pairs = compare_pairs(unit_means(totals, unit_starts(deals)), players, ranked)
+    order = [list(players).index(p) for p in ranked]
+    h2h = head_to_head_table(run, list(players), order)
+    pairs = compare_pairs(run, list(players), ranked)
     present = {p: [m for m in members if m in players] for p, members in sweeps.items()}
-    swept = compare_sweeps(totals, players, deals, {k: v for k, v in present.items() if v})
-    return Analysis(summary, pairs, h2h, swept, len(np.unique(deals)), len(totals))
+    swept = compare_sweeps(run, list(players), None,
+                           {k: v for k, v in present.items() if v})
+    return Analysis(summary, pairs, h2h, swept, run.deals, run.matches)
+
+
+def analyze_results(directory: Path, matches: pd.DataFrame, rounds: pd.DataFrame | None
+                    ) -> Analysis:
+    """The analysis of a results directory's tables in memory (its run.json names the
+    sweeps); :func:`analyze_directory` streams the files instead."""
+    from mexsim.analysis.results_stream import digest_tables
+
+    return analyze_digest(digest_tables(matches, rounds), _sweeps_of(directory / "run.json"))
+
+
+def analyze_digest(digest: ResultsDigest, sweeps: Mapping[str, Sequence[str]]) -> Analysis:
+    """The analysis of a results directory streamed into a digest
+    (mexsim/analysis/results_stream.py)."""
+    return analyze_statistics(digest.run, digest.players, digest.strategies, sweeps,
+                              digest.mean_round_penalty())
+
+
+def analyze_directory(directory: Path) -> tuple[Analysis, ResultsDigest]:
+    """Stream a results directory and analyse it (its run.json names the sweeps)."""
+    from mexsim.analysis.results_stream import read_results
+
+    digest = read_results(directory)
+    return analyze_digest(digest, _sweeps_of(directory / "run.json")), digest
 
 
 def config_sweeps(players: Sequence[object]) -> dict[str, list[str]]:

@@ -9,13 +9,13 @@ are independent; under duplicate deals it is a t interval over the per-deal shar
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import pandas as pd
 
-from mexsim.analysis.deals import unit_means, unit_starts
-from mexsim.analysis.stats import CONFIDENCE, column_moments, quiet_degenerate, t_interval
+from mexsim.analysis.accumulate import RunStatistics, accumulate
+from mexsim.analysis.stats import CONFIDENCE, quiet_degenerate, t_interval
 
 HEAD_TO_HEAD_COLUMNS = ["player", "opponent", "matches", "ahead", "tied", "behind",
                         "share", "share_lo", "share_hi"]
@@ -24,34 +24,32 @@ HEAD_TO_HEAD_COLUMNS = ["player", "opponent", "matches", "ahead", "tied", "behin
 def head_to_head(totals: np.ndarray, players: Sequence[str],
                  deals: np.ndarray | None = None) -> pd.DataFrame:
     """One row per ordered pair (player, opponent) of different players who met, in
-    ``players`` order (columns ``HEAD_TO_HEAD_COLUMNS``)."""
+    ``players`` order (columns ``HEAD_TO_HEAD_COLUMNS``), from a (match × player)
+    matrix of totals."""
+    return head_to_head_table(accumulate(totals, deals), players, range(len(players)))
+
+
+def head_to_head_table(run: RunStatistics, names: Sequence[str], order: Iterable[int]
+                       ) -> pd.DataFrame:
+    """The head-to-head table from a run's statistics: rows for the players of columns
+    ``order`` (in that order), ``names`` the name of each column."""
     from statsmodels.stats.proportion import proportion_confint
 
-
-    values = np.asarray(totals, dtype=float)
-    starts = unit_starts(np.arange(len(values)) if deals is None else deals)
-    rows = []
-    for a, name in enumerate(players):
-        mine = values[:, [a]]
-        both = ~np.isnan(mine) & ~np.isnan(values)
-        ahead = (both & (mine < values)).sum(axis=0)
-        tied = (both & (mine == values)).sum(axis=0)
-        met = both.sum(axis=0)
-        score = np.where(both, (mine < values) + 0.5 * (mine == values), np.nan)
-        with quiet_degenerate():
-            share = (ahead + 0.5 * tied) / met
-            if starts is None:
-                lo, hi = proportion_confint(ahead + 0.5 * tied, met, alpha=1 - CONFIDENCE,
-                                            method="wilson")
-            else:
-                n, mean, var = column_moments(unit_means(score, starts))
-                lo, hi, _ = t_interval(n, mean, var)
-                lo, hi = np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0)
-        for b, other in enumerate(players):
-            if b != a and met[b] > 0:
-                rows.append((name, other, int(met[b]), int(ahead[b]), int(tied[b]),
-                             int(met[b] - ahead[b] - tied[b]), float(share[b]),
-                             float(np.asarray(lo)[b]), float(np.asarray(hi)[b])))
+    order = list(order)
+    ahead, tied, met = run.ahead.sum(axis=0), run.tied.sum(axis=0), run.met.sum(axis=0)
+    with quiet_degenerate():
+        share = (ahead + 0.5 * tied) / met
+        if not run.duplicate:
+            lo, hi = proportion_confint(ahead + 0.5 * tied, met, alpha=1 - CONFIDENCE,
+                                        method="wilson")
+        else:  # the rotations of a deal are one unit: t interval over per-deal shares
+            lo, hi, _ = t_interval(run.shares.n.copy(), run.shares.mean, run.shares.var)
+            lo, hi = np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0)
+    lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
+    rows = [(names[a], names[b], int(met[a, b]), int(ahead[a, b]), int(tied[a, b]),
+             int(met[a, b] - ahead[a, b] - tied[a, b]), float(share[a, b]), float(lo[a, b]),
+             float(hi[a, b]))
+            for a in order for b in order if b != a and met[a, b] > 0]
     return pd.DataFrame(rows, columns=HEAD_TO_HEAD_COLUMNS)
 
 

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from mexsim.analysis.accumulate import RunStatistics, accumulate
 from mexsim.analysis.stats import CONFIDENCE, quiet_degenerate
 from mexsim.analysis.summary import differences
 
@@ -22,21 +23,22 @@ COMPARISON_COLUMNS = ["player", "opponent", "diff", "diff_lo", "diff_hi", "p_val
                       "p_holm", "separated"]
 
 
-def compare_pairs(units: np.ndarray, players: Sequence[str], ranked: Sequence[str]
-                  ) -> pd.DataFrame:
+def compare_pairs(units: np.ndarray | RunStatistics, players: Sequence[str],
+                  ranked: Sequence[str]) -> pd.DataFrame:
     """One row per pair, the better-ranked player first (``ranked``: best first):
     ``diff`` is how many points the opponent's total is above the player's, with its
     interval and p-value, ``p_holm`` the Holm-adjusted p-value over all pairs, and
     ``separated`` whether the pair differs at 95 % after that correction.
 
-    ``units`` is the (deal × player) matrix of per-deal mean totals, columns in
-    ``players`` order."""
+    ``units`` is a run's statistics, or the (deal × player) matrix of per-deal mean
+    totals, columns in ``players`` order."""
+    run = units if isinstance(units, RunStatistics) else accumulate(units)
     column = {name: i for i, name in enumerate(players)}
     rows = []
     for k, name in enumerate(ranked[:-1]):
         later = np.array([column[o] for o in ranked[k + 1:]])
         with quiet_degenerate():
-            diff, lo, hi, p = differences(units, later, column[name])
+            diff, lo, hi, p = differences(run, later, column[name])
         rows += [(name, other, diff[j], lo[j], hi[j], p[j])
                  for j, other in enumerate(ranked[k + 1:])]
     table = pd.DataFrame(rows, columns=COMPARISON_COLUMNS[:6])

@@ -17,10 +17,12 @@ import pandas as pd
 from scipy import stats
 
 from mexsim.analysis.stats import CONFIDENCE, quiet_degenerate
-from mexsim.analysis.summary import summarize, total_matrix
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from matplotlib.figure import Figure
+
+    from mexsim.analysis.comparison import Analysis
+    from mexsim.analysis.results_stream import ResultsDigest
 
 #: The files ``write_plots`` writes, in the order it returns them.
 PLOT_FILES = ("penalty_by_round.png", "totals.png", "win_share.png", "head_to_head.png",
@@ -46,30 +48,27 @@ def _colors(players: list[str]) -> dict[str, Any]:
     return {player: cmap(i % cmap.N) for i, player in enumerate(players)}
 
 
-def _penalty_by_round(path: Path, rounds: pd.DataFrame, players: list[str],
+def _penalty_by_round(path: Path, digest: ResultsDigest, players: list[str],
                       colors: dict[str, Any]) -> None:
     figure = _new_figure(8, 4.8)
     ax = figure.add_subplot()
-    if len(rounds):
-        # Group on the stored (categorical) columns; 100 M rows must not become objects.
-        grouped = rounds.groupby(["round", "player"], observed=True, sort=True)["penalty"]
-        table = grouped.agg(["mean", "std", "count"])
-        table.index = table.index.set_levels(
-            table.index.levels[1].astype(object), level="player")
-        engines = rounds.groupby("round", sort=True)["engine"].first()
+    moments = digest.round_penalty
+    played = np.flatnonzero(moments.n.sum(axis=1) > 0)
+    if len(played):
         with quiet_degenerate():  # one match: no spread, the band is simply absent
-            half = (stats.t.ppf(0.5 + CONFIDENCE / 2, table["count"] - 1)
-                    * table["std"] / np.sqrt(table["count"]))
+            half = (stats.t.ppf(0.5 + CONFIDENCE / 2, moments.n - 1)
+                    * np.sqrt(moments.var / moments.n))
+        column = {name: i for i, name in enumerate(digest.players)}
         for player in players:
-            if player not in table.index.get_level_values("player"):
+            i = column[player]
+            rows = played[moments.n[played, i] > 0]
+            if len(rows) == 0:
                 continue
-            rows = table.xs(player, level="player")
-            band = half.xs(player, level="player")
-            ax.plot(rows.index, rows["mean"], marker="o", markersize=3,
-                    color=colors[player], label=player)
-            ax.fill_between(rows.index, rows["mean"] - band, rows["mean"] + band,
+            mean = moments.mean[rows, i]
+            ax.plot(rows, mean, marker="o", markersize=3, color=colors[player], label=player)
+            ax.fill_between(rows, mean - half[rows, i], mean + half[rows, i],
                             color=colors[player], alpha=0.2, linewidth=0)
-        ax.set_xticks(engines.index, [str(e) for e in engines.to_numpy()])
+        ax.set_xticks(played, [str(e) for e in digest.engines[played]])
     ax.set_title(f"Mean penalty per round ({CONFIDENCE:.0%} interval bands)")
     ax.set_xlabel("round (engine double), in order of play")
     ax.set_ylabel("mean penalty (pips left)")
@@ -79,35 +78,51 @@ def _penalty_by_round(path: Path, rounds: pd.DataFrame, players: list[str],
     figure.savefig(path)
 
 
-def _totals(path: Path, matches: pd.DataFrame, players: list[str],
+def _box_statistics(counts: np.ndarray, label: str) -> dict[str, Any]:
+    """The box plot's numbers from a count per whole total: quartiles, median, mean and
+    whiskers at the 2.5 and 97.5 percentiles (what ``boxplot`` would compute)."""
+    values = np.arange(len(counts), dtype=float)
+    cumulative = np.cumsum(counts) / counts.sum()
+
+    def percentile(q: float) -> float:
+        return float(values[np.searchsorted(cumulative, q / 100)])
+
+    return {"label": label, "mean": float((values * counts).sum() / counts.sum()),
+            "med": percentile(50), "q1": percentile(25), "q3": percentile(75),
+            "whislo": percentile(2.5), "whishi": percentile(97.5), "fliers": []}
+
+
+def _totals(path: Path, digest: ResultsDigest, players: list[str],
             colors: dict[str, Any]) -> None:
     figure = _new_figure(11, 4.8)
     hist_ax, box_ax = figure.subplots(1, 2, width_ratios=[3, 2])
-    data: list[np.ndarray] = []
-    if len(matches):
-        matrix, columns = total_matrix(matches)
-        by_player = {str(p): matrix[:, i][~np.isnan(matrix[:, i])] for i, p in enumerate(columns)}
-        data = [by_player[p] for p in players]
-        low = min(float(d.min()) for d in data)
-        high = max(float(d.max()) for d in data)
+    column = {name: i for i, name in enumerate(digest.players)}
+    shown = [p for p in players if digest.total_counts[column[p]].sum() > 0]
+    if shown:
+        counts = {p: digest.total_counts[column[p]] for p in shown}
+        low = min(int(np.flatnonzero(c)[0]) for c in counts.values())
+        high = max(int(np.flatnonzero(c)[-1]) for c in counts.values())
         # Integer-aligned bins (totals are whole pips), at most ~60 of them.
-        step = max(1.0, np.ceil((high - low + 1) / 60))
-        bins = np.arange(low - 0.5, high + step + 0.5, step)
-        for player, values in zip(players, data, strict=True):
-            counts, edges = np.histogram(values, bins=bins, density=True)
-            hist_ax.stairs(counts, edges, color=colors[player], linewidth=1.5, label=player)
-            hist_ax.axvline(values.mean(), color=colors[player], linestyle=":", linewidth=1)
+        step = int(max(1, np.ceil((high - low + 1) / 60)))
+        edges = np.arange(low, high + step + 1, step) - 0.5
+        for player in shown:
+            c = counts[player]
+            binned = np.add.reduceat(np.append(c, np.zeros(high + step + 1 - len(c)))[low:],
+                                     np.arange(0, len(edges) - 1) * step)[:len(edges) - 1]
+            density = binned / (binned.sum() * step)
+            hist_ax.stairs(density, edges, color=colors[player], linewidth=1.5, label=player)
+            mean = (np.arange(len(c)) * c).sum() / c.sum()
+            hist_ax.axvline(mean, color=colors[player], linestyle=":", linewidth=1)
         # Whiskers at the 2.5 / 97.5 percentiles and no outlier dots: with millions of
         # matches the dots would be a solid smear and take long to draw.
-        boxes = box_ax.boxplot(data, orientation="horizontal", whis=(2.5, 97.5),
-                               showfliers=False, showmeans=True, patch_artist=True,
-                               medianprops={"color": "black"},
-                               meanprops={"marker": "^", "markerfacecolor": "white",
-                                          "markeredgecolor": "black"})
-        for patch, player in zip(boxes["boxes"], players, strict=True):
+        boxes = box_ax.bxp([_box_statistics(counts[p], p) for p in shown],
+                           orientation="horizontal", showfliers=False, showmeans=True,
+                           patch_artist=True, medianprops={"color": "black"},
+                           meanprops={"marker": "^", "markerfacecolor": "white",
+                                      "markeredgecolor": "black"})
+        for patch, player in zip(boxes["boxes"], shown, strict=True):
             patch.set_facecolor(colors[player])
             patch.set_alpha(0.5)
-        box_ax.set_yticks(range(1, len(players) + 1), players)
         box_ax.invert_yaxis()  # best player on top, as in the table
         hist_ax.legend(title="player", fontsize="small")
     hist_ax.set_title("Distribution of match totals (dotted: mean)")
@@ -190,10 +205,21 @@ def _ratings(path: Path, summary: pd.DataFrame, colors: dict[str, Any]) -> None:
     figure.savefig(path)
 
 
-def write_plots(directory: str | Path, matches: pd.DataFrame, rounds: pd.DataFrame,
-                summary: pd.DataFrame | None = None,
-                head_to_head: pd.DataFrame | None = None) -> list[Path]:
-    """Write the PLOT_FILES into ``directory``.
+def write_plots(directory: str | Path, matches: pd.DataFrame, rounds: pd.DataFrame | None
+                ) -> list[Path]:
+    """Write the PLOT_FILES of in-memory results tables (``load_results``) into
+    ``directory``; see :func:`plot_digest`."""
+    from mexsim.analysis.comparison import analyze_digest
+    from mexsim.analysis.results_stream import digest_tables
+
+    digest = digest_tables(matches, rounds)
+    return plot_digest(directory, digest, analyze_digest(digest, {}))
+
+
+def plot_digest(directory: str | Path, digest: ResultsDigest, analysis: Analysis
+                ) -> list[Path]:
+    """Write the PLOT_FILES into ``directory``, from a results directory's digest
+    (mexsim/analysis/results_stream.py) and its analysis, in bounded memory.
 
     - ``penalty_by_round.png``: mean penalty of each round, rounds in order of play
       labelled by their engine double (12 → 0), one line per player with 95 % t bands.
@@ -204,26 +230,17 @@ def write_plots(directory: str | Path, matches: pd.DataFrame, rounds: pd.DataFra
     - ``ratings.png``: each player's rating with its 95 % interval
       (mexsim/analysis/ratings.py).
 
-    ``matches`` and ``rounds`` are the tables of a results directory (``load_results``);
-    ``rounds`` needs ``round``, ``engine``, ``player`` and ``penalty``. ``summary`` is
-    ``summarize``'s result and ``head_to_head`` the head-to-head table, if already
-    computed (the summary sets the player order and colours).
     The directory is created if needed. Returns the paths written, in that order.
     """
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
-    if summary is None:
-        summary = summarize(matches, rounds)
+    summary = analysis.summary
     players = summary["player"].astype(str).tolist()
     colors = _colors(players)
     paths = [directory / name for name in PLOT_FILES]
-    _penalty_by_round(paths[0], rounds, players, colors)
-    _totals(paths[1], matches, players, colors)
+    _penalty_by_round(paths[0], digest, players, colors)
+    _totals(paths[1], digest, players, colors)
     _win_share(paths[2], summary, colors)
-    if head_to_head is None:
-        from mexsim.analysis.comparison import analyze_results
-
-        head_to_head = analyze_results(directory, matches, rounds).head_to_head
-    _head_to_head(paths[3], head_to_head, players)
+    _head_to_head(paths[3], analysis.head_to_head, players)
     _ratings(paths[4], summary, colors)
     return paths

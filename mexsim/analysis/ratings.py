@@ -16,7 +16,7 @@ groups by number, the model is refitted without each group in turn, and the spre
 those fits gives the standard error. Grouping by deal keeps the seat rotations of a
 duplicate deal, and the players of one match, in one group, so their correlation is
 accounted for. Everything is computed from pair counts per group, which add up block by
-block: no pass in match order, no per-match Python.
+block (mexsim/analysis/accumulate.py): no pass in match order, no per-match Python.
 
 Half a pseudo-game each way between every two players who met keeps the estimate finite
 when one player finished ahead of another in every shared match.
@@ -30,46 +30,15 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from mexsim.analysis.accumulate import RunStatistics, accumulate
 from mexsim.analysis.stats import CONFIDENCE
 
 RATING_COLUMNS = ["player", "rating", "rating_sigma", "rating_lo", "rating_hi"]
 ELO_BASE = 1500.0
 ELO_SCALE = 400.0 / np.log(10.0)  # rating points per unit of log-strength
-JACKKNIFE_GROUPS = 32
 PSEUDO_GAMES = 0.5  # each way, between two players who met
 MAX_ITERATIONS = 10_000
 TOLERANCE = 1e-10  # on log-strengths
-
-
-def pair_counts(totals: np.ndarray, groups: np.ndarray, n_groups: int
-                ) -> tuple[np.ndarray, np.ndarray]:
-    """Per group g and ordered pair (a, b): ``score[g, a, b]``, the matches a finished
-    ahead of b (ties 1/2), and ``met[g, a, b]``, the matches both played.
-
-    ``totals`` is (match × player), NaN where a player sat out; ``groups[m]`` in
-    0..n_groups-1 is match m's group. Only the rows a player played are scanned for it,
-    so a pool costs its table size, not its number of players, per row.
-    """
-    values = np.asarray(totals, dtype=float)
-    n_players = values.shape[1]
-    groups = np.asarray(groups, dtype=np.int64)
-    score = np.zeros((n_groups, n_players, n_players))
-    met = np.zeros((n_groups, n_players, n_players))
-    present = ~np.isnan(values)
-    for a in range(n_players):
-        rows = np.flatnonzero(present[:, a])
-        if len(rows) == 0:
-            continue
-        mine = values[rows, a][:, None]
-        theirs = values[rows]
-        both = present[rows]
-        s = np.where(both, (mine < theirs) + 0.5 * (mine == theirs), 0.0)
-        g = groups[rows]
-        for b in range(n_players):
-            if b != a:
-                score[:, a, b] = np.bincount(g, weights=s[:, b], minlength=n_groups)
-                met[:, a, b] = np.bincount(g, weights=both[:, b], minlength=n_groups)
-    return score, met
 
 
 def fit_strengths(score: np.ndarray, met: np.ndarray) -> np.ndarray:
@@ -98,10 +67,13 @@ def rate(totals: np.ndarray, players: Sequence[str], deals: np.ndarray | None = 
     """Bradley–Terry ratings (Elo scale) with jackknife intervals over deals, from a
     (match × player) matrix of totals (NaN: absent), one row per player in ``players``
     order (columns ``RATING_COLUMNS``). ``deals[m]`` is match m's deal (default: m)."""
-    values = np.asarray(totals, dtype=float)
-    deals = np.arange(len(values)) if deals is None else np.asarray(deals, dtype=np.int64)
-    score, met = pair_counts(values, deals % JACKKNIFE_GROUPS, JACKKNIFE_GROUPS)
-    return ratings_from_counts(score, met, players, len(np.unique(deals)))
+    return ratings_from_statistics(accumulate(totals, deals), players)
+
+
+def ratings_from_statistics(run: RunStatistics, players: Sequence[str]) -> pd.DataFrame:
+    """The ratings from a run's pair counts per jackknife group
+    (mexsim/analysis/accumulate.py)."""
+    return ratings_from_counts(run.ahead + 0.5 * run.tied, run.met, players, run.deals)
 
 
 def ratings_from_counts(score: np.ndarray, met: np.ndarray, players: Sequence[str],

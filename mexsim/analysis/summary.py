@@ -50,10 +50,10 @@ import numpy as np
 import pandas as pd
 from statsmodels.stats.proportion import proportion_confint
 
+from mexsim.analysis.accumulate import RunStatistics, accumulate
 from mexsim.analysis.adjusted import adjusted_differences, adjusted_effects
-from mexsim.analysis.deals import unit_means, unit_starts
-from mexsim.analysis.ratings import rate
-from mexsim.analysis.stats import CONFIDENCE, column_moments, quiet_degenerate, t_interval
+from mexsim.analysis.ratings import ratings_from_statistics
+from mexsim.analysis.stats import CONFIDENCE, quiet_degenerate, t_interval
 
 #: The columns of ``summarize``'s result, in order (a superset of summary.csv's).
 SUMMARY_COLUMNS = [
@@ -90,13 +90,6 @@ def _pivot(matches: pd.DataFrame) -> tuple[np.ndarray, pd.Index, np.ndarray, np.
     return totals.reshape(n_matches, n_players), players, player_codes, match_codes
 
 
-def _scatter(matches: pd.DataFrame, column: str, shape: tuple[int, int],
-             player_codes: np.ndarray, match_codes: np.ndarray) -> np.ndarray:
-    out = np.full(shape, np.nan)
-    out[match_codes, player_codes] = matches[column].to_numpy(dtype=float)
-    return out
-
-
 def _deals_of(matches: pd.DataFrame, match_codes: np.ndarray, n_matches: int) -> np.ndarray:
     """Each matrix row's deal (the ``deal`` column; results without one: the match)."""
     column = "deal" if "deal" in matches.columns else "match"
@@ -117,7 +110,7 @@ def total_matrix(matches: pd.DataFrame) -> tuple[np.ndarray, pd.Index]:
     return totals, players
 
 
-def _mean_penalty(rounds: pd.DataFrame | None, players: pd.Index) -> np.ndarray:
+def mean_round_penalty(rounds: pd.DataFrame | None, players: pd.Index) -> np.ndarray:
     """Mean ``penalty`` per player over their rounds rows, aligned to ``players``."""
     if rounds is None or len(rounds) == 0:
         return np.full(len(players), np.nan)
@@ -146,10 +139,9 @@ def summarize(matches: pd.DataFrame, rounds: pd.DataFrame | None,
     totals, players, player_codes, match_codes = _pivot(matches)
     first_row = np.unique(player_codes, return_index=True)[1]
     strategies = np.asarray(matches["strategy"].iloc[first_row], dtype=object)
-    wins = _scatter(matches, "win", totals.shape, player_codes, match_codes)
     deals = _deals_of(matches, match_codes, len(totals))
-    return _summary_from_matrix(totals, wins, deals, players, strategies,
-                                _mean_penalty(rounds, players), ratings)
+    return summary_table(accumulate(totals, deals), players, strategies,
+                         mean_round_penalty(rounds, players), ratings)
 
 
 def _by_match(matches: pd.DataFrame) -> pd.DataFrame:
@@ -158,16 +150,6 @@ def _by_match(matches: pd.DataFrame) -> pd.DataFrame:
     if len(order) > 1 and np.any(order[1:] < order[:-1]):
         return matches.sort_values("match", kind="stable")
     return matches
-
-
-def win_shares(totals: np.ndarray) -> np.ndarray:
-    """R4 win shares per (match, player): 1/k for each of k players tied for the lowest
-    total at the table; NaN where a player sat the match out."""
-    values = np.asarray(totals, dtype=float)
-    with quiet_degenerate():
-        winners = values == np.nanmin(values, axis=1, keepdims=True)
-    share = winners / winners.sum(axis=1, keepdims=True)
-    return np.where(np.isnan(values), np.nan, share)
 
 
 def summarize_totals(totals: np.ndarray, players: Sequence[str], strategies: Sequence[str],
@@ -188,78 +170,66 @@ def summarize_totals(totals: np.ndarray, players: Sequence[str], strategies: Seq
         raise ValueError("totals must be (matches × players) with one name and strategy each")
     if values.shape[0] == 0:
         return _empty_summary()
-    deals = np.arange(len(values)) if deals is None else np.asarray(deals)
-    summary = _summary_from_matrix(values, win_shares(values), deals,
-                                   pd.Index(list(players), dtype=object),
-                                   np.asarray(strategies, dtype=object),
-                                   np.full(len(players), np.nan), ratings)
+    summary = summary_table(accumulate(values, deals), pd.Index(list(players), dtype=object),
+                            np.asarray(strategies, dtype=object),
+                            np.full(len(players), np.nan), ratings)
     summary["mean_round_penalty"] = summary["mean_total"] / rounds
     return summary
 
 
-def paired_differences(units: np.ndarray, columns: np.ndarray, reference: int
-                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Mean of ``units[:, c] - units[:, reference]`` over the units both have, for each
-    c of ``columns``, with its t interval and paired t-test p-value."""
-    with quiet_degenerate():
-        diffs = units[:, columns] - units[:, [reference]]
-        n_pairs, diff, diff_var = column_moments(diffs)
-        lo, hi, p = t_interval(n_pairs, diff, diff_var)
-    return diff, lo, hi, p
-
-
-def complete(units: np.ndarray) -> bool:
-    """Every player played every deal (no pool, nothing missing)."""
-    return not np.isnan(units).any()
-
-
-def differences(units: np.ndarray, columns: np.ndarray, reference: int
+def differences(run: RunStatistics, columns: np.ndarray, reference: int
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Each column's difference in total from ``reference``: paired per deal when every
-    player played every deal, else deal-adjusted (mexsim/analysis/adjusted.py)."""
-    if complete(units):
-        return paired_differences(units, columns, reference)
-    return adjusted_differences(units, columns, reference)
+    """Each column's difference in total from ``reference``, with its t interval and
+    p-value: paired per deal when every player played every deal, else deal-adjusted
+    (mexsim/analysis/adjusted.py)."""
+    columns = np.asarray(columns)
+    if not run.complete:
+        return adjusted_differences(run, columns, reference)
+    pairs = run.pairs
+    with quiet_degenerate():
+        mean = np.where(pairs.n[reference, columns] > 0, pairs.mean[reference, columns], np.nan)
+        lo, hi, p = t_interval(pairs.n[reference, columns].copy(), mean,
+                               pairs.var[reference, columns])
+    return mean, lo, hi, p
 
 
-def adjusted_totals(units: np.ndarray, mean_total: np.ndarray) -> np.ndarray:
+def player_means(run: RunStatistics) -> np.ndarray:
+    """Each player's mean per-deal total (NaN for a player without deals)."""
+    return np.where(run.totals.n > 0, run.totals.mean, np.nan)
+
+
+def adjusted_totals(run: RunStatistics) -> np.ndarray:
     """Each player's mean total adjusted for the deals they played: the mean total itself
     when every player played every deal, else the grand mean plus the intra-block player
     effect (mexsim/analysis/adjusted.py) — what a pool's players are ranked by."""
-    if complete(units) or units.shape[1] < 2:
-        return mean_total.copy()
-    beta, _, _ = adjusted_effects(units)
-    with quiet_degenerate():
-        return float(np.nanmean(units)) + beta
+    if run.complete or run.players < 2:
+        return player_means(run)
+    beta, _, _ = adjusted_effects(run)
+    return run.grand_sum / run.grand_count + beta
 
 
-def _summary_from_matrix(totals: np.ndarray, wins: np.ndarray, deals: np.ndarray,
-                         players: pd.Index, strategies: np.ndarray, mean_penalty: np.ndarray,
-                         ratings: bool = True) -> pd.DataFrame:
-    """The statistics of ``summarize`` from (match × player) totals and win shares (NaN:
-    absent), each match's deal, and the per-player extras."""
-    starts = unit_starts(deals)
-    unit_totals = unit_means(totals, starts)
+def summary_table(run: RunStatistics, players: pd.Index, strategies: np.ndarray,
+                  mean_penalty: np.ndarray, ratings: bool = True) -> pd.DataFrame:
+    """The summary (columns ``SUMMARY_COLUMNS``, best first) from a run's statistics
+    (mexsim/analysis/accumulate.py) and the per-player extras."""
+    n_matches = run.player_matches.astype(np.int64)
     with quiet_degenerate():
-        n_matches = (~np.isnan(totals)).sum(axis=0).astype(np.int64)
-        n, mean_total, var_total = column_moments(unit_totals)
-        total_lo, total_hi, _ = t_interval(n, mean_total, var_total)
-        win_sum = np.nansum(wins, axis=0)
-        win_rate = win_sum / n_matches
-        if starts is None:
-            win_lo, win_hi = proportion_confint(win_sum, n_matches, alpha=1 - CONFIDENCE,
+        mean_total = player_means(run)
+        total_lo, total_hi, _ = t_interval(run.totals.n.copy(), mean_total, run.totals.var)
+        win_rate = run.win_sum / n_matches
+        if not run.duplicate:
+            win_lo, win_hi = proportion_confint(run.win_sum, n_matches, alpha=1 - CONFIDENCE,
                                                 method="wilson")
         else:  # a deal's rotations are one unit: t interval on the per-deal win shares
-            n_w, mean_w, var_w = column_moments(unit_means(wins, starts))
-            win_lo, win_hi, _ = t_interval(n_w, mean_w, var_w)
+            win_lo, win_hi, _ = t_interval(run.wins.n.copy(), run.wins.mean, run.wins.var)
             win_lo, win_hi = np.clip(win_lo, 0.0, 1.0), np.clip(win_hi, 0.0, 1.0)
 
     # Lowest (adjusted) mean total first; the name breaks exact ties so the order is
     # stable. Without a pool the adjusted total is the mean total itself.
-    adjusted = adjusted_totals(unit_totals, mean_total)
+    adjusted = adjusted_totals(run)
     order = np.lexsort((np.asarray(players.astype(str)), adjusted))
     best = order[0]
-    diff, diff_lo, diff_hi, diff_p = differences(unit_totals, np.arange(len(players)), best)
+    diff, diff_lo, diff_hi, diff_p = differences(run, np.arange(len(players)), best)
     # The best player against itself: exactly zero, with nothing to test.
     diff[best], diff_lo[best], diff_hi[best], diff_p[best] = 0.0, 0.0, 0.0, np.nan
 
@@ -267,7 +237,7 @@ def _summary_from_matrix(totals: np.ndarray, wins: np.ndarray, deals: np.ndarray
         "player": players.to_numpy(dtype=object),
         "strategy": strategies,
         "matches": n_matches,
-        "wins": win_sum,
+        "wins": run.win_sum,
         "win_rate": win_rate,
         "win_rate_lo": np.asarray(win_lo, dtype=float),
         "win_rate_hi": np.asarray(win_hi, dtype=float),
@@ -279,10 +249,10 @@ def _summary_from_matrix(totals: np.ndarray, wins: np.ndarray, deals: np.ndarray
         "diff_vs_best_lo": diff_lo,
         "diff_vs_best_hi": diff_hi,
         "diff_p_value": diff_p,
-        "deals": n.astype(np.int64),
+        "deals": run.totals.n.astype(np.int64),
         "adjusted_total": adjusted,
     })
-    rated = rate(totals, list(summary["player"]), deals) if ratings else None
+    rated = ratings_from_statistics(run, list(summary["player"])) if ratings else None
     for column in RATING_FIELDS:
         summary[column] = rated[column].to_numpy() if rated is not None else np.nan
     return summary.iloc[order].reset_index(drop=True)[SUMMARY_COLUMNS]

@@ -15,34 +15,35 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from mexsim.analysis.deals import unit_means, unit_starts
+from mexsim.analysis.accumulate import RunStatistics, accumulate
 from mexsim.analysis.stats import CONFIDENCE
-from mexsim.analysis.summary import adjusted_totals, complete, differences
+from mexsim.analysis.summary import adjusted_totals, differences
 
 SWEEP_COLUMNS = ["sweep", "player", "value", "matches", "adjusted_total", "diff_vs_sweep_best",
                  "diff_lo", "diff_hi", "diff_p_value", "best", "method"]
 
 
-def compare_sweeps(totals: np.ndarray, players: Sequence[str], deals: np.ndarray,
-                   sweeps: Mapping[str, Sequence[str]]) -> pd.DataFrame:
+def compare_sweeps(totals: np.ndarray | RunStatistics, players: Sequence[str],
+                   deals: np.ndarray | None, sweeps: Mapping[str, Sequence[str]]
+                   ) -> pd.DataFrame:
     """One row per swept player (columns ``SWEEP_COLUMNS``), each sweep best first.
 
     ``sweeps`` maps a sweep's name to its players' names (as in ``players``, the
-    columns of the match × player ``totals``)."""
-    units = unit_means(np.asarray(totals, dtype=float), unit_starts(deals))
+    columns of the match × player ``totals``, or of a run's statistics)."""
+    run = totals if isinstance(totals, RunStatistics) else accumulate(totals, deals)
     column = {name: i for i, name in enumerate(players)}
+    means_all = adjusted_totals(run)
+    method = "paired" if run.complete else "deal-adjusted"
     rows = []
     for sweep, members in sweeps.items():
         cols = np.array([column[m] for m in members])
-        with np.errstate(invalid="ignore"):
-            means = adjusted_totals(units, np.nanmean(units, axis=0))[cols]
+        means = means_all[cols]
         best = int(cols[np.lexsort((np.array(members, dtype=object).astype(str), means))[0]])
-        diff, lo, hi, p = differences(units, cols, best)
-        method = "paired" if complete(units[:, cols]) else "deal-adjusted"
+        diff, lo, hi, p = differences(run, cols, best)
         for k in np.argsort(means, kind="stable"):
             is_best = cols[k] == best
             rows.append((sweep, members[k], _value(sweep, members[k]),
-                         int((~np.isnan(totals[:, cols[k]])).sum()), float(means[k]),
+                         int(run.player_matches[cols[k]]), float(means[k]),
                          0.0 if is_best else float(diff[k]), 0.0 if is_best else float(lo[k]),
                          0.0 if is_best else float(hi[k]), np.nan if is_best else float(p[k]),
                          bool(is_best), method))

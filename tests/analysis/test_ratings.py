@@ -9,13 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mexsim.analysis.ratings import (
-    ELO_SCALE,
-    expected_share,
-    fit_strengths,
-    pair_counts,
-    rate,
-)
+from mexsim.analysis.accumulate import JACKKNIFE_GROUPS, accumulate
+from mexsim.analysis.ratings import ELO_SCALE, expected_share, fit_strengths, rate
 
 
 def pairs_by_hand(totals: np.ndarray, groups: np.ndarray, n_groups: int):
@@ -38,11 +33,12 @@ def test_pair_counts_equal_a_count_by_hand(data) -> None:
     cells = st.one_of(st.just(np.nan), st.integers(0, 4).map(float))
     totals = np.array(data.draw(st.lists(st.lists(cells, min_size=p, max_size=p),
                                          min_size=n, max_size=n)))
-    groups = np.array(data.draw(st.lists(st.integers(0, 2), min_size=n, max_size=n)))
-    score, met = pair_counts(totals, groups, 3)
-    want_score, want_met = pairs_by_hand(totals, groups, 3)
-    np.testing.assert_array_equal(score, want_score)
-    np.testing.assert_array_equal(met, want_met)
+    deals = np.array(sorted(data.draw(st.lists(st.integers(0, 70), min_size=n, max_size=n))))
+    run = accumulate(totals, deals)
+    groups = deals % JACKKNIFE_GROUPS
+    want_score, want_met = pairs_by_hand(totals, groups, JACKKNIFE_GROUPS)
+    np.testing.assert_array_equal(run.ahead + 0.5 * run.tied, want_score)
+    np.testing.assert_array_equal(run.met, want_met)
 
 
 def simulated_matches(strength: np.ndarray, n: int, seed: int) -> np.ndarray:
