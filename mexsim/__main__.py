@@ -2,4 +2,5 @@
 
 from mexsim.cli import app
 
-app()
+if __name__ == "__main__":  # not when a Dask worker process re-imports the main module
+    app()

@@ -1,0 +1,153 @@
+"""Play a run's blocks on a Dask cluster: ``--cluster tcp://host:8786`` or ``local:N``.
+
+Dask (``pip install 'mexsim[dask]'``) schedules the blocks as tasks on its workers and
+moves a block's results back; the client (``mexsim run``) writes them in match order
+exactly as it writes blocks played on its own threads, so the files are the same bytes
+whatever played them. What a worker needs travels with each task: the config (a small
+dataclass) and the *source* of every strategy file the run uses that is not built in,
+so workers need not share a filesystem; each worker writes the sources into a folder of
+its own once and compiles them there (numba's cache on the worker). A worker whose
+mexsim is another version than the client's is refused before play, with one line.
+
+When a worker dies, the scheduler runs its blocks elsewhere; a block's result is
+written once, by the client, when its future completes, so nothing is lost or written
+twice.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mexsim import __version__
+from mexsim.errors import ConfigError
+from mexsim.tournament.config import Config
+
+LOCAL_PREFIX = "local:"
+MAX_LOCAL_WORKERS = 256
+
+
+def parse_address(address: str) -> tuple[str, Any]:
+    """('local', n) for ``local:N``, ('remote', address) for a scheduler address."""
+    text = address.strip()
+    if text.startswith(LOCAL_PREFIX):
+        count = text[len(LOCAL_PREFIX):]
+        if not count.isdigit() or not 1 <= int(count) <= MAX_LOCAL_WORKERS:
+            raise ConfigError(f"--cluster {address!r}: local:N needs N in 1..{MAX_LOCAL_WORKERS}")
+        return "local", int(count)
+    if "://" not in text or any(c.isspace() or not c.isprintable() for c in text):
+        raise ConfigError(f"--cluster {address!r}: expected local:N or a scheduler address "
+                          "such as tcp://host:8786")
+    return "remote", text
+
+
+def strategy_sources(config: Config) -> dict[str, tuple[str, str]]:
+    """Strategy name -> (file name, source text) of every strategy the run uses that does
+    not ship with mexsim (the built-ins are on every worker already)."""
+    from mexsim.strategy.registry import BUILTIN_STRATEGIES, available_strategies
+
+    known = available_strategies(config.strategy_dirs)
+    sources = {}
+    for name in sorted({p.strategy for p in config.players}):
+        path = Path(known[name].path)
+        if path.parent != BUILTIN_STRATEGIES:
+            sources[name] = (path.name, path.read_text(encoding="utf-8"))
+    return sources
+
+
+_WORKER_FOLDERS: dict[str, Path] = {}
+
+
+def _worker_config(config: Config, sources: dict[str, tuple[str, str]]) -> Config:
+    """The config as a worker plays it: strategies from its own copy of the sources."""
+    if not sources:
+        return dataclasses.replace(config, strategy_dirs=())
+    key = hashlib.sha256(repr(sorted(sources.items())).encode()).hexdigest()[:16]
+    folder = _WORKER_FOLDERS.get(key)
+    if folder is None:
+        folder = Path(tempfile.mkdtemp(prefix=f"mexsim-strategies-{key}-"))
+        for file_name, text in sources.values():
+            (folder / file_name).write_text(text, encoding="utf-8")
+        _WORKER_FOLDERS[key] = folder
+    return dataclasses.replace(config, strategy_dirs=(str(folder),))
+
+
+def play_remote_block(config: Config, sources: dict[str, tuple[str, str]], version: str,
+                      first: int, n: int) -> np.ndarray:
+    """A worker's task: play matches first … first+n-1 of the config."""
+    from mexsim.tournament.lineup import player_policies
+    from mexsim.tournament.runner import play_block
+
+    if version != __version__:
+        raise RuntimeError(f"worker runs mexsim {__version__}, the client {version}")
+    worker_config = _worker_config(config, sources)
+    return play_block(worker_config, player_policies(worker_config), first, n)
+
+
+def _worker_version() -> str:
+    return __version__
+
+
+class ClusterPlayer:
+    """Blocks played on a Dask cluster; ``submit(first, n)`` returns a future whose
+    ``result()`` is the block's res array."""
+
+    def __init__(self, address: str, config: Config) -> None:
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError as exc:
+            raise ConfigError("--cluster needs Dask: pip install 'mexsim[dask]'") from exc
+        kind, where = parse_address(address)
+        self._cluster = None
+        try:
+            if kind == "local":
+                self._cluster = LocalCluster(n_workers=where, threads_per_worker=1,
+                                             processes=True, dashboard_address=":0")
+                self.client = Client(self._cluster)
+            else:
+                self.client = Client(where, timeout="10s")
+        except OSError as exc:
+            self.close()
+            raise ConfigError(f"--cluster {address}: cannot reach the scheduler ({exc})") from exc
+        versions = self.client.run(_worker_version)
+        other = {w: v for w, v in versions.items() if v != __version__}
+        if other:
+            worker, version = next(iter(other.items()))
+            self.close()
+            raise ConfigError(f"--cluster {address}: worker {worker} runs mexsim {version}, "
+                              f"this client {__version__}; install the same version there")
+        if not versions:
+            self.close()
+            raise ConfigError(f"--cluster {address}: the scheduler has no workers")
+        self.workers = sum(self.client.nthreads().values())
+        self.dashboard = self.client.dashboard_link
+        self._config = config
+        self._sources = strategy_sources(config)
+
+    def submit(self, first: int, n: int) -> Any:
+        return self.client.submit(play_remote_block, self._config, self._sources, __version__,
+                                  first, n, pure=False, key=f"mexsim-block-{first}-{n}")
+
+    def close(self) -> None:
+        for closer in (getattr(self, "client", None), self._cluster):
+            if closer is not None:
+                try:
+                    closer.close()
+                except Exception:
+                    pass
+
+
+def open_player(address: str | None, config: Config
+                ) -> tuple[ClusterPlayer | None, Callable[[], None]]:
+    """A cluster player for ``address`` (None: play on local threads) and its closer."""
+    if not address:
+        return None, lambda: None
+    player = ClusterPlayer(address, config)
+    return player, player.close
