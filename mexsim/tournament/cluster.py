@@ -16,7 +16,6 @@ twice.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import hashlib
 import tempfile
