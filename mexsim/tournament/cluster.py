@@ -16,6 +16,7 @@ twice.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import tempfile
@@ -137,10 +138,9 @@ class ClusterPlayer:
     def close(self) -> None:
         for closer in (getattr(self, "client", None), self._cluster):
             if closer is not None:
-                try:
+                # closing a cluster that failed half-way: nothing useful to report
+                with contextlib.suppress(Exception):
                     closer.close()
-                except Exception:
-                    pass
 
 
 def open_player(address: str | None, config: Config
