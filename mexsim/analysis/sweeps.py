@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from mexsim.analysis.deals import unit_means, unit_starts
+from mexsim.analysis.formatting import number, p_value
 from mexsim.analysis.stats import CONFIDENCE
 from mexsim.analysis.summary import adjusted_totals, differences
 
@@ -62,12 +63,13 @@ def format_sweeps(table: pd.DataFrame) -> str:
         best = rows[rows["best"]].iloc[0]
         others = rows[~rows["best"]]
         out.append(f"sweep {sweep}: best {best['value']} (mean total "
-                   f"{best['adjusted_total']:.2f})")
+                   f"{number(best['adjusted_total'], 2)})")
         for r in others.itertuples(index=False):
             significant = r.diff_p_value < 1 - CONFIDENCE
             out.append(
-                f"  {r.value}: {r.diff_vs_sweep_best:+.2f} [{r.diff_lo:+.2f}, {r.diff_hi:+.2f}]"
-                f" points worse, p={_p(r.diff_p_value)} -> "
+                f"  {r.value}: {number(r.diff_vs_sweep_best, 2, sign=True)} "
+                f"[{number(r.diff_lo, 2, sign=True)}, {number(r.diff_hi, 2, sign=True)}]"
+                f" points worse, p={p_value(r.diff_p_value)} -> "
                 + ("significant" if significant else "not significant")
                 + f" at {CONFIDENCE:.0%}")
         if len(others):
@@ -77,8 +79,3 @@ def format_sweeps(table: pd.DataFrame) -> str:
             out.append(f"  the best value is {verdict} the next best ({runner_up['value']})")
     return "\n".join(out)
 
-
-def _p(p: float) -> str:
-    if not np.isfinite(p):
-        return "n/a"
-    return f"{p:.1e}" if p < 1e-3 else f"{p:.3f}"
