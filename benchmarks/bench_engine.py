@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from mexsim.game import kernel
+from mexsim.game.enums import Dispatch
 from mexsim.game.play import play_matches_results
 from mexsim.game.reference import play_match
 from mexsim.game.rules import PRESETS, resolve_rules
@@ -34,7 +34,7 @@ def rate(fn, n: int, repeats: int = 1) -> float:
     return best
 
 
-def core_rate(rules, n: int, dispatch: int = kernel.DISPATCH_PLUGIN) -> float:
+def core_rate(rules, n: int, dispatch: int = Dispatch.plugin) -> float:
     play_matches_results(rules, SEATS, SEED, 0, 2, dispatch=dispatch)  # compile / load
     return rate(lambda k: play_matches_results(rules, SEATS, SEED, 0, k, dispatch=dispatch),
                 n, repeats=3)
@@ -57,8 +57,8 @@ def main() -> None:
 
     rules = resolve_rules({"preset": "seed-001"}, 4)
     plugin = core_rate(rules, args.core_matches)
-    hardwired = core_rate(rules, args.core_matches, kernel.DISPATCH_HARDWIRED)
-    engine = core_rate(rules, args.core_matches, kernel.DISPATCH_ENGINE_ONLY)
+    hardwired = core_rate(rules, args.core_matches, Dispatch.hardwired)
+    engine = core_rate(rules, args.core_matches, Dispatch.engine_only)
     print("\ndispatch: 4 x greedy, seed-001, matches per second")
     print(f"  plug-in (first-class function) {plugin:>9,.0f}")
     print(f"  hard-wired call                {hardwired:>9,.0f}"

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from mexsim.analysis.deals import unit_means
+
 JACKKNIFE_GROUPS = 32  # the ratings' jackknife groups (mexsim/analysis/ratings.py)
 
 
@@ -167,10 +169,11 @@ class RunAccumulator:
         s.deals += len(starts)
         s.player_matches += present.sum(axis=0)
         s.win_sum += np.nansum(wins, axis=0)
-        units = _unit_means(totals, starts)
+        grouped = starts if len(starts) < len(deals) else None  # None: a match per deal
+        units = unit_means(totals, grouped)
         s.complete &= not np.isnan(units).any()
         s.totals.add_columns(units)
-        s.wins.add_columns(_unit_means(wins, starts))
+        s.wins.add_columns(unit_means(wins, grouped))
         s.pairs.merge(*_pair_moments(units))
         s.grand_sum += float(np.nansum(units))
         s.grand_count += float((~np.isnan(units)).sum())
@@ -229,17 +232,6 @@ class RunAccumulator:
                 n, mean, m2 = (np.zeros(s.shares.n.shape) for _ in range(3))
                 n[a], mean[a], m2[a] = block.n, block.mean, block.m2
                 s.shares.merge(n, mean, m2)
-
-
-def _unit_means(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    """Per deal (rows from each start) and column, the mean of the non-NaN values."""
-    if len(starts) == len(values):
-        return np.asarray(values, dtype=float)
-    present = ~np.isnan(values)
-    sums = np.add.reduceat(np.where(present, values, 0.0), starts, axis=0)
-    counts = np.add.reduceat(present.astype(np.int64), starts, axis=0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
 
 
 def accumulate(totals: np.ndarray, deals: np.ndarray | None = None) -> RunStatistics:

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from mexsim.analysis.accumulate import RunStatistics, accumulate
+from mexsim.analysis.formatting import fixed_width
 from mexsim.analysis.stats import CONFIDENCE, quiet_degenerate, t_interval
 
 HEAD_TO_HEAD_COLUMNS = ["player", "opponent", "matches", "ahead", "tied", "behind",
@@ -66,13 +67,7 @@ def format_head_to_head(table: pd.DataFrame, players: Sequence[str]) -> str:
             value = share.get((a, b))
             cells.append("-" if a == b or value is None else f"{100 * value:.1f}")
         rows.append(cells)
-    widths = [max(len(r[c]) for r in [header, *rows]) for c in range(len(header))]
-
-    def line(cells: list[str]) -> str:
-        return "  ".join(c.ljust(w) if i == 1 else c.rjust(w)
-                         for i, (c, w) in enumerate(zip(cells, widths, strict=True))).rstrip()
-
-    out = [line(header), line(["-" * w for w in widths]), *[line(r) for r in rows]]
+    out = fixed_width(header, rows, left=[1])  # the player's name
     out.append("head to head: % of shared matches the row player finished ahead of the "
                "column player (a tie counts 1/2); intervals in head_to_head.csv")
     return "\n".join(out)

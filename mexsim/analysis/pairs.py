@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from mexsim.analysis.accumulate import RunStatistics, accumulate
+from mexsim.analysis.formatting import p_value
 from mexsim.analysis.stats import CONFIDENCE, quiet_degenerate
 from mexsim.analysis.summary import differences
 
@@ -68,16 +69,7 @@ def format_pairs(table: pd.DataFrame) -> str:
         return (f"  all {len(table)} pairs separated at {CONFIDENCE:.0%} "
                 "(Holm-corrected over all pairs; comparisons.csv)")
     listed = ", ".join(
-        f"{r.player} vs {r.opponent} ({r.diff:+.2f}, p_holm={format_p(r.p_holm)})"
+        f"{r.player} vs {r.opponent} ({r.diff:+.2f}, p_holm={p_value(r.p_holm)})"
         for r in unseparated.itertuples(index=False))
     return (f"  not separated at {CONFIDENCE:.0%} (Holm-corrected over all {len(table)} pairs; "
             f"comparisons.csv): {listed}")
-
-
-def format_p(p: float) -> str:
-    """A p-value for people: 3 decimals, scientific below 0.001, '<1e-300' on underflow."""
-    if p is None or not np.isfinite(p):
-        return "n/a"
-    if p == 0.0:
-        return "<1e-300"
-    return f"{p:.1e}" if p < 1e-3 else f"{p:.3f}"

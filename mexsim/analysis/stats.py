@@ -1,5 +1,5 @@
-"""Small statistics shared by the summary, head-to-head and report: t intervals and
-NaN-aware column moments, quiet in the degenerate cases (n < 2) that simply give NaN."""
+"""Small statistics shared by the summary, head-to-head and report: the confidence level
+and t intervals, quiet in the degenerate cases (n < 2) that simply give NaN."""
 
 from __future__ import annotations
 
@@ -40,19 +40,3 @@ def t_interval(
     half = stats.t.ppf(0.5 + CONFIDENCE / 2, df) * se
     p_value = 2.0 * stats.t.sf(np.abs(mean / se), df)
     return mean - half, mean + half, p_value
-
-
-def column_moments(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per-column count, mean and sample variance (ddof 1) of a matrix, ignoring NaN.
-
-    Done by hand rather than with ``np.nanvar`` so that n = 1 quietly gives NaN and the
-    two passes (mean, then squared deviations) stay accurate where E[x²] - E[x]² would not.
-    """
-    present = ~np.isnan(values)
-    n = present.sum(axis=0).astype(float)
-    filled = np.where(present, values, 0.0)
-    mean = filled.sum(axis=0) / n
-    dev = np.where(present, values - mean, 0.0)
-    var = (dev * dev).sum(axis=0) / (n - 1.0)
-    var[n < 2] = np.nan
-    return n, mean, var

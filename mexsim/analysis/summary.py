@@ -42,7 +42,6 @@ seconds.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -52,6 +51,7 @@ from statsmodels.stats.proportion import proportion_confint
 
 from mexsim.analysis.accumulate import RunStatistics, accumulate
 from mexsim.analysis.adjusted import adjusted_differences, adjusted_effects
+from mexsim.analysis.formatting import MISSING, fixed_width, number, p_value
 from mexsim.analysis.ratings import ratings_from_statistics
 from mexsim.analysis.stats import CONFIDENCE, quiet_degenerate, t_interval
 
@@ -258,20 +258,6 @@ def summary_table(run: RunStatistics, players: pd.Index, strategies: np.ndarray,
     return summary.iloc[order].reset_index(drop=True)[SUMMARY_COLUMNS]
 
 
-def _num(value: float, digits: int = 1, sign: bool = False) -> str:
-    if value is None or not math.isfinite(value):
-        return "n/a"
-    return f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
-
-
-def _p_value(p: float) -> str:
-    if p is None or not math.isfinite(p):
-        return ""
-    if p == 0.0:  # underflow: far below anything that matters
-        return "<1e-300"
-    return f"{p:.1e}" if p < 1e-3 else f"{p:.3f}"
-
-
 def format_summary(summary: pd.DataFrame) -> str:
     """``summarize``'s result as a fixed-width table for the terminal.
 
@@ -299,31 +285,21 @@ def format_summary(summary: pd.DataFrame) -> str:
         if i == best:
             vs_best, vs_ci, p = "best", "", ""
         else:
-            vs_best = _num(row.diff_vs_best, sign=True)
-            lo, hi = _num(row.diff_vs_best_lo, sign=True), _num(row.diff_vs_best_hi, sign=True)
-            vs_ci = "n/a" if lo == hi == "n/a" else f"[{lo}, {hi}]"
-            p = _p_value(row.diff_p_value)
+            vs_best = number(row.diff_vs_best, sign=True)
+            lo, hi = number(row.diff_vs_best_lo, sign=True), number(row.diff_vs_best_hi, sign=True)
+            vs_ci = MISSING if lo == hi == MISSING else f"[{lo}, {hi}]"
+            p = p_value(row.diff_p_value, missing="")
         cells = [
             "*" if i == best else "", str(row.player), str(row.strategy), f"{row.matches:,}",
-            _num(100 * row.win_rate),
-            f"[{_num(100 * row.win_rate_lo)}, {_num(100 * row.win_rate_hi)}]",
-            _num(row.mean_total, 2), _num(half, 2), _num(row.mean_round_penalty, 2),
+            number(100 * row.win_rate),
+            f"[{number(100 * row.win_rate_lo)}, {number(100 * row.win_rate_hi)}]",
+            number(row.mean_total, 2), number(half, 2), number(row.mean_round_penalty, 2),
             vs_best, vs_ci, p,
         ]
         if pooled:
-            cells.insert(8, _num(row.adjusted_total, 2))
+            cells.insert(8, number(row.adjusted_total, 2))
         rows.append(cells)
-    widths = [max(len(r[c]) for r in [header, *rows]) for c in range(len(header))]
-
-    def line(cells: list[str]) -> str:
-        parts = [
-            cell.rjust(w) if name in right else cell.ljust(w)
-            for cell, w, name in zip(cells, widths, header, strict=True)
-        ]
-        return "  ".join(parts).rstrip()
-
-    out = [line(header), line(["-" * w for w in widths])]
-    out += [line(r) for r in rows]
+    out = fixed_width(header, rows, [i for i, name in enumerate(header) if name not in right])
     out.append("")
     if pooled:
         out.append("* best = lowest adjusted total: a pool's players did not all play the same "

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from mexsim.analysis.accumulate import RunStatistics, accumulate
+from mexsim.analysis.formatting import number, p_value
 from mexsim.analysis.stats import CONFIDENCE
 from mexsim.analysis.summary import adjusted_totals, differences
 
@@ -71,17 +72,18 @@ def format_sweeps(table: pd.DataFrame, head_to_head: pd.DataFrame | None = None)
     for sweep, rows in table.groupby("sweep", sort=False):
         best = rows[rows["best"]].iloc[0]
         others = rows[~rows["best"]]
-        adjusted = rows["method"].iloc[0] == "deal-adjusted"
+        adjusted = "method" in rows and rows["method"].iloc[0] == "deal-adjusted"
         label = "adjusted total (pool: deal-adjusted)" if adjusted else "mean total"
         out.append(f"sweep {sweep}: best {best['value']} ({label} "
-                   f"{best['adjusted_total']:.2f})")
+                   f"{number(best['adjusted_total'], 2)})")
         for r in others.itertuples(index=False):
             significant = r.diff_p_value < 1 - CONFIDENCE
-            line = (f"  {r.value}: {r.diff_vs_sweep_best:+.2f} [{r.diff_lo:+.2f}, "
-                    f"{r.diff_hi:+.2f}] points worse, p={_p(r.diff_p_value)} -> "
+            line = (f"  {r.value}: {number(r.diff_vs_sweep_best, 2, sign=True)} "
+                    f"[{number(r.diff_lo, 2, sign=True)}, {number(r.diff_hi, 2, sign=True)}]"
+                    f" points worse, p={p_value(r.diff_p_value)} -> "
                     + ("significant" if significant else "not significant")
                     + f" at {CONFIDENCE:.0%}")
-            h2h = share.get((r.player, best["player"]))
+            h2h = share.get((r.player, best["player"])) if share else None
             if h2h is not None:
                 ahead = not (h2h.share_lo <= 0.5 <= h2h.share_hi)
                 line += (f"; ahead of {best['value']} in {100 * h2h.share:.1f} % "
@@ -99,8 +101,3 @@ def format_sweeps(table: pd.DataFrame, head_to_head: pd.DataFrame | None = None)
                    "finished ahead; they can disagree when margins differ)")
     return "\n".join(out)
 
-
-def _p(p: float) -> str:
-    if not np.isfinite(p):
-        return "n/a"
-    return f"{p:.1e}" if p < 1e-3 else f"{p:.3f}"

@@ -32,6 +32,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from mexsim.game.enums import N_EVENT_FIELDS, Dispatch, Event, Field, Outcome, Reason, Scope, Status
 from mexsim.game.rng import (
     STREAM_SHUFFLE,
     STREAM_STRATEGY,
@@ -76,60 +77,12 @@ from mexsim.game.view import (
     WORDS,
 )
 
-# event rows: (kind, round, seat, tile, train-or-reason)
-EV_DEAL_HAND = 0
-EV_DEAL_BONEYARD = 1
-EV_ENGINE = 2
-EV_DRAW = 3
-EV_PLAY = 4
-EV_PASS = 5
-EV_ROUND_END = 6
-EV_FIELDS = 5
-REASON_OUT = 0
-REASON_BLOCKED = 1
-
-# per round and seat result fields (the rounds.parquet columns)
-F_PENALTY = 0
-F_TILES_LEFT = 1
-F_WENT_OUT = 2
-F_BLOCKED = 3
-F_TILES_PLAYED = 4
-F_DRAWS = 5
-N_FIELDS = 6
-
-# which trains a move list covers
-ON_OLDEST_DOUBLE = 0
-ON_OWN_TRAIN = 1
-ON_USABLE_TRAINS = 2
-
-# turn outcomes
-GOES_ON = 0
-OUT = 1
-BLOCKED = 2
-
-# how a kernel asks strategies: through the plug-ins (always, outside benchmarks), or
-# greedy compiled in, with the view filled as for a call (the "hard-wired call"
-# baseline of the dispatch cost) or without it (the engine alone)
-DISPATCH_PLUGIN = 0
-DISPATCH_HARDWIRED = 1
-DISPATCH_ENGINE_ONLY = 2
-
 # bookkeeping slots of the private table (where the view keeps its tile table, which
 # the table never needs): how much of the moves, params and notes the last decision
 # showed, so that what lies beyond can be cleared
 MOVES_SHOWN = TILE_LO
 PARAMS_SHOWN = TILE_LO + 1
 NOTES_SHOWN = TILE_LO + 2
-
-# status[...] after a kernel returns: a strategy that chose an impossible move
-ST_BAD_CHOICE = 0  # 1 when a strategy returned an index outside its legal moves
-ST_MATCH = 1
-ST_ROUND = 2
-ST_SEAT = 3
-ST_CHOICE = 4
-ST_N_MOVES = 5
-N_STATUS = 6
-
 
 @njit(cache=True)
 def _bit(t):
@@ -205,10 +158,10 @@ def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
         for s in range(P):
             for t in range(T):
                 if hands[s, t >> 6] & _bit(t):
-                    ev[n_ev] = (EV_DEAL_HAND, rnd, s, t, 0)
+                    ev[n_ev] = (Event.deal_hand, rnd, s, t, 0)
                     n_ev += 1
         for k in range(bpos, n):
-            ev[n_ev] = (EV_DEAL_BONEYARD, rnd, -1, boneyard[k], 0)
+            ev[n_ev] = (Event.deal_boneyard, rnd, -1, boneyard[k], 0)
             n_ev += 1
     number_bits = number_mask.ravel()  # row n at n * MAX_WORDS: a constant stride
     st[ROUND] = rnd
@@ -251,7 +204,7 @@ def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
                 draws[seat] += 1
                 st[HAND_SIZE + seat] += 1
                 if record:
-                    ev[n_ev] = (EV_DRAW, rnd, seat, t, 0)
+                    ev[n_ev] = (Event.draw, rnd, seat, t, 0)
                     n_ev += 1
                 if t == engine_tile:
                     break
@@ -260,21 +213,21 @@ def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
         st[HAND_SIZE + seat] -= 1
     st[BONEYARD] = n - bpos
     if record:
-        ev[n_ev] = (EV_ENGINE, rnd, seat, -1, 0)
+        ev[n_ev] = (Event.engine, rnd, seat, -1, 0)
         n_ev += 1
 
-    outcome = GOES_ON
+    outcome = Outcome.goes_on
     while True:
         # --- one turn of `seat` (docs/rules.md, "A turn")
         first = had_turn[seat] == 0
         had_turn[seat] = 1
         duty = n_open > 0  # R13: the oldest open double must be served
         if duty:
-            which = ON_OLDEST_DOUBLE
+            which = Scope.oldest_double
         elif first:
-            which = ON_OWN_TRAIN  # R11: first turn on the own train only
+            which = Scope.own_train  # R11: first turn on the own train only
         else:
-            which = ON_USABLE_TRAINS
+            which = Scope.usable_trains
         chain = first and first_turn_train and not duty  # R11 "train"
         laid = 0
         last_double = False
@@ -282,11 +235,11 @@ def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
         while True:
             # legal moves: own, Mexican, then marked trains clockwise (docs/rules.md)
             n_scan = 1
-            if which == ON_OLDEST_DOUBLE:
+            if which == Scope.oldest_double:
                 scan[0] = st[OPEN_DOUBLES]
             else:
                 scan[0] = seat
-                if which == ON_USABLE_TRAINS:
+                if which == Scope.usable_trains:
                     scan[1] = P  # R7: the Mexican train
                     n_scan = 2
                     # R7: others' trains only while marked; clockwise from the next seat
@@ -338,12 +291,12 @@ def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
                     st[HAND_SIZE + seat] += 1
                     st[BONEYARD] = n - bpos
                     if record:
-                        ev[n_ev] = (EV_DRAW, rnd, seat, t, 0)
+                        ev[n_ev] = (Event.draw, rnd, seat, t, 0)
                         n_ev += 1
                     continue
                 # R8/R10: pass and mark the own train
                 if record:
-                    ev[n_ev] = (EV_PASS, rnd, seat, -1, 0)
+                    ev[n_ev] = (Event.pass_, rnd, seat, -1, 0)
                     n_ev += 1
                 if st[TRAIN_MARKED + seat] == 0:
                     st[TRAIN_MARKED + seat] = 1
@@ -352,14 +305,14 @@ def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
                 else:
                     count += 1
                 if bpos == n and count >= P:
-                    outcome = BLOCKED  # R15
+                    outcome = Outcome.blocked  # R15
                 break
 
             # the strategy chooses (R9: which legal play is the strategy's choice); a
             # forced move is played without asking (docs/rules.md, "Move order")
             if nm == 1:
                 i = 0
-            elif dispatch == DISPATCH_ENGINE_ONLY:  # benchmark: the engine without a strategy
+            elif dispatch == Dispatch.engine_only:  # benchmark: the engine without a strategy
                 i = 0
                 for k in range(1, nm):
                     if st[MOVE_TILE + k] < st[MOVE_TILE + i]:
@@ -406,7 +359,7 @@ def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
                 for k in range(n_memory[seat], st[NOTES_SHOWN]):
                     view[NOTES + k] = 0
                 st[NOTES_SHOWN] = n_memory[seat]
-                if dispatch == DISPATCH_HARDWIRED:  # benchmark: greedy as a direct call
+                if dispatch == Dispatch.hardwired:  # benchmark: greedy as a direct call
                     i = 0
                     for k in range(1, view[N_MOVES]):
                         if view[MOVE_TILE + k] < view[MOVE_TILE + i]:
@@ -418,12 +371,12 @@ def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
                 for k in range(n_memory[seat]):
                     memory[seat, k] = view[NOTES + k]
                 if i < 0 or i >= nm:
-                    status[ST_BAD_CHOICE] = 1
-                    status[ST_MATCH] = view[MATCH]
-                    status[ST_ROUND] = rnd
-                    status[ST_SEAT] = seat
-                    status[ST_CHOICE] = i
-                    status[ST_N_MOVES] = nm
+                    status[Status.bad_choice] = 1
+                    status[Status.match] = view[MATCH]
+                    status[Status.round] = rnd
+                    status[Status.seat] = seat
+                    status[Status.choice] = i
+                    status[Status.n_moves] = nm
                     return -1
 
             t = st[MOVE_TILE + i]
@@ -451,16 +404,16 @@ def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
             played[seat] += 1
             drawn = 0
             if record:
-                ev[n_ev] = (EV_PLAY, rnd, seat, t, tr)
+                ev[n_ev] = (Event.play, rnd, seat, t, tr)
                 n_ev += 1
             if st[HAND_SIZE + seat] == 0:
-                outcome = OUT  # R14: going out ends the round at once
+                outcome = Outcome.out  # R14: going out ends the round at once
                 break
             laid += 1
             last_double = is_double
             if duty or (not chain and not is_double):
                 break  # R13: serving a double ends the turn; R12: so does a non-double
-        if outcome != GOES_ON:
+        if outcome != Outcome.goes_on:
             break
         seat = seat + 1 if seat + 1 < P else 0  # R2: clockwise
 
@@ -475,16 +428,16 @@ def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
                 m &= m - U1
                 left += 1
                 pen += double_blank_points if t == T - 1 else pips[t]
-        res[rnd, s, F_PENALTY] = pen
-        res[rnd, s, F_TILES_LEFT] = left
-        res[rnd, s, F_WENT_OUT] = 1 if (outcome == OUT and s == seat) else 0
-        res[rnd, s, F_BLOCKED] = 1 if outcome == BLOCKED else 0
-        res[rnd, s, F_TILES_PLAYED] = played[s]
-        res[rnd, s, F_DRAWS] = draws[s]
+        res[rnd, s, Field.penalty] = pen
+        res[rnd, s, Field.tiles_left] = left
+        res[rnd, s, Field.went_out] = 1 if (outcome == Outcome.out and s == seat) else 0
+        res[rnd, s, Field.blocked] = 1 if outcome == Outcome.blocked else 0
+        res[rnd, s, Field.tiles_played] = played[s]
+        res[rnd, s, Field.draws] = draws[s]
         st[SCORE + s] += pen
     if record:
-        ev[n_ev] = (EV_ROUND_END, rnd, -1, -1,
-                    REASON_BLOCKED if outcome == BLOCKED else REASON_OUT)
+        ev[n_ev] = (Event.round_end, rnd, -1, -1,
+                    Reason.blocked if outcome == Outcome.blocked else Reason.out)
         n_ev += 1
     return n_ev
 
@@ -536,7 +489,7 @@ def play_matches(seed, match_ids, deal_ids, seating, P, N, H, first_turn_train, 
 
     Releases the GIL, so threads play blocks in parallel. Returns the number of
     matches completed (< len(match_ids) when a strategy failed)."""
-    ev = np.empty((1, EV_FIELDS), dtype=np.int64)
+    ev = np.empty((1, N_EVENT_FIELDS), dtype=np.int64)
     seat_func = np.empty(P, dtype=np.int64)
     seat_params = np.empty((P, params.shape[1]), dtype=np.float64)
     seat_n_params = np.empty(P, dtype=np.int64)
@@ -579,5 +532,5 @@ def play_dealt_round(seed, match, rnd, order, n, P, N, H, first_turn_train, set_
                       np.empty(P, dtype=np.int64), np.empty(P, dtype=np.int64),
                       np.empty(P, dtype=np.int64), np.empty(P + 1, dtype=np.int64), view,
                       np.zeros(view.shape[0], dtype=np.int64), res, ev, 0, status, True,
-                      DISPATCH_PLUGIN)
+                      Dispatch.plugin)
 

@@ -11,6 +11,16 @@ from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from mexsim.errors import StrategyError
 from mexsim.game import kernel, view
+from mexsim.game.enums import (
+    N_EVENT_FIELDS,
+    N_FIELDS,
+    N_STATUS,
+    Dispatch,
+    Event,
+    Field,
+    Reason,
+    Status,
+)
 from mexsim.game.rules import MAX_STRATEGIES, Rules
 from mexsim.game.tiles import TileSet, tile_set
 from mexsim.strategy.policy import Policy, PolicyLike, resolve_policies
@@ -77,18 +87,18 @@ class KernelArgs:
         """Turn a failed kernel (status flag, or an exception from a strategy) into
         StrategyError naming the strategy, the match and the round. ``player_of(match,
         seat)`` says who sat there (default: player i in seat i)."""
-        if exc is None and not status[kernel.ST_BAD_CHOICE]:
+        if exc is None and not status[Status.bad_choice]:
             return
-        seat, match = int(status[kernel.ST_SEAT]), int(status[kernel.ST_MATCH])
+        seat, match = int(status[Status.seat]), int(status[Status.match])
         name = self.players[player_of(match, seat) if player_of else seat].name
         where = (f"strategy '{name}' (seat {seat}) in match {match}, "
-                 f"round {int(status[kernel.ST_ROUND])}")
+                 f"round {int(status[Status.round])}")
         if exc is not None:
             raise StrategyError(f"{where} raised {type(exc).__name__}: {exc}") from exc
         raise StrategyError(
-            f"{where} chose move {int(status[kernel.ST_CHOICE])} of "
-            f"{int(status[kernel.ST_N_MOVES])} legal moves (allowed: 0.."
-            f"{int(status[kernel.ST_N_MOVES]) - 1})")
+            f"{where} chose move {int(status[Status.choice])} of "
+            f"{int(status[Status.n_moves])} legal moves (allowed: 0.."
+            f"{int(status[Status.n_moves]) - 1})")
 
 
 def event_capacity(rules: Rules) -> int:
@@ -113,9 +123,9 @@ def _run_kernel(args: KernelArgs, status: np.ndarray, view_array: np.ndarray, ca
     except StrategyError:
         raise
     except Exception as exc:  # raised inside a user's strategy: name it
-        status[kernel.ST_SEAT] = view_array[view.SEAT]
-        status[kernel.ST_MATCH] = view_array[view.MATCH]
-        status[kernel.ST_ROUND] = view_array[view.ROUND]
+        status[Status.seat] = view_array[view.SEAT]
+        status[Status.match] = view_array[view.MATCH]
+        status[Status.round] = view_array[view.ROUND]
         args.raise_for(status, exc, player_of)
     args.raise_for(status, player_of=player_of)
     return result
@@ -128,26 +138,26 @@ def play_match_results(rules: Rules, seats: Sequence[PolicyLike], seed: int, mat
 
     The shuffles and strategy streams come from ``deal`` (default: the match itself)."""
     args = KernelArgs.build(rules, seats)
-    res = np.zeros((rules.rounds, rules.players, kernel.N_FIELDS), dtype=np.int64)
-    ev = np.zeros((event_capacity(rules) if record else 1, kernel.EV_FIELDS), dtype=np.int64)
-    status = np.zeros(kernel.N_STATUS, dtype=np.int64)
+    res = np.zeros((rules.rounds, rules.players, N_FIELDS), dtype=np.int64)
+    ev = np.zeros((event_capacity(rules) if record else 1, N_EVENT_FIELDS), dtype=np.int64)
+    status = np.zeros(N_STATUS, dtype=np.int64)
     work = np.zeros(view.SIZE, dtype=np.int64)
     if len(args.players) != rules.players:
         raise ValueError(f"{len(args.players)} seats for {rules.players} players")
     n = _run_kernel(args, status, work, lambda: kernel.play_match(
         _seed(seed), match, match if deal is None else deal, *args.rule_args(), work, res,
-        ev, status, record, kernel.DISPATCH_PLUGIN))
+        ev, status, record, Dispatch.plugin))
     return res, ev[:n]
 
 
 def play_scheduled(rules: Rules, players: Sequence[PolicyLike], seed: int,
                    match_ids: np.ndarray, deal_ids: np.ndarray, seating: np.ndarray,
-                   dispatch: int = kernel.DISPATCH_PLUGIN) -> np.ndarray:
+                   dispatch: int = Dispatch.plugin) -> np.ndarray:
     """Play match match_ids[k] from deal deal_ids[k] with player seating[k, s] in seat s;
     returns res[k, round, seat, field]. Releases the GIL while playing.
 
-    ``dispatch`` is for benchmarks only: kernel.DISPATCH_HARDWIRED and
-    kernel.DISPATCH_ENGINE_ONLY play greedy compiled into the core instead of the seats'
+    ``dispatch`` is for benchmarks only: Dispatch.hardwired and
+    Dispatch.engine_only play greedy compiled into the core instead of the seats'
     plug-ins (see mexsim/game/kernel.py).
     """
     args = KernelArgs.build(rules, players)
@@ -157,8 +167,8 @@ def play_scheduled(rules: Rules, players: Sequence[PolicyLike], seed: int,
     n = len(match_ids)
     if deal_ids.shape != (n,) or seating.shape != (n, rules.players):
         raise ValueError("match_ids, deal_ids and seating[match, seat] must agree")
-    res = np.zeros((n, rules.rounds, rules.players, kernel.N_FIELDS), dtype=np.int64)
-    status = np.zeros(kernel.N_STATUS, dtype=np.int64)
+    res = np.zeros((n, rules.rounds, rules.players, N_FIELDS), dtype=np.int64)
+    status = np.zeros(N_STATUS, dtype=np.int64)
     work = np.zeros(view.SIZE, dtype=np.int64)
 
     def player_of(match: int, seat: int) -> int:
@@ -171,7 +181,7 @@ def play_scheduled(rules: Rules, players: Sequence[PolicyLike], seed: int,
 
 
 def play_matches_results(rules: Rules, seats: Sequence[PolicyLike], seed: int, first_match: int,
-                         n_matches: int, dispatch: int = kernel.DISPATCH_PLUGIN,
+                         n_matches: int, dispatch: int = Dispatch.plugin,
                          stride: int = 1) -> np.ndarray:
     """Play matches first_match + k·stride, k < n_matches, all with these seats and each
     from its own deal; returns res[k, round, seat, field] (see :func:`play_scheduled`)."""
@@ -193,30 +203,30 @@ def events_to_trace(rules: Rules, res: np.ndarray, ev: np.ndarray,
     out: list[dict] = [header] if header else []
     deal: dict | None = None
     for kind, rnd, seat, t, extra in ev.tolist():
-        if kind in (kernel.EV_DEAL_HAND, kernel.EV_DEAL_BONEYARD):
+        if kind in (Event.deal_hand, Event.deal_boneyard):
             if deal is None:
                 deal = {"event": "deal", "round": rnd, "engine": rules.max_pip - rnd,
                         "hands": [[] for _ in range(P)], "boneyard": []}
                 out.append(deal)
-            (deal["hands"][seat] if kind == kernel.EV_DEAL_HAND else deal["boneyard"]).append(
+            (deal["hands"][seat] if kind == Event.deal_hand else deal["boneyard"]).append(
                 tile(t))
             continue
         deal = None
-        if kind == kernel.EV_ENGINE:
+        if kind == Event.engine:
             out.append({"event": "engine", "round": rnd, "seat": seat})
-        elif kind == kernel.EV_DRAW:
+        elif kind == Event.draw:
             out.append({"event": "draw", "round": rnd, "seat": seat, "tile": tile(t)})
-        elif kind == kernel.EV_PLAY:
+        elif kind == Event.play:
             out.append({"event": "play", "round": rnd, "seat": seat, "tile": tile(t),
                         "train": "mexican" if extra == P else extra})
-        elif kind == kernel.EV_PASS:
+        elif kind == Event.pass_:
             out.append({"event": "pass", "round": rnd, "seat": seat})
-        elif kind == kernel.EV_ROUND_END:
+        elif kind == Event.round_end:
             out.append({"event": "round_end", "round": rnd,
-                        "reason": "blocked" if extra == kernel.REASON_BLOCKED else "out",
-                        "penalties": [int(p) for p in res[rnd, :, kernel.F_PENALTY]]})
+                        "reason": "blocked" if extra == Reason.blocked else "out",
+                        "penalties": [int(p) for p in res[rnd, :, Field.penalty]]})
     out.append({"event": "match_end",
-                "totals": [int(x) for x in res[:, :, kernel.F_PENALTY].sum(axis=0)]})
+                "totals": [int(x) for x in res[:, :, Field.penalty].sum(axis=0)]})
     return out
 
 
@@ -242,9 +252,9 @@ def play_dealt_round(rules: Rules, seats: Sequence[PolicyLike], round_no: int,
     if len(hands) != P or any(len(h) != rules.hand_size for h in hands):
         raise ValueError(f"a deal needs {P} hands of {rules.hand_size} tiles")
     order = np.array([t for hand in hands for t in hand] + list(boneyard), dtype=np.int64)
-    res = np.zeros((rules.rounds, P, kernel.N_FIELDS), dtype=np.int64)
-    ev = np.zeros((event_capacity(rules), kernel.EV_FIELDS), dtype=np.int64)
-    status = np.zeros(kernel.N_STATUS, dtype=np.int64)
+    res = np.zeros((rules.rounds, P, N_FIELDS), dtype=np.int64)
+    ev = np.zeros((event_capacity(rules), N_EVENT_FIELDS), dtype=np.int64)
+    status = np.zeros(N_STATUS, dtype=np.int64)
     work = np.zeros(view.SIZE, dtype=np.int64)
     n_ev = _run_kernel(args, status, work, lambda: kernel.play_dealt_round(
         _seed(seed), match, round_no, order, len(order), *args.rule_args(), work, res, ev,

@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from mexsim.errors import ConfigError
+from mexsim.validate import need_bool, need_choice, need_int
 
 PRESETS: dict[str, dict[str, Any]] = {
     "seed-001": {"engine": "holder", "first_turn": "train", "draw_to_start": False},
@@ -72,22 +73,6 @@ class Rules:
         return d
 
 
-def _need_int(where: str, key: str, value: Any, lo: int, hi: int | None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(f"{where}: '{key}' must be an integer, got {value!r}")
-    if value < lo or (hi is not None and value > hi):
-        allowed = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-        raise ConfigError(f"{where}: '{key}' = {value} is out of range (allowed: {allowed})")
-    return value
-
-
-def _need_choice(where: str, key: str, value: Any, choices: tuple[str, ...]) -> str:
-    if value not in choices:
-        allowed = ", ".join(f'"{c}"' for c in choices)
-        raise ConfigError(f"{where}: '{key}' = {value!r} is not allowed (allowed: {allowed})")
-    return value
-
-
 def resolve_rules(options: dict[str, Any], players: int, where: str = "[rules]") -> Rules:
     """Apply the preset, then explicit keys, and check the result can be dealt (R1–R5).
 
@@ -97,20 +82,18 @@ def resolve_rules(options: dict[str, Any], players: int, where: str = "[rules]")
     if unknown:
         allowed = ", ".join(RULE_KEYS)
         raise ConfigError(f"{where}: unknown key '{unknown[0]}' (allowed: {allowed})")
-    _need_int(where, "players", players, MIN_PLAYERS, MAX_PLAYERS)
-    preset = _need_choice(where, "preset", options.get("preset", DEFAULT_PRESET), tuple(PRESETS))
+    need_int(where, "players", players, MIN_PLAYERS, MAX_PLAYERS)
+    preset = need_choice(where, "preset", options.get("preset", DEFAULT_PRESET), tuple(PRESETS))
     merged: dict[str, Any] = {
         "max_pip": 12, "double_blank_points": 0, "hand_size": None, **PRESETS[preset],
     }
     merged.update({k: v for k, v in options.items() if k != "preset"})
 
-    max_pip = _need_int(where, "max_pip", merged["max_pip"], MIN_PIP, MAX_PIP)
-    first_turn = _need_choice(where, "first_turn", merged["first_turn"], FIRST_TURN_MODES)
-    engine = _need_choice(where, "engine", merged["engine"], ENGINE_MODES)
-    draw_to_start = merged["draw_to_start"]
-    if not isinstance(draw_to_start, bool):
-        raise ConfigError(f"{where}: 'draw_to_start' must be true or false, got {draw_to_start!r}")
-    dbp = _need_int(
+    max_pip = need_int(where, "max_pip", merged["max_pip"], MIN_PIP, MAX_PIP)
+    first_turn = need_choice(where, "first_turn", merged["first_turn"], FIRST_TURN_MODES)
+    engine = need_choice(where, "engine", merged["engine"], ENGINE_MODES)
+    draw_to_start = need_bool(where, "draw_to_start", merged["draw_to_start"])
+    dbp = need_int(
         where, "double_blank_points", merged["double_blank_points"], 0, MAX_DOUBLE_BLANK_POINTS
     )
 
@@ -126,7 +109,7 @@ def resolve_rules(options: dict[str, Any], players: int, where: str = "[rules]")
         hand_size = default_hand_size(players)
     largest = (in_deal - 1) // players
     # A one-tile hand would let the engine's holder go out before play starts (R5, R14).
-    hand_size = _need_int(where, "hand_size", hand_size, MIN_HAND_SIZE, None)
+    hand_size = need_int(where, "hand_size", hand_size, MIN_HAND_SIZE, None)
     if hand_size > largest:
         raise ConfigError(
             f"{where}: 'hand_size' = {hand_size} does not fit a double-{max_pip} set "

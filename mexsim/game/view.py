@@ -22,14 +22,16 @@ from __future__ import annotations
 
 from mexsim.game.tiles import WORDS as WORDS_PER_HAND
 
+# re-exported: strategies and the kernel read the limits with the rest of the layout
+from mexsim.strategy.limits import MAX_MEMORY as MAX_MEMORY
+from mexsim.strategy.limits import MAX_PARAMS as MAX_PARAMS
+
 MAX_PLAYERS = 10
 MAX_TRAINS = MAX_PLAYERS + 1
 MAX_TILES = 136  # double-15
 MAX_NUMBERS = 16
 MAX_WORDS = WORDS_PER_HAND  # the core's bitmask words (mexsim.game.tiles.WORDS)
 MAX_MOVES = MAX_TILES * MAX_TRAINS
-MAX_PARAMS = 8
-MAX_MEMORY = 32
 
 # --- scalars
 ROUND = 0  # round number r, 0-based

@@ -21,12 +21,11 @@ from pathlib import Path
 from typing import Any
 
 from mexsim.errors import ConfigError
+from mexsim.strategy.limits import MAX_MEMORY, MAX_PARAMS
 
 BUILTIN_STRATEGIES = Path(__file__).resolve().parent / "builtin"
 DROP_IN_FOLDER = "strategies"  # looked for in the working directory
 NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
-MAX_PARAMS = 8  # mexsim.game.view.MAX_PARAMS (not imported: keep this module numpy-free)
-MAX_MEMORY = 32  # mexsim.game.view.MAX_MEMORY
 
 
 @dataclass(frozen=True)

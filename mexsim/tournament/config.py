@@ -26,6 +26,7 @@ from mexsim.game.rules import (
     resolve_rules,
 )
 from mexsim.strategy.registry import available_strategies
+from mexsim.validate import need_bool, need_int, need_str, show
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from mexsim.tournament.schedule import Schedule
@@ -108,13 +109,13 @@ def load_config(path: str | Path, strategy_dirs: Sequence[str | Path] = ()) -> C
 
     run_where = f"{where} [run]"
     _check_keys(run_where, run, RUN_KEYS)
-    matches = _need_int(run_where, "matches", run.get("matches", DEFAULT_MATCHES), 1, None)
-    seed = _need_int(run_where, "seed", run.get("seed", DEFAULT_SEED), 0, MAX_SEED)
-    out = _need_str(run_where, "out", run.get("out", f"results/{Path(path).stem}"))
+    matches = need_int(run_where, "matches", run.get("matches", DEFAULT_MATCHES), 1, None)
+    seed = need_int(run_where, "seed", run.get("seed", DEFAULT_SEED), 0, MAX_SEED)
+    out = need_str(run_where, "out", run.get("out", f"results/{Path(path).stem}"))
 
     seating_where = f"{where} [seating]"
     _check_keys(seating_where, seating, SEATING_KEYS)
-    rotate = _need_bool(seating_where, "rotate", seating.get("rotate", True))
+    rotate = need_bool(seating_where, "rotate", seating.get("rotate", True))
 
     dirs = _strategy_dirs(run_where, Path(path).parent, run.get("strategies", []))
     dirs += tuple(str(Path(d).expanduser().resolve()) for d in strategy_dirs)
@@ -122,7 +123,7 @@ def load_config(path: str | Path, strategy_dirs: Sequence[str | Path] = ()) -> C
 
     tournament_where = f"{where} [tournament]"
     _check_keys(tournament_where, tournament, TOURNAMENT_KEYS)
-    duplicate = _need_bool(tournament_where, "duplicate", tournament.get("duplicate", False))
+    duplicate = need_bool(tournament_where, "duplicate", tournament.get("duplicate", False))
     table_size = _table_size(tournament_where, tournament.get("table_size"), len(players))
     if not rotate and (duplicate or table_size < len(players)):
         what = ("duplicate = true" if duplicate
@@ -148,13 +149,13 @@ def with_overrides(
     """Apply command-line flags (``--matches``, ``--seed``, ``--out``) over the config."""
     changes: dict[str, Any] = {}
     if matches is not None:
-        asked = _need_int("command line", "--matches", matches, 1, None)
+        asked = need_int("command line", "--matches", matches, 1, None)
         changes["matches"] = _whole_deals(asked, config.table_size, config.duplicate)
         changes["requested_matches"] = asked if changes["matches"] != asked else None
     if seed is not None:
-        changes["seed"] = _need_int("command line", "--seed", seed, 0, MAX_SEED)
+        changes["seed"] = need_int("command line", "--seed", seed, 0, MAX_SEED)
     if out is not None:
-        changes["out"] = _need_str("command line", "--out", out)
+        changes["out"] = need_str("command line", "--out", out)
     return replace(config, **changes)
 
 
@@ -197,7 +198,7 @@ def _table_size(where: str, value: Any, players: int) -> int:
                 f"at most {MAX_PLAYERS} (R2): set 'table_size' (allowed: "
                 f"{MIN_PLAYERS}..{MAX_PLAYERS}) to play them as a pool")
         return players
-    size = _need_int(where, "table_size", value, MIN_PLAYERS, most)
+    size = need_int(where, "table_size", value, MIN_PLAYERS, most)
     from mexsim.tournament.schedule import MAX_TABLES, table_count  # numpy: not for --help
 
     if table_count(players, size) > MAX_TABLES:
@@ -241,7 +242,7 @@ def _strategy_dirs(where: str, base: Path, value: Any) -> tuple[str, ...]:
     folders = [value] if isinstance(value, str) else value
     if not isinstance(folders, list) or not all(isinstance(f, str) for f in folders):
         raise ConfigError(
-            f"{where}: 'strategies' must be a folder or a list of folders, got {_show(value)}")
+            f"{where}: 'strategies' must be a folder or a list of folders, got {show(value)}")
     resolved = tuple(str((base / Path(f).expanduser()).resolve()) for f in folders)
     for folder in resolved:
         if not Path(folder).is_dir():
@@ -275,7 +276,7 @@ def _players(where: str, tables: Any, dirs: tuple[str, ...]) -> tuple[PlayerSpec
             )
         name = table.get("name")
         if name is not None:
-            name = _need_str(player_where, "name", name)
+            name = need_str(player_where, "name", name)
             if name in explicit:
                 raise ConfigError(
                     f"{player_where}: duplicate 'name' = {name!r} (already used by "
@@ -299,7 +300,7 @@ def _players(where: str, tables: Any, dirs: tuple[str, ...]) -> tuple[PlayerSpec
         # A parameter sweep: one player per combination of the listed values, named by
         # them, e.g. longest_train[pip_weight=0.5].
         for values in itertools.product(*(params[key] for key in swept)):
-            label = ",".join(f"{key}={_show(v)}" for key, v in zip(swept, values, strict=True))
+            label = ",".join(f"{key}={show(v)}" for key, v in zip(swept, values, strict=True))
             variant = _unique(f"{name}[{label}]", taken)
             taken.add(variant)
             chosen = dict(params) | {
@@ -335,7 +336,7 @@ def _params(where: str, strategy: str, defaults: Mapping[str, float],
     """The full parameter set; a list of numbers is a sweep over those values."""
     if not isinstance(given, dict):
         raise ConfigError(
-            f"{where}: 'params' must be a table of numbers, got {_show(given)} "
+            f"{where}: 'params' must be a table of numbers, got {show(given)} "
             f"(allowed keys: {_param_names(strategy, defaults)})"
         )
     params: dict[str, float | list[float]] = {
@@ -351,11 +352,11 @@ def _params(where: str, strategy: str, defaults: Mapping[str, float],
                              for v in values):
             raise ConfigError(
                 f"{where}: 'params.{key}' must be a number or a non-empty list of numbers "
-                f"(a sweep), got {_show(value)} (default: {defaults[key]!r})"
+                f"(a sweep), got {show(value)} (default: {defaults[key]!r})"
             )
         if len({float(v) for v in values}) < len(values):
             raise ConfigError(
-                f"{where}: 'params.{key}' = {_show(value)} lists a value twice (a sweep "
+                f"{where}: 'params.{key}' = {show(value)} lists a value twice (a sweep "
                 "needs distinct values)")
         params[key] = list(values) if isinstance(value, list) else float(value)
     return params
@@ -374,7 +375,7 @@ def _table(where: str, data: dict[str, Any], key: str, spelled: str) -> dict[str
     value = data.get(key, {})
     if not isinstance(value, dict):
         raise ConfigError(
-            f"{where}: '{key}' must be a table (a {spelled} section), got {_show(value)}"
+            f"{where}: '{key}' must be a table (a {spelled} section), got {show(value)}"
         )
     return value
 
@@ -397,36 +398,6 @@ def _suggest(word: Any, choices: Iterable[str]) -> str:
 
 def _names(choices: Iterable[str]) -> str:
     return ", ".join(sorted(choices))
-
-
-def _need_int(where: str, key: str, value: Any, lo: int, hi: int | None) -> int:
-    allowed = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(
-            f"{where}: '{key}' must be an integer, got {_show(value)} (allowed: {allowed})"
-        )
-    if value < lo or (hi is not None and value > hi):
-        raise ConfigError(f"{where}: '{key}' = {value} is out of range (allowed: {allowed})")
-    return value
-
-
-def _need_bool(where: str, key: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise ConfigError(f"{where}: '{key}' must be true or false, got {_show(value)}")
-    return value
-
-
-def _need_str(where: str, key: str, value: Any) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise ConfigError(f"{where}: '{key}' must be a non-empty string, got {_show(value)}")
-    return value
-
-
-def _show(value: Any) -> str:
-    """A value as the TOML file spells it, roughly (``true``, not ``True``)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return repr(value)
 
 
 def _one_line(text: str) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 import pyarrow as pa
 
-from mexsim.game import kernel
+from mexsim.game.enums import Field
 
 ROUNDS_SCHEMA = pa.schema([
     ("match", pa.int64()),
@@ -77,16 +77,16 @@ def block_tables(res: np.ndarray, first_match: int, max_pip: int, player_of_seat
         pa.array(np.broadcast_to(np.arange(players, dtype=np.int8)[None, None, :], shape).ravel()),
         _dictionary(who, player_names),
         _dictionary(strategy_of_player[who], strategies),
-        pa.array(res[..., kernel.F_PENALTY].ravel().astype(np.int16)),
-        pa.array(res[..., kernel.F_TILES_LEFT].ravel().astype(np.int16)),
-        pa.array(res[..., kernel.F_WENT_OUT].ravel().astype(bool)),
-        pa.array(res[..., kernel.F_BLOCKED].ravel().astype(bool)),
-        pa.array(res[..., kernel.F_TILES_PLAYED].ravel().astype(np.int16)),
-        pa.array(res[..., kernel.F_DRAWS].ravel().astype(np.int16)),
+        pa.array(res[..., Field.penalty].ravel().astype(np.int16)),
+        pa.array(res[..., Field.tiles_left].ravel().astype(np.int16)),
+        pa.array(res[..., Field.went_out].ravel().astype(bool)),
+        pa.array(res[..., Field.blocked].ravel().astype(bool)),
+        pa.array(res[..., Field.tiles_played].ravel().astype(np.int16)),
+        pa.array(res[..., Field.draws].ravel().astype(np.int16)),
         pa.array(np.broadcast_to(deal_ids[:, None, None], shape).ravel()),
     ], schema=ROUNDS_SCHEMA)
 
-    totals = res[..., kernel.F_PENALTY].sum(axis=1)  # [match, seat]
+    totals = res[..., Field.penalty].sum(axis=1)  # [match, seat]
     rank, win = match_outcomes(totals)
     who = player_of_seat.ravel()
     matches_table = pa.Table.from_arrays([

@@ -23,7 +23,7 @@ import numpy as np
 
 from mexsim import __version__
 from mexsim.errors import ConfigError
-from mexsim.game import kernel
+from mexsim.game.enums import Field
 from mexsim.game.play import play_scheduled
 from mexsim.strategy.policy import Policy
 from mexsim.tournament.config import Config, config_schedule
@@ -160,7 +160,7 @@ def run(config: Config, out: Path, workers: int, force: bool = False,
                         schedule.deals(first, n))
                     rounds_writer.write_table(rounds_table)
                     matches_writer.write_table(matches_table)
-                    seat_totals = res[..., kernel.F_PENALTY].sum(axis=1)
+                    seat_totals = res[..., Field.penalty].sum(axis=1)
                     np.put_along_axis(totals[first:first + n], who, seat_totals, axis=1)
                     if progress:
                         progress(n)

@@ -109,7 +109,7 @@ def test_streamed_results_directory_gives_the_in_memory_analysis(tmp_path) -> No
     from tests.analysis.test_summary import NAMES, results
 
     rng = np.random.default_rng(8)
-    totals = np.round(rng.normal(200, 60, size=(300, 1)) + [0, 6, 15]
+    totals = np.round(rng.normal(200, 60, size=(300, 1)) + np.array([0, 6, 15])
                       + rng.normal(0, 8, size=(300, 3))).clip(0)
     matches, rounds = results(totals, NAMES)
     pq.write_table(pa.Table.from_pandas(matches, preserve_index=False),

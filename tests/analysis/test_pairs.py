@@ -9,8 +9,9 @@ import pandas as pd
 import pytest
 from scipy import stats
 
+from mexsim.analysis.formatting import p_value
 from mexsim.analysis.head_to_head import head_to_head
-from mexsim.analysis.pairs import compare_pairs, format_p, format_pairs, holm
+from mexsim.analysis.pairs import compare_pairs, format_pairs, holm
 from mexsim.analysis.sweeps import compare_sweeps, format_sweeps
 from mexsim.tournament.schedule import Schedule
 
@@ -55,9 +56,9 @@ def test_a_pool_compares_pairs_on_deal_adjusted_totals() -> None:
     assert "all 3 pairs separated" in format_pairs(table)
 
 
-def test_format_p() -> None:
-    assert [format_p(p) for p in (np.nan, 0.0, 1e-5, 0.25)] == ["n/a", "<1e-300", "1.0e-05",
-                                                                 "0.250"]
+def test_p_values_print_for_people() -> None:
+    assert [p_value(p) for p in (np.nan, 0.0, 1e-5, 0.25)] == ["n/a", "<1e-300", "1.0e-05",
+                                                                "0.250"]
 
 
 def test_sweep_verdict_names_its_statistic_and_shows_the_head_to_head_share() -> None:

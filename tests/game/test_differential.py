@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, settings
 
-from mexsim.game import kernel
+from mexsim.game.enums import Field
 from mexsim.game.play import core_trace, play_match_results, play_matches_results
 from mexsim.game.reference import play_match
 from mexsim.game.rng import STREAM_SHUFFLE, Xoshiro, key_py, seed_words, stream_key, xoshiro_bounded
@@ -39,12 +39,12 @@ def test_result_rows_agree_with_the_reference(case, seed, match):
     ref = play_match(rules, seed, match, seats)
     res, _ = play_match_results(rules, seats, seed, match)
     for r, rr in enumerate(ref.rounds):
-        assert list(res[r, :, kernel.F_PENALTY]) == rr.penalties
-        assert list(res[r, :, kernel.F_TILES_LEFT]) == rr.tiles_left
-        assert list(res[r, :, kernel.F_TILES_PLAYED]) == rr.tiles_played
-        assert list(res[r, :, kernel.F_DRAWS]) == rr.draws
-        assert bool(res[r, 0, kernel.F_BLOCKED]) == rr.blocked
-        went_out = [s for s in range(rules.players) if res[r, s, kernel.F_WENT_OUT]]
+        assert list(res[r, :, Field.penalty]) == rr.penalties
+        assert list(res[r, :, Field.tiles_left]) == rr.tiles_left
+        assert list(res[r, :, Field.tiles_played]) == rr.tiles_played
+        assert list(res[r, :, Field.draws]) == rr.draws
+        assert bool(res[r, 0, Field.blocked]) == rr.blocked
+        went_out = [s for s in range(rules.players) if res[r, s, Field.went_out]]
         assert went_out == ([] if rr.blocked else [rr.went_out])
 
 

@@ -17,14 +17,7 @@ from __future__ import annotations
 import pytest
 
 from mexsim.errors import ConfigError
-from mexsim.game.kernel import (
-    F_BLOCKED,
-    F_DRAWS,
-    F_PENALTY,
-    F_TILES_LEFT,
-    F_TILES_PLAYED,
-    F_WENT_OUT,
-)
+from mexsim.game.enums import Field
 from mexsim.game.play import play_dealt_round
 from mexsim.game.reference import Round, make_players, static_view
 from mexsim.game.rules import default_hand_size, resolve_rules, tile_count
@@ -54,12 +47,12 @@ def play(hands, boneyard, r=0, **options):
     ).play_round()
     res, core_events = play_dealt_round(rules, ["greedy"] * P, r, hand_tiles, bone_tiles)
     assert core_events == ref_events
-    assert res[:, F_PENALTY].tolist() == result.penalties
-    assert res[:, F_TILES_LEFT].tolist() == result.tiles_left
-    assert res[:, F_TILES_PLAYED].tolist() == result.tiles_played
-    assert res[:, F_DRAWS].tolist() == result.draws
-    assert res[:, F_BLOCKED].tolist() == [int(result.blocked)] * P
-    assert res[:, F_WENT_OUT].tolist() == [int(s == result.went_out) for s in range(P)]
+    assert res[:, Field.penalty].tolist() == result.penalties
+    assert res[:, Field.tiles_left].tolist() == result.tiles_left
+    assert res[:, Field.tiles_played].tolist() == result.tiles_played
+    assert res[:, Field.draws].tolist() == result.draws
+    assert res[:, Field.blocked].tolist() == [int(result.blocked)] * P
+    assert res[:, Field.went_out].tolist() == [int(s == result.went_out) for s in range(P)]
     return res, ref_events
 
 
@@ -172,7 +165,7 @@ def test_R5_nobody_holds_the_engine_clockwise_draws_from_seat_r_mod_P():
         "1 45>1", "2 pass", "0 pass", "1 pass", "2 34>1", "0 36>1", "1 16>1", "2 pass",
         "0 pass", "1 12>1", "out [4, 0, 10]",
     ]
-    assert res[:, F_DRAWS].tolist() == [1, 2, 1]  # the search draws count as draws
+    assert res[:, Field.draws].tolist() == [1, 2, 1]  # the search draws count as draws
 
 
 def test_R5_set_aside_engine_is_in_no_hand_and_seat_r_mod_P_starts():
@@ -317,7 +310,7 @@ def test_R14_going_out_ends_the_round_at_once_also_on_a_double():
     deal = ([[(5, 6), (5, 5)], [(0, 1), (0, 2)]], [(0, 3)])
     res, ev = play(*deal, first_turn="train")
     assert steps(ev) == ["0 engine", "0 56>0", "0 55>0", "out [0, 3]"]
-    assert res[:, F_WENT_OUT].tolist() == [1, 0] and res[:, F_BLOCKED].tolist() == [0, 0]
+    assert res[:, Field.went_out].tolist() == [1, 0] and res[:, Field.blocked].tolist() == [0, 0]
     _, ev = play(*deal, first_turn="single")
     assert steps(ev) == ["0 engine", "0 56>0", "1 +03", "1 pass", "0 55>0", "out [0, 6]"]
 
@@ -331,7 +324,7 @@ def test_R15_new_marker_restarts_the_blocked_count():
         "0 engine", "0 +22", "0 pass", "1 36>1", "0 pass", "1 pass", "0 13>1", "1 pass",
         "0 11>1", "0 pass", "1 pass", "blocked [4, 0]",
     ]
-    assert res[:, F_BLOCKED].tolist() == [1, 1] and res[:, F_WENT_OUT].tolist() == [0, 0]
+    assert res[:, Field.blocked].tolist() == [1, 1] and res[:, Field.went_out].tolist() == [0, 0]
 
 
 def test_R15_blocked_after_P_passes_with_new_markers_counted_once():
@@ -346,10 +339,10 @@ def test_R16_penalties_and_double_blank_points():
     """R16: each seat scores the pips left in hand; 0|0 is worth double_blank_points."""
     deal = ([[(1, 3), (1, 1)], [(3, 6), (0, 0)]], [(2, 2)])
     res, ev = play(*deal)
-    assert ev[-1]["penalties"] == res[:, F_PENALTY].tolist() == [4, 0]
-    assert res[:, F_TILES_LEFT].tolist() == [1, 1]
-    assert res[:, F_TILES_PLAYED].tolist() == [2, 1] and res[:, F_DRAWS].tolist() == [1, 0]
+    assert ev[-1]["penalties"] == res[:, Field.penalty].tolist() == [4, 0]
+    assert res[:, Field.tiles_left].tolist() == [1, 1]
+    assert res[:, Field.tiles_played].tolist() == [2, 1] and res[:, Field.draws].tolist() == [1, 0]
     res, ev = play(*deal, double_blank_points=50)
-    assert ev[-1]["penalties"] == res[:, F_PENALTY].tolist() == [4, 50]
+    assert ev[-1]["penalties"] == res[:, Field.penalty].tolist() == [4, 50]
     res, _ = play([[(5, 6), (5, 5)], [(3, 4), (2, 6)]], [(0, 3)], first_turn="train")
-    assert res[:, F_PENALTY].tolist() == [0, 15]
+    assert res[:, Field.penalty].tolist() == [0, 15]

@@ -1,0 +1,117 @@
+"""The numba core's integer codes, grouped by what they number (vectorbt's enums style).
+
+Each group is a NamedTuple *instance*, so code reads ``Event.play`` or
+``Field.penalty``, and numba compiles an attribute of a global tuple to a constant:
+the kernels pay nothing for the names. The ``N_*`` sizes are the row widths of the
+arrays the kernels fill; they follow from the groups, so a new field cannot be
+forgotten in its size.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class EventKinds(NamedTuple):
+    """The kind of an event row (EventField.kind): what a recorded trace line says."""
+
+    deal_hand: int = 0  # a tile dealt to a seat's hand
+    deal_boneyard: int = 1  # a tile left in the boneyard, in drawing order
+    engine: int = 2  # the engine is set; the seat is the first to play (R5)
+    draw: int = 3
+    play: int = 4  # the tile laid on train EventField.extra
+    pass_: int = 5  # "pass" is a keyword
+    round_end: int = 6  # EventField.extra says why: a Reason
+
+
+Event = EventKinds()
+
+
+class EventFields(NamedTuple):
+    """The columns of an event row, ev[k, :]."""
+
+    kind: int = 0  # an Event
+    round: int = 1
+    seat: int = 2  # -1 when no seat acts (the boneyard, the round's end)
+    tile: int = 3  # -1 when no tile moves
+    extra: int = 4  # the train of a play, the Reason of a round's end, else 0
+
+
+EventField = EventFields()
+N_EVENT_FIELDS = len(EventField)
+
+
+class Reasons(NamedTuple):
+    """Why a round ended (Event.round_end)."""
+
+    out: int = 0  # R14: a seat played its last tile
+    blocked: int = 1  # R15: no one can play and the boneyard is empty
+
+
+Reason = Reasons()
+
+
+class Fields(NamedTuple):
+    """The result fields of a round and seat, res[..., round, seat, field]: the
+    rounds.parquet columns of the same names."""
+
+    penalty: int = 0
+    tiles_left: int = 1
+    went_out: int = 2
+    blocked: int = 3
+    tiles_played: int = 4
+    draws: int = 5
+
+
+Field = Fields()
+N_FIELDS = len(Field)
+
+
+class Scopes(NamedTuple):
+    """Which trains a move list covers (docs/rules.md, "Move order")."""
+
+    oldest_double: int = 0  # R13: an open double must be served
+    own_train: int = 1  # R11: the first turn plays on the own train only
+    usable_trains: int = 2  # own, Mexican, then marked trains clockwise (R7)
+
+
+Scope = Scopes()
+
+
+class Outcomes(NamedTuple):
+    """How a turn left the round."""
+
+    goes_on: int = 0
+    out: int = 1  # R14
+    blocked: int = 2  # R15
+
+
+Outcome = Outcomes()
+
+
+class Dispatches(NamedTuple):
+    """How a kernel asks strategies for a move: through the plug-ins (always, outside
+    benchmarks), or greedy compiled in, with the view filled as for a call (the
+    "hard-wired call" baseline of the dispatch cost) or without it (the engine alone)."""
+
+    plugin: int = 0
+    hardwired: int = 1
+    engine_only: int = 2
+
+
+Dispatch = Dispatches()
+
+
+class StatusFields(NamedTuple):
+    """status[...] after a kernel returns: a strategy that chose an impossible move."""
+
+    bad_choice: int = 0  # 1 when a strategy returned an index outside its legal moves
+    match: int = 1
+    round: int = 2
+    seat: int = 3
+    choice: int = 4  # the index it returned
+    n_moves: int = 5  # how many legal moves it had
+
+
+Status = StatusFields()
+N_STATUS = len(Status)
