@@ -21,9 +21,9 @@ interval lies inside [-margin, +margin])? The run is decided when every other pl
 is one or the other. The intervals of all pairs hold simultaneously (alpha is split
 over the pairs, Bonferroni), so a data-dependent choice of the best is covered too.
 
-The sums behind it (per pair: deals both played, sum and sum of squares of the
-difference) are updated block by block with three matrix products: memory and time
-per block do not grow with the run.
+The moments behind it (per pair: deals both played, mean and squared deviations of
+the difference) are the run's statistics, gathered block by block
+(mexsim/analysis/accumulate.py): memory and time per block do not grow with the run.
 """
 
 from __future__ import annotations
@@ -32,6 +32,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+
+from mexsim.analysis.accumulate import RunStatistics
 
 TARGET_DEALS = 10_000  # the boundary is tightest around here
 MIN_DEALS = 30  # no verdict from fewer deals per pair: the variance is not yet known
@@ -70,77 +72,41 @@ class Verdict:
         return f"{head} after {self.deals:,} deals; best {self.best}; " + "; ".join(parts)
 
 
-class SequentialComparison:
-    """Running paired statistics of every pair of players, fed (deal × player) blocks of
-    per-deal mean totals (NaN where a player sat a deal out)."""
-
-    def __init__(self, players: Sequence[str], confidence: float = 0.95,
-                 margin: float = DEFAULT_MARGIN) -> None:
-        if not 0 < confidence < 1:
-            raise ValueError(f"confidence {confidence} must be between 0 and 1")
-        if not margin >= 0:
-            raise ValueError(f"margin {margin} must be a number >= 0")
-        self.players = list(players)
-        self.margin = margin
-        p = len(self.players)
-        self.alpha = (1 - confidence) / max(p * (p - 1) // 2, 1)  # every pair at once
-        self.count = np.zeros((p, p))  # deals both played
-        self.total = np.zeros(p)  # sum of each player's per-deal totals
-        self.seen = np.zeros(p)  # deals each player played
-        self.sums = np.zeros((p, p))  # sum over rows of x_a * present_b
-        self.squares = np.zeros((p, p))  # sum of x_a² * present_b
-        self.cross = np.zeros((p, p))  # sum of x_a * x_b
-        self.deals = 0
-
-    def add(self, units: np.ndarray) -> None:
-        """Fold in a block of whole deals (rows) of per-deal mean totals."""
-        values = np.asarray(units, dtype=float)
-        present = ~np.isnan(values)
-        x = np.where(present, values, 0.0)
-        m = present.astype(float)
-        self.count += m.T @ m
-        self.total += x.sum(axis=0)
-        self.seen += m.sum(axis=0)
-        self.sums += x.T @ m
-        self.squares += (x * x).T @ m
-        self.cross += x.T @ x
-        self.deals += len(values)
-
-    def difference(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Per ordered pair (a, b): deals both played, the mean and the sample standard
-        deviation of (total of b - total of a) over them."""
-        n = self.count
-        with np.errstate(divide="ignore", invalid="ignore"):
-            total = self.sums.T - self.sums  # sum of x_b - x_a where both played
-            square = self.squares + self.squares.T - 2 * self.cross
-            mean = total / n
-            var = (square - n * mean * mean) / (n - 1)
-        return n, mean, np.sqrt(np.maximum(var, 0.0))
-
-    def verdict(self) -> Verdict:
-        """The best player so far and, for every other, whether it is separated from
-        the best, equivalent to it within the margin, or still open."""
-        with np.errstate(divide="ignore", invalid="ignore"):
-            means = np.where(self.seen > 0, self.total / self.seen, np.inf)
-        best = int(np.argmin(means))
-        n, mean, sd = self.difference()
-        states, intervals = {}, {}
-        decided = self.deals > 0
-        for other in range(len(self.players)):
-            if other == best:
-                continue
-            pairs = n[best, other]
-            half = half_width(pairs, sd[best, other], self.alpha)
-            lo, hi = mean[best, other] - half, mean[best, other] + half
-            if pairs < MIN_DEALS or not np.isfinite(half):
-                state = "open"
-            elif lo > 0:
-                state = "separated"
-            elif -self.margin < lo and hi < self.margin:
-                state = "equivalent"
-            else:
-                state = "open"
-            decided &= state != "open"
-            states[self.players[other]] = state
-            intervals[self.players[other]] = (float(lo), float(hi))
-        return Verdict(bool(decided), self.players[best], self.deals, states, intervals)
+def verdict(run: RunStatistics, players: Sequence[str], confidence: float = 0.95,
+            margin: float = DEFAULT_MARGIN) -> Verdict:
+    """Where a run stands: the best player so far (lowest mean per-deal total) and, for
+    every other, whether it is separated from the best, equivalent to it within
+    ``margin`` points, or still open — from the statistics gathered block by block
+    (mexsim/analysis/accumulate.py: per pair, the moments of the per-deal difference)."""
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence {confidence} must be between 0 and 1")
+    if not margin >= 0:
+        raise ValueError(f"margin {margin} must be a number >= 0")
+    p = len(players)
+    alpha = (1 - confidence) / max(p * (p - 1) // 2, 1)  # every pair at once
+    with np.errstate(divide="ignore", invalid="ignore"):
+        means = np.where(run.totals.n > 0, run.totals.mean, np.inf)
+    best = int(np.argmin(means))
+    pairs = run.pairs
+    states, intervals = {}, {}
+    decided = run.deals > 0
+    for other in range(p):
+        if other == best:
+            continue
+        n = pairs.n[best, other]
+        sd = np.sqrt(pairs.var[best, other]) if n >= 2 else np.inf
+        half = float(half_width(np.array([n]), np.array([sd]), alpha)[0])
+        mean = pairs.mean[best, other]
+        lo, hi = mean - half, mean + half
+        if n < MIN_DEALS or not np.isfinite(half):
+            state = "open"
+        elif lo > 0:
+            state = "separated"
+        elif -margin < lo and hi < margin:
+            state = "equivalent"
+        else:
+            state = "open"
+        decided &= state != "open"
+        states[players[other]] = state
+        intervals[players[other]] = (float(lo), float(hi))
+    return Verdict(bool(decided), players[best], run.deals, states, intervals)

@@ -1,51 +1,32 @@
-"""Stop when decided (mexsim/analysis/sequential.py): the running statistics equal the
-batch ones, looking after every block keeps the error rate, and clear differences stop
-early. By simulation, with numbers shaped like match totals."""
+"""Stop when decided (mexsim/analysis/sequential.py): looking after every block keeps
+the error rate, and clear differences stop early. By simulation, with numbers shaped
+like match totals. (That the block-by-block statistics equal the batch ones is
+tests/analysis/test_accumulate.py's.)"""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from mexsim.analysis.sequential import SequentialComparison, half_width
-
-
-@settings(max_examples=30, deadline=None)
-@given(st.data())
-def test_running_sums_equal_the_batch_statistics_for_any_block_split(data) -> None:
-    n, p = data.draw(st.integers(2, 40)), data.draw(st.integers(2, 4))
-    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
-    units = rng.normal(50, 10, size=(n, p)).round(1)
-    units[rng.random((n, p)) < 0.2] = np.nan
-    cuts = sorted(data.draw(st.lists(st.integers(1, n - 1), max_size=4, unique=True)))
-    seq = SequentialComparison([f"p{i}" for i in range(p)])
-    for block in np.split(units, cuts):
-        seq.add(block)
-    count, mean, sd = seq.difference()
-    for a in range(p):
-        for b in range(p):
-            both = ~np.isnan(units[:, a]) & ~np.isnan(units[:, b])
-            assert count[a, b] == both.sum()
-            d = units[both, b] - units[both, a]
-            if a != b and len(d) >= 1:
-                assert mean[a, b] == pytest.approx(d.mean(), abs=1e-9)
-            if a != b and len(d) >= 2:
-                assert sd[a, b] == pytest.approx(d.std(ddof=1), rel=1e-6, abs=1e-6)
+from mexsim.analysis.accumulate import RunAccumulator, accumulate
+from mexsim.analysis.sequential import half_width, verdict
 
 
 def run_until_decided(true_means, sd: float, rng, block: int = 50, max_deals: int = 20_000,
                       margin: float = 1.0):
     """Feed blocks of per-deal totals (a shared deal effect plus each player's noise)
     until decided or max_deals; returns the last verdict."""
-    seq = SequentialComparison([f"p{i}" for i in range(len(true_means))], margin=margin)
+    players = [f"p{i}" for i in range(len(true_means))]
+    acc = RunAccumulator(len(players))
+    deals = 0
     while True:
         deal = rng.normal(0, 30, size=(block, 1))
-        seq.add(deal + rng.normal(true_means, sd, size=(block, len(true_means))))
-        verdict = seq.verdict()
-        if verdict.decided or seq.deals >= max_deals:
-            return verdict
+        acc.add(deal + rng.normal(true_means, sd, size=(block, len(true_means))),
+                np.arange(deals, deals + block))
+        deals += block
+        result = verdict(acc.stats, players, margin=margin)
+        if result.decided or deals >= max_deals:
+            return result
 
 
 def test_identical_players_are_rarely_separated_however_often_we_look() -> None:
@@ -96,7 +77,8 @@ def test_half_width_shrinks_and_is_wider_than_the_fixed_interval() -> None:
 
 
 def test_bad_settings_are_refused() -> None:
+    run = accumulate(np.zeros((3, 2)))
     with pytest.raises(ValueError, match="confidence"):
-        SequentialComparison(["a", "b"], confidence=1.5)
+        verdict(run, ["a", "b"], confidence=1.5)
     with pytest.raises(ValueError, match="margin"):
-        SequentialComparison(["a", "b"], margin=float("nan"))
+        verdict(run, ["a", "b"], margin=float("nan"))
