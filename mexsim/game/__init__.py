@@ -1,7 +1,8 @@
 """The game: the rules (R1–R17) in three independent implementations and their tools.
 
 ``rules``, ``tiles``, ``rng``, ``bits`` and ``view`` are the shared vocabulary;
-``kernel`` is the numba core and ``play`` its Python driver; ``reference`` is the
+``kernel`` is the numba core and ``play`` its Python driver; ``enums`` names the
+kernel's integer codes and ``contexts`` bundles its arguments; ``reference`` is the
 pure-Python engine; ``referee`` checks any trace; ``render`` tells one for people;
-``enums`` names the kernel's integer codes.
+``trace_words`` is how a trace spells the Mexican train.
 """

@@ -18,8 +18,11 @@ per hand: 2 up to double-14, 3 for double-15):
 Strategies are plug-ins (mexsim/strategy/registry.py): a tuple of first-class functions
 ``decide(view, params) -> move index``, one per distinct strategy of the run, padded to
 rules.MAX_STRATEGIES so that the kernels compile once whatever the table; each seat's
-``seat_func`` picks its entry. Which player sits where, and which deal a match replays
-(duplicate deals), come in as arrays (mexsim/tournament/schedule.py decides them).
+entry of ``seats.func`` picks its function. Which player sits where, and which deal a
+match replays (duplicate deals), come in as arrays (mexsim/tournament/schedule.py
+decides them). The other arguments travel in the named tuples of
+mexsim/game/contexts.py (the rules as numbers, the tile tables, the players' arrays,
+the scratch arrays above, the outputs); the integer codes are mexsim/game/enums.py's.
 
 The turn loop is written out in one function on purpose: helpers that take arrays pay
 atomic reference counting on every call (measured: two thirds of the run time), so the
@@ -32,6 +35,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from mexsim.game.contexts import Outputs, PlayerArrays, RoundScratch
 from mexsim.game.enums import N_EVENT_FIELDS, Dispatch, Event, Field, Outcome, Reason, Scope, Status
 from mexsim.game.rng import (
     STREAM_SHUFFLE,
@@ -138,13 +142,15 @@ def fill_static_view(view, match, P, N, lo, hi, pips, number_mask):
 
 
 @njit(cache=True, error_model="numpy")
-def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
-               double_blank_points, funcs, seat_func, params, n_params, n_memory, memory,
-               pbuf, lo, hi,
-               pips, number_mask, rng, hands, boneyard, had_turn, played, draws, scan, view,
-               st, res, ev, n_ev, status, record, dispatch):
-    """Play round ``rnd`` dealt as boneyard[:n] (see shuffle_deal) into res[rnd, seat, F_*];
-    returns n_ev, the event rows written so far (-1 when a strategy failed: see status)."""
+def play_round(rnd, n, rules, funcs, seats, tiles, scratch, out, n_ev, record, dispatch):
+    """Play round ``rnd`` dealt as scratch.boneyard[:n] (see shuffle_deal) into
+    out.res[rnd, seat, Field.*]; returns n_ev, the event rows written so far (-1 when a
+    strategy failed: see out.status). The bundles are mexsim/game/contexts.py's."""
+    P, N, H, first_turn_train, set_aside, draw_to_start, double_blank_points = rules
+    seat_func, params, n_params, n_memory = seats
+    lo, hi, pips, number_mask = tiles
+    rng, hands, boneyard, had_turn, played, draws, scan, pbuf, memory, st = scratch
+    view, res, ev, status = out
     T = lo.shape[0]
     W = MAX_WORDS
     engine = N - rnd  # R4
@@ -443,94 +449,85 @@ def play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
 
 
 @njit(cache=True)
-def play_match(seed, match, deal, P, N, H, first_turn_train, set_aside, draw_to_start,
-               double_blank_points, funcs, seat_func, params, n_params, n_memory, lo, hi,
-               pips, number_mask, view, res, ev, status, record, dispatch):
-    """Play match ``match`` (R4: N+1 rounds) into res[round, seat, F_*]. Seat s plays
-    funcs[seat_func[s]] with params[s]; the shuffles and the seats' random streams come
-    from ``deal`` (the match itself, unless duplicate deals replay one deal).
+def new_scratch(P, T, words, view_size):
+    """The working arrays of a match (contexts.RoundScratch), before its first round."""
+    return RoundScratch(np.empty((P, 4), dtype=np.uint64),
+                        np.zeros((P, words), dtype=np.uint64),
+                        np.empty(T, dtype=np.int64), np.empty(P, dtype=np.int64),
+                        np.empty(P, dtype=np.int64), np.empty(P, dtype=np.int64),
+                        np.empty(P + 1, dtype=np.int64), np.zeros(MAX_PARAMS, dtype=np.float64),
+                        np.zeros((P, MAX_MEMORY), dtype=np.int64),
+                        np.zeros(view_size, dtype=np.int64))
 
-    Returns the number of event rows written, or -1 when a strategy chose an impossible
-    move (details in status)."""
-    T = lo.shape[0]
-    rng = np.empty((P, 4), dtype=np.uint64)
-    for s in range(P):
+
+@njit(cache=True)
+def seed_streams(rng, seed, deal):
+    """Each seat's strategy stream for the matches that play ``deal``."""
+    for s in range(rng.shape[0]):
         rng[s, 0], rng[s, 1], rng[s, 2], rng[s, 3] = seed_words(
             stream_key(seed, deal, STREAM_STRATEGY, s))
-    hands = np.zeros((P, number_mask.shape[1]), dtype=np.uint64)
-    boneyard = np.empty(T, dtype=np.int64)
-    had_turn = np.empty(P, dtype=np.int64)
-    played = np.empty(P, dtype=np.int64)
-    draws = np.empty(P, dtype=np.int64)
-    scan = np.empty(P + 1, dtype=np.int64)
-    pbuf = np.zeros(MAX_PARAMS, dtype=np.float64)
-    memory = np.zeros((P, MAX_MEMORY), dtype=np.int64)
+
+
+@njit(cache=True)
+def play_match(seed, match, deal, rules, funcs, seats, tiles, out, record, dispatch):
+    """Play match ``match`` (R4: N+1 rounds) into out.res[round, seat, Field.*]. Seat s
+    plays funcs[seats.func[s]] with seats.params[s]; the shuffles and the seats' random
+    streams come from ``deal`` (the match itself, unless duplicate deals replay one deal).
+
+    Returns the number of event rows written, or -1 when a strategy chose an impossible
+    move (details in out.status)."""
+    P, N = rules.players, rules.max_pip
+    lo, hi, pips, number_mask = tiles
+    view = out.view_array
+    scratch = new_scratch(P, lo.shape[0], number_mask.shape[1], view.shape[0])
+    seed_streams(scratch.rng, seed, deal)
     fill_static_view(view, match, P, N, lo, hi, pips, number_mask)
-    st = np.zeros(view.shape[0], dtype=np.int64)  # the private table, laid out as the view
     n_ev = 0
     for rnd in range(N + 1):
-        n = shuffle_deal(seed, deal, rnd, N, set_aside, lo, hi, boneyard)
-        n_ev = play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
-                          double_blank_points, funcs, seat_func, params, n_params, n_memory,
-                          memory, pbuf, lo, hi, pips, number_mask, rng, hands, boneyard,
-                          had_turn, played, draws, scan, view, st, res, ev, n_ev, status,
-                          record, dispatch)
+        n = shuffle_deal(seed, deal, rnd, N, rules.set_aside, lo, hi, scratch.boneyard)
+        n_ev = play_round(rnd, n, rules, funcs, seats, tiles, scratch, out, n_ev, record,
+                          dispatch)
         if n_ev < 0:
             return -1
     return n_ev
 
 
 @njit(cache=True, nogil=True)
-def play_matches(seed, match_ids, deal_ids, seating, P, N, H, first_turn_train, set_aside,
-                 draw_to_start, double_blank_points, funcs, player_func, params, n_params,
-                 n_memory, lo, hi, pips, number_mask, view, res, status, dispatch):
+def play_matches(seed, match_ids, deal_ids, seating, rules, funcs, players, tiles, view, res,
+                 status, dispatch):
     """Play match match_ids[k] from deal deal_ids[k], player seating[k, s] in seat s,
-    into res[k, round, seat, F_*]; player i plays funcs[player_func[i]] with params[i].
+    into res[k, round, seat, Field.*]; player i plays funcs[players.func[i]] with
+    players.params[i].
 
     Releases the GIL, so threads play blocks in parallel. Returns the number of
     matches completed (< len(match_ids) when a strategy failed)."""
+    P = rules.players
     ev = np.empty((1, N_EVENT_FIELDS), dtype=np.int64)
-    seat_func = np.empty(P, dtype=np.int64)
-    seat_params = np.empty((P, params.shape[1]), dtype=np.float64)
-    seat_n_params = np.empty(P, dtype=np.int64)
-    seat_n_memory = np.empty(P, dtype=np.int64)
+    seats = PlayerArrays(np.empty(P, dtype=np.int64),
+                         np.empty((P, players.params.shape[1]), dtype=np.float64),
+                         np.empty(P, dtype=np.int64), np.empty(P, dtype=np.int64))
     for k in range(match_ids.shape[0]):
         for s in range(P):
             i = seating[k, s]
-            seat_func[s] = player_func[i]
-            seat_params[s, :] = params[i, :]
-            seat_n_params[s] = n_params[i]
-            seat_n_memory[s] = n_memory[i]
-        if play_match(seed, match_ids[k], deal_ids[k], P, N, H, first_turn_train, set_aside,
-                      draw_to_start, double_blank_points, funcs, seat_func, seat_params,
-                      seat_n_params, seat_n_memory, lo, hi, pips, number_mask, view, res[k],
-                      ev, status, False, dispatch) < 0:
+            seats.func[s] = players.func[i]
+            seats.params[s, :] = players.params[i, :]
+            seats.n_params[s] = players.n_params[i]
+            seats.n_memory[s] = players.n_memory[i]
+        if play_match(seed, match_ids[k], deal_ids[k], rules, funcs, seats, tiles,
+                      Outputs(view, res[k], ev, status), False, dispatch) < 0:
             return k
     return match_ids.shape[0]
 
 
 @njit(cache=True)
-def play_dealt_round(seed, match, rnd, order, n, P, N, H, first_turn_train, set_aside,
-                     draw_to_start, double_blank_points, funcs, seat_func, params, n_params,
-                     n_memory,
-                     lo, hi, pips, number_mask, view, res, ev, status):
+def play_dealt_round(seed, match, rnd, order, n, rules, funcs, seats, tiles, out):
     """Play one round from a given deal (order[:n], as shuffle_deal lays it out), with
     events recorded: the entry point of the hand-built scenario tests."""
-    T = lo.shape[0]
-    rng = np.empty((P, 4), dtype=np.uint64)
-    for s in range(P):
-        rng[s, 0], rng[s, 1], rng[s, 2], rng[s, 3] = seed_words(
-            stream_key(seed, match, STREAM_STRATEGY, s))
-    boneyard = np.empty(T, dtype=np.int64)
-    boneyard[:n] = order[:n]
-    fill_static_view(view, match, P, N, lo, hi, pips, number_mask)
-    return play_round(rnd, n, P, N, H, first_turn_train, set_aside, draw_to_start,
-                      double_blank_points, funcs, seat_func, params, n_params, n_memory,
-                      np.zeros((P, MAX_MEMORY), dtype=np.int64),
-                      np.zeros(MAX_PARAMS, dtype=np.float64), lo, hi, pips, number_mask, rng,
-                      np.zeros((P, number_mask.shape[1]), dtype=np.uint64), boneyard,
-                      np.empty(P, dtype=np.int64), np.empty(P, dtype=np.int64),
-                      np.empty(P, dtype=np.int64), np.empty(P + 1, dtype=np.int64), view,
-                      np.zeros(view.shape[0], dtype=np.int64), res, ev, 0, status, True,
+    lo, hi, pips, number_mask = tiles
+    view = out.view_array
+    scratch = new_scratch(rules.players, lo.shape[0], number_mask.shape[1], view.shape[0])
+    seed_streams(scratch.rng, seed, match)
+    scratch.boneyard[:n] = order[:n]
+    fill_static_view(view, match, rules.players, rules.max_pip, lo, hi, pips, number_mask)
+    return play_round(rnd, n, rules, funcs, seats, tiles, scratch, out, 0, True,
                       Dispatch.plugin)
-

@@ -11,6 +11,7 @@ from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from mexsim.errors import StrategyError
 from mexsim.game import kernel, view
+from mexsim.game.contexts import Outputs, PlayerArrays, RuleNumbers, TileTables
 from mexsim.game.enums import (
     N_EVENT_FIELDS,
     N_FIELDS,
@@ -21,8 +22,10 @@ from mexsim.game.enums import (
     Reason,
     Status,
 )
+from mexsim.game.rng import MASK64
 from mexsim.game.rules import MAX_STRATEGIES, Rules
-from mexsim.game.tiles import TileSet, tile_set
+from mexsim.game.tiles import tile_set
+from mexsim.game.trace_words import trace_train
 from mexsim.strategy.policy import Policy, PolicyLike, resolve_policies
 
 # Strategies are first-class functions, which numba still labels experimental; the
@@ -32,21 +35,20 @@ warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
 
 @dataclass(frozen=True)
 class KernelArgs:
-    """Everything the kernels need about the rules and the players, as numbers and arrays.
+    """Everything the kernels need about the rules and the players, as numbers and arrays
+    (the bundles of mexsim/game/contexts.py).
 
     ``players`` are the run's players (seat order, when there are exactly as many as
-    seats and no seating is given); the kernels call ``funcs[player_func[i]]`` for
-    player i with ``params[i]``.
+    seats and no seating is given); the kernels call ``funcs[arrays.func[i]]`` for
+    player i with ``arrays.params[i]``.
     """
 
     rules: Rules
     players: tuple[Policy, ...]
     funcs: tuple
-    player_func: np.ndarray
-    params: np.ndarray
-    n_params: np.ndarray
-    n_memory: np.ndarray
-    tiles: TileSet
+    numbers: RuleNumbers
+    arrays: PlayerArrays
+    tiles: TileTables
 
     @classmethod
     def build(cls, rules: Rules, players: Sequence[PolicyLike]) -> KernelArgs:
@@ -72,15 +74,17 @@ class KernelArgs:
             params[i, :len(player.params)] = player.params
             n_params[i] = len(player.params)
             n_memory[i] = player.strategy.memory
-        return cls(rules, resolved, funcs, player_func, params, n_params, n_memory,
-                   tile_set(rules.max_pip))
+        ts = tile_set(rules.max_pip)
+        numbers = RuleNumbers(rules.players, rules.max_pip, rules.hand_size,
+                              rules.first_turn == "train", rules.engine == "set_aside",
+                              rules.draw_to_start, rules.double_blank_points)
+        return cls(rules, resolved, funcs, numbers,
+                   PlayerArrays(player_func, params, n_params, n_memory),
+                   TileTables(ts.lo, ts.hi, ts.pips, ts.number_mask))
 
-    def rule_args(self) -> tuple:
-        r, ts = self.rules, self.tiles
-        return (r.players, r.max_pip, r.hand_size, r.first_turn == "train",
-                r.engine == "set_aside", r.draw_to_start, r.double_blank_points,
-                self.funcs, self.player_func, self.params, self.n_params, self.n_memory,
-                ts.lo, ts.hi, ts.pips, ts.number_mask)
+    def kernel_args(self) -> tuple[RuleNumbers, tuple, PlayerArrays, TileTables]:
+        """(rules, funcs, players, tiles): the arguments every kernel takes, in order."""
+        return self.numbers, self.funcs, self.arrays, self.tiles
 
     def raise_for(self, status: np.ndarray, exc: BaseException | None = None,
                   player_of: Callable[[int, int], int] | None = None) -> None:
@@ -112,7 +116,7 @@ def event_capacity(rules: Rules) -> int:
 
 
 def _seed(seed: int) -> np.uint64:
-    return np.uint64(seed & ((1 << 64) - 1))
+    return np.uint64(seed & MASK64)
 
 
 def _run_kernel(args: KernelArgs, status: np.ndarray, view_array: np.ndarray, call,
@@ -145,8 +149,8 @@ def play_match_results(rules: Rules, seats: Sequence[PolicyLike], seed: int, mat
     if len(args.players) != rules.players:
         raise ValueError(f"{len(args.players)} seats for {rules.players} players")
     n = _run_kernel(args, status, work, lambda: kernel.play_match(
-        _seed(seed), match, match if deal is None else deal, *args.rule_args(), work, res,
-        ev, status, record, Dispatch.plugin))
+        _seed(seed), match, match if deal is None else deal, *args.kernel_args(),
+        Outputs(work, res, ev, status), record, Dispatch.plugin))
     return res, ev[:n]
 
 
@@ -175,7 +179,7 @@ def play_scheduled(rules: Rules, players: Sequence[PolicyLike], seed: int,
         return int(seating[int(np.flatnonzero(match_ids == match)[0]), seat])
 
     _run_kernel(args, status, work, lambda: kernel.play_matches(
-        _seed(seed), match_ids, deal_ids, seating, *args.rule_args(), work, res, status,
+        _seed(seed), match_ids, deal_ids, seating, *args.kernel_args(), work, res, status,
         dispatch), player_of)
     return res
 
@@ -218,7 +222,7 @@ def events_to_trace(rules: Rules, res: np.ndarray, ev: np.ndarray,
             out.append({"event": "draw", "round": rnd, "seat": seat, "tile": tile(t)})
         elif kind == Event.play:
             out.append({"event": "play", "round": rnd, "seat": seat, "tile": tile(t),
-                        "train": "mexican" if extra == P else extra})
+                        "train": trace_train(extra, P)})
         elif kind == Event.pass_:
             out.append({"event": "pass", "round": rnd, "seat": seat})
         elif kind == Event.round_end:
@@ -257,7 +261,7 @@ def play_dealt_round(rules: Rules, seats: Sequence[PolicyLike], round_no: int,
     status = np.zeros(N_STATUS, dtype=np.int64)
     work = np.zeros(view.SIZE, dtype=np.int64)
     n_ev = _run_kernel(args, status, work, lambda: kernel.play_dealt_round(
-        _seed(seed), match, round_no, order, len(order), *args.rule_args(), work, res, ev,
-        status))
+        _seed(seed), match, round_no, order, len(order), *args.kernel_args(),
+        Outputs(work, res, ev, status)))
     trace = events_to_trace(rules, res, ev[:n_ev])[:-1]  # no match_end
     return res[round_no], trace

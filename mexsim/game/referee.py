@@ -21,11 +21,11 @@ from typing import Any
 
 from mexsim.errors import ConfigError
 from mexsim.game.rules import MAX_PLAYERS, MIN_PLAYERS, RULE_KEYS, Rules, resolve_rules
+from mexsim.game.trace_words import MEXICAN
 
 __all__ = ["TRACE", "RefereeError", "check_file", "check_jsonl", "check_round", "check_trace"]
 
 TRACE = "TRACE"  # pseudo rule id: the trace is malformed (not a rule of the game)
-MEXICAN = "mexican"
 
 # Results of one step of a turn; a played tile is reported by its code (>= 0).
 _PASS = -1

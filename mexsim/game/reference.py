@@ -17,6 +17,7 @@ from mexsim.game import view as V
 from mexsim.game.rng import MASK64, STREAM_SHUFFLE, STREAM_STRATEGY, Xoshiro, key_py
 from mexsim.game.rules import Rules
 from mexsim.game.tiles import TileSet, tile_set
+from mexsim.game.trace_words import trace_train
 from mexsim.strategy.policy import Policy, PolicyLike, resolve_policies
 
 Move = tuple[int, int]  # (tile number, train number); the Mexican train is number P
@@ -210,7 +211,7 @@ class Round:
         self.tiles_played[seat] += 1
         self.emit({"event": "play", "round": self.r, "seat": seat,
                    "tile": list(self.ts.tile(tile)),
-                   "train": "mexican" if train == self.P else train})
+                   "train": trace_train(train, self.P)})
         return tile
 
     def pass_turn(self, seat: int) -> bool:

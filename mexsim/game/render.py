@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-MEXICAN = "mexican"
+from mexsim.game.trace_words import MEXICAN
+
 RULE = "=" * 72
 
 
