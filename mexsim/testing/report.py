@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import textwrap
 from typing import Any
 
 import numpy as np
@@ -107,7 +108,9 @@ def format_report(report: CheckReport) -> str:
         return "\n".join(lines)
     per_match = report.decisions_a_round * ROUNDS_A_MATCH
     return "\n".join([
-        f"{name}: passed {len(CHECKS)} checks ({', '.join(CHECKS)})",
+        f"{name}: passed {len(CHECKS)} checks",
+        textwrap.fill(", ".join(CHECKS), 88, initial_indent="  (", subsequent_indent="   ")
+        + ")",
         f"  {report.rounds:,} drawn rounds (2-10 players, double-6..double-15, every "
         f"preset), {report.decisions:,} decisions",
         f"  decision time: median {duration(report.median_ns)}, p99 "
