@@ -210,6 +210,9 @@ def replay(
         typer.Option("--format", help="text: readable account; jsonl: the trace format."),
     ] = TraceFormat.text,
     strategies: StrategiesOpt = None,
+    moves: Annotated[bool, typer.Option(
+        "--moves", help="text: after each play, the legal moves offered (* = chosen; "
+                        "'forced' when only one).")] = False,
 ) -> None:
     """Replay match K of a config (same seeds as `run`), printing every event."""
     cfg = with_overrides(load_config(config, strategy_dirs=strategies or ()), seed=seed)
@@ -218,11 +221,18 @@ def replay(
             f"--match {match} is out of range: {cfg.path} plays {cfg.matches} matches "
             f"(allowed: 0..{cfg.matches - 1})"
         )
+    if moves and fmt is not TraceFormat.text:
+        raise ConfigError("--moves shows the legal moves in the text format only "
+                          "(drop --format jsonl, or --moves)")
     from mexsim.tournament.replay import trace_match  # heavy: the numba engine
 
     events = trace_match(cfg, match)
     if fmt is TraceFormat.jsonl:
         text = "".join(json.dumps(ev, separators=(",", ":")) + "\n" for ev in events)
+    elif moves:
+        from mexsim.game.referee import offered_moves
+
+        text = render_text(events, offered_moves(events))
     else:
         text = render_text(events)
     sys.stdout.write(text)
@@ -230,8 +240,24 @@ def replay(
 
 
 @app.command("strategies")
-def list_strategies(strategies: StrategiesOpt = None) -> None:
+def list_strategies(
+    strategies: StrategiesOpt = None,
+    new: Annotated[str | None, typer.Option(
+        "--new", metavar="NAME",
+        help="Write a commented starter strategy NAME.py into ./strategies (or the "
+             "--strategies folder) instead of listing; never overwrites.")] = None,
+) -> None:
     """List the strategies found, with their descriptions, parameters and defaults."""
+    if new is not None:
+        from mexsim.strategy.starter import write_starter  # text only: no numba
+
+        if strategies and len(strategies) > 1:
+            raise ConfigError("--new writes into one folder: give at most one --strategies")
+        folder = strategies[0] if strategies else Path("strategies")
+        path = write_starter(new, folder)
+        print(f"wrote {path}: edit it, then `mexsim check {new}"
+              f"{'' if not strategies else f' --strategies {folder}'}`")
+        return
     from mexsim.strategy.registry import available_strategies  # compiles the strategies
 
     found = available_strategies(strategies or ())
@@ -242,3 +268,24 @@ def list_strategies(strategies: StrategiesOpt = None) -> None:
         print(f"{name:<{width}}  {info.description}")
         print(f"{'':<{width}}  params: {params}")
         print(f"{'':<{width}}  file:   {info.path}")
+
+
+@app.command()
+def check(
+    strategy: Annotated[str, typer.Argument(
+        metavar="STRATEGY", help="A strategy name, or the path of a strategy .py file.")],
+    strategies: StrategiesOpt = None,
+    examples: Annotated[int, typer.Option(
+        min=1, help="Drawn games (rounds) to check it on.")] = 50,
+    seed: Annotated[int, typer.Option(min=0, help="Seed of the drawing (hypothesis).")] = 0,
+) -> None:
+    """Check a strategy against the contract: legal, in bounds, deterministic, timed.
+
+    Exit 0 when it passes, 1 when a check fails (the check, the cause and the shrunk
+    game state are printed, as text and JSON)."""
+    from mexsim.testing import check_strategy, format_report  # heavy: numba, hypothesis
+
+    report = check_strategy(strategy, strategies or (), examples=examples, seed=seed)
+    print(format_report(report))
+    if not report.passed:
+        sys.exit(RUN_ERROR)

@@ -73,6 +73,8 @@ class _Referee:
 
     def __init__(self, events: list[Any], rules: Rules | None = None) -> None:
         self.events = events
+        # event index -> the legal moves offered at that play, when asked for
+        self.offered: dict[int, list[tuple[list[int], int | str]]] | None = None
         self.n_events = len(events)
         self.pos = 0
         self.r: int | None = None
@@ -535,7 +537,17 @@ class _Referee:
                                  f"{self.train_name(t)}")
         return code, t
 
+    def offer(self, s: int, trains: tuple[int, ...]) -> None:
+        """Note the legal moves of the play just read, in the engines' move order
+        (docs/rules.md: train by train as ``trains`` lists them, each by tile number)."""
+        hand = sorted(self.hands[s], key=lambda c: (-((c >> 4) + (c & 15)), -(c & 15)))
+        self.offered[self.pos - 1] = [
+            ([code >> 4, code & 15], MEXICAN if t == self.P else t)
+            for t in trains for code in hand if self.end[t] in (code >> 4, code & 15)]
+
     def play(self, ev: dict[str, Any], s: int, trains: tuple[int, ...], mode: str) -> int:
+        if self.offered is not None:
+            self.offer(s, trains)
         code, t = self.check_play(ev, s, trains, mode)
         hand = self.hands[s]
         hand.discard(code)
@@ -597,6 +609,17 @@ class _Referee:
 def check_trace(events: list[dict[str, Any]]) -> None:
     """Replay a whole match trace; raise :class:`RefereeError` at the first violation."""
     _Referee(events).match()
+
+
+def offered_moves(events: list[dict[str, Any]]) -> dict[int, list[tuple[list[int], int | str]]]:
+    """For each play event of a match trace (by its index), the legal moves offered, as
+    ``([a, b], train)`` in the engines' move order: the strategy chose among these (a
+    single one is a forced move, played without asking it). Raises RefereeError as
+    :func:`check_trace` does."""
+    referee = _Referee(events)
+    referee.offered = {}
+    referee.match()
+    return referee.offered
 
 
 def check_round(rules: Rules, round_index: int, events: list[dict[str, Any]]) -> list[int]:

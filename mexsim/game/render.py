@@ -56,6 +56,8 @@ class _Renderer:
         self.rules: dict[str, Any] = {}
         self.totals: list[int] = []
         self.round: _Round | None = None
+        self.offered: dict[int, list[tuple[list[int], Any]]] = {}  # see render_text
+        self.index = 0  # of the event being told
 
     # --- helpers ----------------------------------------------------------------------
 
@@ -172,6 +174,22 @@ class _Renderer:
             f"{self.who(seat)} plays {tile_text(tile)} on {self.train_name(where, seat)}"
             f" — open end {train.end}{tail}"
         )
+        offered = self.offered.get(self.index)
+        if offered is not None:
+            self.out(self.choice_line(offered, tile, where, seat))
+
+    def choice_line(self, offered: list[tuple[list[int], Any]], tile: tuple[int, ...],
+                    where: Any, seat: int) -> str:
+        """The legal moves offered, the chosen one marked; a single one is forced."""
+        if len(offered) == 1:
+            return "    forced: the only legal move"
+        moves = []
+        for i, (option, train) in enumerate(offered):
+            mark = "*" if tuple(sorted(option)) == tile and train == where else " "
+            name = "mexican" if train == MEXICAN else ("own" if train == seat
+                                                       else f"seat {train}")
+            moves.append(f"{mark}{i}: {tile_text(option)} {name}")
+        return f"    chose from {len(offered)}: " + ", ".join(moves)
 
     def on_pass(self, ev: dict[str, Any]) -> None:
         rnd = self._need_round()
@@ -248,10 +266,17 @@ _HANDLERS = {
 }
 
 
-def render_text(events: list[dict[str, Any]]) -> str:
-    """Tell a game trace (a list of trace event dicts) as readable text, one line per action."""
+def render_text(events: list[dict[str, Any]],
+                offered: dict[int, list[tuple[list[int], Any]]] | None = None) -> str:
+    """Tell a game trace (a list of trace event dicts) as readable text, one line per action.
+
+    With ``offered`` (mexsim.game.referee.offered_moves), each play is followed by the
+    legal moves offered, the chosen one marked ``*`` (index = what the strategy
+    returned), or ``forced`` when it was the only one."""
     renderer = _Renderer()
-    for ev in events:
+    renderer.offered = offered or {}
+    for index, ev in enumerate(events):
+        renderer.index = index
         handler = _HANDLERS.get(ev.get("event", ""))
         if handler is None:
             renderer.out(f"?? unknown event: {ev}")

@@ -1,4 +1,4 @@
-"""What a strategy file imports: the decide signature, the decorator and view helpers.
+"""What a strategy file imports: the decorator, the view by name, the random stream.
 
 A strategy is a file in ``strategies/`` (or a folder named by the config or
 ``--strategies``) defining::
@@ -6,14 +6,18 @@ A strategy is a file in ``strategies/`` (or a folder named by the config or
     NAME = "my_strategy"                 # how configs name it
     DESCRIPTION = "one line"              # shown by `mexsim strategies`
     PARAMS = {"weight": 0.5}              # numbers, with defaults (at most 8)
+    P = param_index(PARAMS)               # P.weight == 0: params[P.weight]
 
     @strategy
     def decide(view, params):             # view: int64[:] (mexsim.game.view), params: float64[:]
         return 0                          # the index of the chosen legal move
 
-``params`` holds the values in PARAMS order. ``decide`` must return an index in
-``0 .. view[N_MOVES] - 1``; anything else stops the run with an error naming the
-strategy, the match and the round.
+``decide`` reads the game through the accessors re-exported here (mexsim.strategy.access:
+``move_tile(view, i)``, ``train_end(view, t)``, ``for tile in hand_tiles(view)`` …),
+which compile to the same loads as raw offsets. ``params`` holds the values in PARAMS
+order. ``decide`` must return an index in ``0 .. move_count(view) - 1``; anything else
+stops the run with an error naming the strategy, the match and the round.
+``mexsim check NAME`` tests a strategy against the contract (mexsim.testing).
 """
 
 from __future__ import annotations
@@ -23,6 +27,102 @@ from numba import njit, types
 
 from mexsim.game.rng import xoshiro_bounded
 from mexsim.game.view import RNG
+from mexsim.strategy.access import (
+    boneyard_size,
+    carries,
+    carrying_word,
+    count_carrying,
+    engine_number,
+    first_turn,
+    flag_param,
+    hand_size,
+    hand_tiles,
+    hand_word,
+    heavier,
+    high,
+    holds,
+    int_param,
+    is_double,
+    is_marked,
+    is_mexican,
+    is_mine,
+    laid_this_turn,
+    low,
+    max_pip,
+    mexican_train,
+    move_count,
+    move_end,
+    move_tile,
+    move_train,
+    my_seat,
+    note,
+    on_duty,
+    open_double_count,
+    open_double_train,
+    other_end,
+    param_index,
+    pips,
+    players,
+    round_number,
+    score,
+    set_note,
+    tile_count,
+    tile_tables,
+    tile_text,
+    train_end,
+    train_length,
+    train_owner,
+)
+
+__all__ = [
+    "DECIDE_SIGNATURE",
+    "boneyard_size",
+    "carries",
+    "carrying_word",
+    "count_carrying",
+    "engine_number",
+    "first_turn",
+    "flag_param",
+    "hand_size",
+    "hand_tiles",
+    "hand_word",
+    "heavier",
+    "high",
+    "holds",
+    "int_param",
+    "is_double",
+    "is_marked",
+    "is_mexican",
+    "is_mine",
+    "laid_this_turn",
+    "low",
+    "max_pip",
+    "mexican_train",
+    "move_count",
+    "move_end",
+    "move_tile",
+    "move_train",
+    "my_seat",
+    "note",
+    "on_duty",
+    "open_double_count",
+    "open_double_train",
+    "other_end",
+    "param_index",
+    "pips",
+    "players",
+    "random_below",
+    "round_number",
+    "score",
+    "set_note",
+    "strategy",
+    "tile_count",
+    "tile_tables",
+    "tile_text",
+    "train_end",
+    "train_length",
+    "train_owner",
+]
 
 DECIDE_SIGNATURE = types.int64(types.int64[::1], types.float64[::1])
 

@@ -467,8 +467,9 @@ def test_planner_lays_doubles_where_it_arrives():
 
 
 def planned_tiles(view: np.ndarray, start: int, stop: int) -> list[int]:
-    """longest_train's planned tiles at positions start..stop-1 (from its notes)."""
-    return [(int(view[LT.PLAN_TILES + (p >> 3)]) >> ((p & 7) * 8)) & 255
+    """longest_train's planned tiles at positions start..stop-1 (from its notes; its
+    constants are note numbers, counted from view[NOTES])."""
+    return [(int(view[V.NOTES + LT.PLAN_TILES + (p >> 3)]) >> ((p & 7) * 8)) & 255
             for p in range(start, stop)]
 
 
@@ -487,16 +488,16 @@ def test_longest_train_keeps_only_best_plans(data):
         view = d.view.copy()
         choice = decide(view, d.params)
         tile, train = view[V.MOVE_TILE + choice], view[V.MOVE_TRAIN + choice]
-        pos, length = view[LT.PLAN_POS], view[LT.PLAN_LEN]
+        pos, length = view[V.NOTES + LT.PLAN_POS], view[V.NOTES + LT.PLAN_LEN]
         advanced = (train == tested and pos > 0
                     and planned_tiles(view, pos - 1, pos) == [tile])
         rest = planned_tiles(view, pos, length)
-        if view[LT.VALID] != 1 or (train == tested and not advanced) or tile in rest:
+        if view[V.NOTES + LT.VALID] != 1 or (train == tested and not advanced) or tile in rest:
             continue  # the plan is broken: it plans afresh next time
         hand = [t for t in range(view[V.TILES]) if t != tile
                 and (int(view[V.HAND + t // 64]) >> (t % 64)) & 1]
         chain = np.empty(max(1, len(hand)), dtype=np.int64)
-        _, best = longest_chain(view[LT.NEXT_END], np.array(hand, dtype=np.int64),
+        _, best = longest_chain(view[V.NOTES + LT.NEXT_END], np.array(hand, dtype=np.int64),
                                 len(hand), lo, hi, pips, d.params[0], rules.max_pip, chain)
         worth = sum(1.0 + d.params[0] * pips[t] for t in rest)
         assert worth == pytest.approx(best), (d.view[V.ROUND], rest)

@@ -6,76 +6,60 @@ it: one whose open end it can go on with later, the heaviest such. Otherwise it 
 its heaviest tile.
 """
 
-import numpy as np
-
-from mexsim.game.view import (
-    HAND,
-    LAID_THIS_TURN,
-    MAX_WORDS,
-    MOVE_TILE,
-    MOVE_TRAIN,
-    N_MOVES,
-    N_OPEN,
-    NUMBER_MASK,
-    OPEN_DOUBLES,
-    SEAT,
-    TILE_HI,
-    TILE_LO,
-    TRAIN_END,
+from mexsim.strategy.api import (
+    count_carrying,
+    flag_param,
+    heavier,
+    is_double,
+    is_mine,
+    laid_this_turn,
+    move_count,
+    move_end,
+    move_tile,
+    move_train,
+    open_double_count,
+    open_double_train,
+    param_index,
+    strategy,
 )
-from mexsim.strategy.api import strategy
 
 NAME = "early_doubles"
 DESCRIPTION = "lays doubles as soon as possible, follows them well, else heaviest"
 PARAMS = {"own_first": 1.0}
+P = param_index(PARAMS)
 
 
 @strategy
 def decide(view, params):
-    seat = view[SEAT]
-    own_first = params[0] >= 0.5
-    best_double = -1
-    best_double_own = False
+    own_first = flag_param(params, P.own_first)
     heaviest = 0
-    for i in range(view[N_MOVES]):
-        t = view[MOVE_TILE + i]
-        if t < view[MOVE_TILE + heaviest]:
+    double, double_own = -1, False  # the best double to lay, and whether on the own train
+    for i in range(move_count(view)):
+        tile = move_tile(view, i)
+        if heavier(tile, move_tile(view, heaviest)):
             heaviest = i
-        if view[TILE_LO + t] == view[TILE_HI + t]:
-            own = view[MOVE_TRAIN + i] == seat
-            better = best_double < 0 or (own_first and own and not best_double_own) or (
-                (own == best_double_own or not own_first) and t < view[MOVE_TILE + best_double])
-            if better:
-                best_double = i
-                best_double_own = own
-    if best_double >= 0:
-        return best_double
+        if is_double(view, tile):
+            own = is_mine(view, move_train(view, i))
+            if double < 0 or (own_first and own and not double_own) or (
+                    (own == double_own or not own_first)
+                    and heavier(tile, move_tile(view, double))):
+                double, double_own = i, own
+    if double >= 0:
+        return double
 
-    if view[LAID_THIS_TURN] > 0 and view[N_OPEN] > 0:
+    if laid_this_turn(view) > 0 and open_double_count(view) > 0:
         # following its own double (the newest open one): prefer a tile that leaves an
         # end it holds another tile for
-        train = view[OPEN_DOUBLES + view[N_OPEN] - 1]
-        end = view[TRAIN_END + train]
-        best = -1
-        best_keeps = False
-        for i in range(view[N_MOVES]):
-            if view[MOVE_TRAIN + i] != train:
+        train = open_double_train(view, open_double_count(view) - 1)
+        best, best_keeps = -1, False
+        for i in range(move_count(view)):
+            if move_train(view, i) != train:
                 continue
-            t = view[MOVE_TILE + i]
-            lo = view[TILE_LO + t]
-            new_end = view[TILE_HI + t] if lo == end else lo
-            keeps = False
-            for w in range(MAX_WORDS):
-                mine = np.uint64(view[HAND + w]) & np.uint64(view[NUMBER_MASK +
-                                                                  new_end * MAX_WORDS + w])
-                if w == t >> 6:
-                    mine &= ~(np.uint64(1) << np.uint64(t & 63))
-                if mine:
-                    keeps = True
+            tile = move_tile(view, i)
+            keeps = count_carrying(view, move_end(view, i), tile) > 0
             if best < 0 or (keeps and not best_keeps) or (
-                    keeps == best_keeps and t < view[MOVE_TILE + best]):
-                best = i
-                best_keeps = keeps
+                    keeps == best_keeps and heavier(tile, move_tile(view, best))):
+                best, best_keeps = i, keeps
         if best >= 0:
             return best
     return heaviest

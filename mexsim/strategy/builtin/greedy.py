@@ -4,8 +4,7 @@ Ties (one tile legal on several trains) go to the earliest move in the engine's 
 own train, then the Mexican train, then the other trains clockwise (docs/rules.md).
 """
 
-from mexsim.game.view import MOVE_TILE, N_MOVES
-from mexsim.strategy.api import strategy
+from mexsim.strategy.api import heavier, move_count, move_tile, strategy
 
 NAME = "greedy"
 DESCRIPTION = "heaviest legal tile first; ties: own train, Mexican, then clockwise"
@@ -15,7 +14,7 @@ PARAMS: dict[str, float] = {}
 @strategy
 def decide(view, params):
     best = 0
-    for i in range(1, view[N_MOVES]):
-        if view[MOVE_TILE + i] < view[MOVE_TILE + best]:  # lower number = heavier
+    for i in range(1, move_count(view)):
+        if heavier(move_tile(view, i), move_tile(view, best)):
             best = i
     return best

@@ -24,42 +24,71 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from mexsim.game.bits import popcount
-from mexsim.game.view import (
-    DUTY,
-    HAND,
-    MAX_PIP,
-    MAX_WORDS,
-    MOVE_TILE,
-    MOVE_TRAIN,
-    N_MOVES,
-    NOTES,
-    NUMBER_MASK,
-    ROUND,
-    SEAT,
-    TILE_HI,
-    TILE_LO,
-    TILE_PIPS,
-    TILES,
-    TRAIN_END,
-)
 from mexsim.planner import longest_chain
-from mexsim.strategy.api import strategy
+from mexsim.strategy.api import (
+    carrying_word,
+    hand_word,
+    heavier,
+    is_mine,
+    low,
+    max_pip,
+    move_count,
+    move_tile,
+    move_train,
+    my_seat,
+    note,
+    on_duty,
+    other_end,
+    param_index,
+    round_number,
+    set_note,
+    strategy,
+    tile_tables,
+    train_end,
+)
 
 NAME = "longest_train"
 DESCRIPTION = "plans the longest chain for its own train; plays other tiles elsewhere first"
 PARAMS = {"pip_weight": 0.0}
+P = param_index(PARAMS)
 MEMORY = 32
 
-# its notes (view[NOTES:NOTES + MEMORY], kept between decisions)
-VALID = NOTES + 0  # 1 while a plan is kept
-PLAN_ROUND = NOTES + 1
-NEXT_END = NOTES + 2  # the own train's open end the next planned tile fits
-PLAN_HAND = NOTES + 3  # [3] the hand when planned: a new tile means re-planning
-PLAN_LEN = NOTES + 6
-PLAN_POS = NOTES + 7  # planned tiles still to lay: positions PLAN_POS .. PLAN_LEN-1
-PLAN_MASK = NOTES + 8  # [3] those tiles as a bitmask (kept so no decision loops over them)
-PLAN_TILES = NOTES + 11  # [21] the chain, 8 tiles of 8 bits per word
+# its notes (note(view, k), kept between decisions)
+VALID = 0  # 1 while a plan is kept
+PLAN_ROUND = 1
+NEXT_END = 2  # the own train's open end the next planned tile fits
+PLAN_HAND = 3  # [3] the hand when planned: a new tile means re-planning
+PLAN_LEN = 6
+PLAN_POS = 7  # planned tiles still to lay: positions PLAN_POS .. PLAN_LEN-1
+PLAN_MASK = 8  # [3] those tiles as a bitmask (kept so no decision loops over them)
+PLAN_TILES = 11  # [21] the chain, 8 tiles of 8 bits per word
 MAX_PLAN = 21 * 8
+
+
+@njit(inline="always")
+def _planned_tile(view, p):
+    """The p-th tile of the plan."""
+    return (note(view, PLAN_TILES + (p >> 3)) >> ((p & 7) * 8)) & 255
+
+
+@njit(inline="always")
+def _mask_word(view, w):
+    return np.uint64(note(view, PLAN_MASK + w))
+
+
+@njit(inline="always")
+def _drop_from_mask(view, tile):
+    """The planned tile is laid (or gone): no longer one to keep."""
+    w = tile >> 6
+    set_note(view, PLAN_MASK + w, note(view, PLAN_MASK + w) & ~(np.int64(1) << (tile & 63)))
+
+
+@njit(inline="always")
+def _keep_hand(view, h0, h1, h2):
+    set_note(view, PLAN_HAND, np.int64(h0))
+    set_note(view, PLAN_HAND + 1, np.int64(h1))
+    set_note(view, PLAN_HAND + 2, np.int64(h2))
+
 
 @njit(cache=True)
 def _catch_up(view, own_end, m0, m1, m2):
@@ -72,10 +101,10 @@ def _catch_up(view, own_end, m0, m1, m2):
     plan is still a best chain: the rest of a best chain is a best chain from where it
     stands, for the tiles that were left, and the hand now holds no more than those
     (tiles drawn since are checked by the caller)."""
-    p = view[PLAN_POS]
-    end = view[NEXT_END]
-    while p < view[PLAN_LEN]:
-        t = (view[PLAN_TILES + (p >> 3)] >> ((p & 7) * 8)) & 255
+    p = note(view, PLAN_POS)
+    end = note(view, NEXT_END)
+    while p < note(view, PLAN_LEN):
+        t = _planned_tile(view, p)
         bit = np.uint64(1) << np.uint64(t & 63)
         w = t >> 6
         word = m0 if w == 0 else (m1 if w == 1 else m2)
@@ -87,13 +116,13 @@ def _catch_up(view, own_end, m0, m1, m2):
             m1 &= ~bit
         else:
             m2 &= ~bit
-        view[PLAN_MASK + w] = np.int64(np.uint64(view[PLAN_MASK + w]) & ~bit)
-        end = view[TILE_HI + t] if view[TILE_LO + t] == end else view[TILE_LO + t]
+        _drop_from_mask(view, t)
+        end = other_end(view, t, end)
         p += 1
     if end != own_end or (m0 | m1 | m2):
         return False
-    view[PLAN_POS] = p
-    view[NEXT_END] = end
+    set_note(view, PLAN_POS, p)
+    set_note(view, NEXT_END, end)
     return True
 
 
@@ -109,11 +138,11 @@ def _reachable_numbers(view, start, h0, h1, h2):
         frontier &= ~(1 << x)
         for w in range(3):
             hand = h0 if w == 0 else (h1 if w == 1 else h2)
-            m = hand & np.uint64(view[NUMBER_MASK + x * MAX_WORDS + w])
+            m = hand & carrying_word(view, x, w)
             while m:
                 t = w * 64 + trailing_zeros(m)
                 m &= m - np.uint64(1)
-                y = view[TILE_HI + t] if view[TILE_LO + t] == x else view[TILE_LO + t]
+                y = other_end(view, t, x)
                 if not (reach >> y) & 1:
                     reach |= 1 << y
                     frontier |= 1 << y
@@ -122,7 +151,6 @@ def _reachable_numbers(view, start, h0, h1, h2):
 
 @njit(cache=True)
 def _replan(view, pip_weight, own_end, h0, h1, h2):
-    T = view[TILES]
     n = popcount(h0) + popcount(h1) + popcount(h2)
     scratch = np.empty(2 * n + 1, dtype=np.int64)  # the hand's tiles, then the chain
     hand = scratch[:n]
@@ -134,47 +162,46 @@ def _replan(view, pip_weight, own_end, h0, h1, h2):
             m &= m - np.uint64(1)
             i += 1
     chain = scratch[n:]
+    lows, highs, values = tile_tables(view)
     # (the planner keeps to the tiles joined to own_end itself)
-    length, _ = longest_chain(own_end, hand, n, view[TILE_LO:TILE_LO + T],
-                              view[TILE_HI:TILE_HI + T], view[TILE_PIPS:TILE_PIPS + T],
-                              pip_weight, view[MAX_PIP], chain)
+    length, _ = longest_chain(own_end, hand, n, lows, highs, values, pip_weight,
+                              max_pip(view), chain)
     length = min(length, MAX_PLAN)
     for w in range(21):
-        view[PLAN_TILES + w] = 0
+        set_note(view, PLAN_TILES + w, 0)
     for w in range(3):
-        view[PLAN_MASK + w] = 0
+        set_note(view, PLAN_MASK + w, 0)
     for p in range(length):
         t = chain[p]
-        view[PLAN_TILES + (p >> 3)] |= t << ((p & 7) * 8)
-        view[PLAN_MASK + (t >> 6)] |= np.int64(1) << (t & 63)
-    view[VALID] = 1
-    view[PLAN_ROUND] = view[ROUND]
-    view[NEXT_END] = own_end
-    view[PLAN_HAND] = np.int64(h0)
-    view[PLAN_HAND + 1] = np.int64(h1)
-    view[PLAN_HAND + 2] = np.int64(h2)
-    view[PLAN_LEN] = length
-    view[PLAN_POS] = 0
+        k = PLAN_TILES + (p >> 3)
+        set_note(view, k, note(view, k) | t << ((p & 7) * 8))
+        k = PLAN_MASK + (t >> 6)
+        set_note(view, k, note(view, k) | np.int64(1) << (t & 63))
+    set_note(view, VALID, 1)
+    set_note(view, PLAN_ROUND, round_number(view))
+    set_note(view, NEXT_END, own_end)
+    _keep_hand(view, h0, h1, h2)
+    set_note(view, PLAN_LEN, length)
+    set_note(view, PLAN_POS, 0)
 
 
 @strategy
 def decide(view, params):
-    seat = view[SEAT]
-    own_end = view[TRAIN_END + seat]
-    h0 = np.uint64(view[HAND])
-    h1 = np.uint64(view[HAND + 1])
-    h2 = np.uint64(view[HAND + 2])
-    valid = view[VALID] == 1 and view[PLAN_ROUND] == view[ROUND]
+    seat = my_seat(view)
+    own_end = train_end(view, seat)
+    h0, h1, h2 = hand_word(view, 0), hand_word(view, 1), hand_word(view, 2)
+    valid = note(view, VALID) == 1 and note(view, PLAN_ROUND) == round_number(view)
     if valid:
         # planned tiles gone from the hand: none, unless a forced move laid some
-        m0 = np.uint64(view[PLAN_MASK]) & ~h0
-        m1 = np.uint64(view[PLAN_MASK + 1]) & ~h1
-        m2 = np.uint64(view[PLAN_MASK + 2]) & ~h2
+        m0 = _mask_word(view, 0) & ~h0
+        m1 = _mask_word(view, 1) & ~h1
+        m2 = _mask_word(view, 2) & ~h2
         gone = m0 | m1 | m2
-        valid = _catch_up(view, own_end, m0, m1, m2) if gone else view[NEXT_END] == own_end
-    n0 = h0 & ~np.uint64(view[PLAN_HAND])  # tiles drawn since the plan was made
-    n1 = h1 & ~np.uint64(view[PLAN_HAND + 1])
-    n2 = h2 & ~np.uint64(view[PLAN_HAND + 2])
+        valid = (_catch_up(view, own_end, m0, m1, m2) if gone
+                 else note(view, NEXT_END) == own_end)
+    n0 = h0 & ~np.uint64(note(view, PLAN_HAND))  # tiles drawn since the plan was made
+    n1 = h1 & ~np.uint64(note(view, PLAN_HAND + 1))
+    n2 = h2 & ~np.uint64(note(view, PLAN_HAND + 2))
     if valid and (n0 | n1 | n2):
         # The rest of an optimal chain is optimal from where it stands, and losing
         # tiles cannot improve on it: only a drawn tile joined to the chain's open
@@ -185,46 +212,40 @@ def decide(view, params):
             while m:
                 t = w * 64 + trailing_zeros(m)
                 m &= m - np.uint64(1)
-                if (reach >> view[TILE_LO + t]) & 1:  # a drawn tile's numbers: both or none
+                if (reach >> low(view, t)) & 1:  # a drawn tile's numbers: both or none
                     valid = False
         if valid:
-            view[PLAN_HAND] = np.int64(h0)
-            view[PLAN_HAND + 1] = np.int64(h1)
-            view[PLAN_HAND + 2] = np.int64(h2)
+            _keep_hand(view, h0, h1, h2)
     if not valid:
-        _replan(view, params[0], own_end, h0, h1, h2)
+        _replan(view, params[P.pip_weight], own_end, h0, h1, h2)
 
     # the planned tiles still to lay
-    p0 = np.uint64(view[PLAN_MASK])
-    p1 = np.uint64(view[PLAN_MASK + 1])
-    p2 = np.uint64(view[PLAN_MASK + 2])
-    pos = view[PLAN_POS]
-    next_tile = ((view[PLAN_TILES + (pos >> 3)] >> ((pos & 7) * 8)) & 255
-                 if pos < view[PLAN_LEN] else -1)
+    p0, p1, p2 = _mask_word(view, 0), _mask_word(view, 1), _mask_word(view, 2)
+    pos = note(view, PLAN_POS)
+    next_tile = _planned_tile(view, pos) if pos < note(view, PLAN_LEN) else -1
 
     best_off = -1  # heaviest off-plan tile away from the own train (or serving a double)
     best_next = -1  # the next planned tile on the own train
     best_any = 0  # heaviest move of all
-    for i in range(view[N_MOVES]):
-        t = view[MOVE_TILE + i]
-        tr = view[MOVE_TRAIN + i]
+    for i in range(move_count(view)):
+        t = move_tile(view, i)
+        mine = is_mine(view, move_train(view, i))
         word = p0 if t < 64 else (p1 if t < 128 else p2)
         planned = (word >> np.uint64(t & 63)) & np.uint64(1)
-        if t < view[MOVE_TILE + best_any]:
+        if heavier(t, move_tile(view, best_any)):
             best_any = i
-        away = tr != seat or view[DUTY] == 1
-        if not planned and away and (best_off < 0 or t < view[MOVE_TILE + best_off]):
+        away = not mine or on_duty(view)
+        if not planned and away and (best_off < 0 or heavier(t, move_tile(view, best_off))):
             best_off = i
-        if tr == seat and t == next_tile and best_next < 0:
+        if mine and t == next_tile and best_next < 0:
             best_next = i
     if best_off >= 0:
         return best_off
     if best_next >= 0:  # lay the next planned tile and advance the plan
-        view[PLAN_POS] += 1
-        view[PLAN_MASK + (next_tile >> 6)] &= ~(np.int64(1) << (next_tile & 63))
-        lo = view[TILE_LO + next_tile]
-        view[NEXT_END] = view[TILE_HI + next_tile] if lo == own_end else lo
+        set_note(view, PLAN_POS, pos + 1)
+        _drop_from_mask(view, next_tile)
+        set_note(view, NEXT_END, other_end(view, next_tile, own_end))
         return best_next
     # nothing off-plan and the plan cannot go on here: heaviest, and plan afresh
-    view[VALID] = 0
+    set_note(view, VALID, 0)
     return best_any

@@ -5,8 +5,15 @@ its own train only when nothing else fits — the heaviest tile first each time.
 train stays a reserve that only it can use while unmarked.
 """
 
-from mexsim.game.view import MOVE_TILE, MOVE_TRAIN, N_MOVES, PLAYERS, SEAT
-from mexsim.strategy.api import strategy
+from mexsim.strategy.api import (
+    heavier,
+    is_mexican,
+    is_mine,
+    move_count,
+    move_tile,
+    move_train,
+    strategy,
+)
 
 NAME = "mexican_first"
 DESCRIPTION = "plays on the Mexican train, then open trains, own train last; heaviest first"
@@ -15,14 +22,11 @@ PARAMS: dict[str, float] = {}
 
 @strategy
 def decide(view, params):
-    seat = view[SEAT]
-    mexican = view[PLAYERS]
-    best = 0
-    best_rank = 3
-    for i in range(view[N_MOVES]):
-        tr = view[MOVE_TRAIN + i]
-        rank = 0 if tr == mexican else (2 if tr == seat else 1)
-        if rank < best_rank or (rank == best_rank and view[MOVE_TILE + i] < view[MOVE_TILE + best]):
-            best = i
-            best_rank = rank
+    best, best_rank = 0, 3
+    for i in range(move_count(view)):
+        train = move_train(view, i)
+        rank = 0 if is_mexican(view, train) else (2 if is_mine(view, train) else 1)
+        if rank < best_rank or (
+                rank == best_rank and heavier(move_tile(view, i), move_tile(view, best))):
+            best, best_rank = i, rank
     return best

@@ -1,7 +1,6 @@
 """random: a uniformly random legal move, from the player's own random stream."""
 
-from mexsim.game.view import N_MOVES
-from mexsim.strategy.api import random_below, strategy
+from mexsim.strategy.api import move_count, random_below, strategy
 
 NAME = "random"
 DESCRIPTION = "a uniformly random legal move"
@@ -10,4 +9,4 @@ PARAMS: dict[str, float] = {}
 
 @strategy
 def decide(view, params):
-    return random_below(view, view[N_MOVES])
+    return random_below(view, move_count(view))

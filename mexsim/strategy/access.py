@@ -1,0 +1,354 @@
+"""The decision view by name: accessors a strategy calls instead of raw offsets.
+
+Every accessor is ``@njit(inline="always")``: numba pastes its body into the caller
+before optimising, so ``train_end(view, t)`` compiles to the same single load as
+``view[TRAIN_END + t]`` — no call, no reference counting of the array (a plain call
+that takes an array costs an atomic increment and decrement). The view layout stays
+one int64 array (mexsim.game.view), so the engines, the referee's tests and a
+strategy written against raw offsets are untouched. ``hand_tiles`` is a generator:
+numba compiles it into the loop that uses it (measured as fast as the hand-written
+bit loop, benchmarks/bench_view_api.py).
+
+Conventions (docs/rules.md): tiles are numbered heaviest first (tile 0 is N|N), so
+"heavier" is "lower number"; seats are trains 0..P-1 and the Mexican train is train P;
+moves are listed in the engine's order (own train, Mexican, then clockwise).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from collections.abc import Mapping
+
+import numpy as np
+from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+from mexsim.game.view import (
+    BONEYARD,
+    DUTY,
+    ENGINE,
+    FIRST_TURN,
+    HAND,
+    HAND_SIZE,
+    LAID_THIS_TURN,
+    MAX_PIP,
+    MAX_WORDS,
+    MOVE_TILE,
+    MOVE_TRAIN,
+    N_MOVES,
+    N_OPEN,
+    NOTES,
+    NUMBER_MASK,
+    OPEN_DOUBLES,
+    PLAYERS,
+    ROUND,
+    SCORE,
+    SEAT,
+    TILE_HI,
+    TILE_LO,
+    TILE_PIPS,
+    TILES,
+    TRAIN_END,
+    TRAIN_LEN,
+    TRAIN_MARKED,
+)
+
+inline = njit(inline="always")
+
+# --------------------------------------------------------------- the table
+
+
+@inline
+def my_seat(view):
+    """The deciding seat (its own train has the same number)."""
+    return view[SEAT]
+
+
+@inline
+def players(view):
+    """P, the number of seats."""
+    return view[PLAYERS]
+
+
+@inline
+def round_number(view):
+    """The round, 0-based."""
+    return view[ROUND]
+
+
+@inline
+def engine_number(view):
+    """The number of this round's engine double (N - round)."""
+    return view[ENGINE]
+
+
+@inline
+def max_pip(view):
+    """N of the double-N set."""
+    return view[MAX_PIP]
+
+
+@inline
+def tile_count(view):
+    """T, the tiles in the set (tile numbers 0..T-1)."""
+    return view[TILES]
+
+
+@inline
+def boneyard_size(view):
+    """Tiles left to draw."""
+    return view[BONEYARD]
+
+
+@inline
+def first_turn(view):
+    """True during the mover's first turn of the round (R11)."""
+    return view[FIRST_TURN] == 1
+
+
+@inline
+def on_duty(view):
+    """True when the legal moves serve the oldest open double (R13)."""
+    return view[DUTY] == 1
+
+
+@inline
+def laid_this_turn(view):
+    """Tiles the mover has laid so far this turn (> 0 after its own double, R12)."""
+    return view[LAID_THIS_TURN]
+
+
+@inline
+def hand_size(view, seat):
+    """Tiles in a seat's hand (any seat's; only the mover's own tiles are shown)."""
+    return view[HAND_SIZE + seat]
+
+
+@inline
+def score(view, seat):
+    """A seat's total of the previous rounds."""
+    return view[SCORE + seat]
+
+
+# --------------------------------------------------------------- trains
+
+
+@inline
+def mexican_train(view):
+    """The Mexican train's number (P)."""
+    return view[PLAYERS]
+
+
+@inline
+def is_mexican(view, train):
+    return train == view[PLAYERS]
+
+
+@inline
+def is_mine(view, train):
+    """Whether ``train`` is the mover's own train."""
+    return train == view[SEAT]
+
+
+@inline
+def train_owner(view, train):
+    """The seat that owns ``train``, or -1 for the Mexican train."""
+    return -1 if train == view[PLAYERS] else train
+
+
+@inline
+def train_end(view, train):
+    """The number a tile must carry to go on ``train``."""
+    return view[TRAIN_END + train]
+
+
+@inline
+def train_length(view, train):
+    """Tiles on ``train`` (0 while it is only the engine's number)."""
+    return view[TRAIN_LEN + train]
+
+
+@inline
+def is_marked(view, train):
+    """Whether ``train`` carries a marker (open to everyone, R8)."""
+    return view[TRAIN_MARKED + train] == 1
+
+
+@inline
+def open_double_count(view):
+    """Open doubles on the table (R13)."""
+    return view[N_OPEN]
+
+
+@inline
+def open_double_train(view, k):
+    """The train of the k-th open double, oldest first (k = 0 is the one R13 serves)."""
+    return view[OPEN_DOUBLES + k]
+
+
+# --------------------------------------------------------------- tiles
+
+
+@inline
+def low(view, tile):
+    """A tile's smaller half."""
+    return view[TILE_LO + tile]
+
+
+@inline
+def high(view, tile):
+    """A tile's larger half."""
+    return view[TILE_HI + tile]
+
+
+@inline
+def pips(view, tile):
+    """A tile's face value (what it costs left in hand)."""
+    return view[TILE_PIPS + tile]
+
+
+@inline
+def is_double(view, tile):
+    return view[TILE_LO + tile] == view[TILE_HI + tile]
+
+
+@inline
+def carries(view, tile, number):
+    """Whether either half of ``tile`` is ``number``."""
+    return view[TILE_LO + tile] == number or view[TILE_HI + tile] == number
+
+
+@inline
+def other_end(view, tile, number):
+    """The open end ``tile`` leaves when laid against ``number`` (which it carries)."""
+    lo = view[TILE_LO + tile]
+    return view[TILE_HI + tile] if lo == number else lo
+
+
+@inline
+def heavier(a, b):
+    """Whether tile ``a`` is heavier than tile ``b`` (tiles are numbered heaviest first)."""
+    return a < b
+
+
+@njit
+def tile_text(view, tile):
+    """A tile as text, higher half first (``12|5``): for ``print`` while debugging."""
+    return str(view[TILE_HI + tile]) + "|" + str(view[TILE_LO + tile])
+
+
+# --------------------------------------------------------------- the own hand
+
+
+@inline
+def holds(view, tile):
+    """Whether the mover's hand holds ``tile``."""
+    return (np.uint64(view[HAND + (tile >> 6)]) >> np.uint64(tile & 63)) & np.uint64(1) == 1
+
+
+@njit
+def hand_tiles(view):
+    """The mover's tiles, heaviest first: ``for tile in hand_tiles(view):``."""
+    for w in range(MAX_WORDS):
+        bits = np.uint64(view[HAND + w])
+        while bits:
+            yield w * 64 + trailing_zeros(bits)
+            bits &= bits - np.uint64(1)
+
+
+@inline
+def count_carrying(view, number, skip):
+    """How many tiles of the mover's hand carry ``number``, not counting tile ``skip``
+    (pass -1 to count them all)."""
+    count = 0
+    for w in range(MAX_WORDS):
+        bits = np.uint64(view[HAND + w]) & np.uint64(view[NUMBER_MASK + number * MAX_WORDS + w])
+        if skip >= 0 and w == skip >> 6:
+            bits &= ~(np.uint64(1) << np.uint64(skip & 63))
+        while bits:
+            count += 1
+            bits &= bits - np.uint64(1)
+    return count
+
+
+@inline
+def hand_word(view, w):
+    """Word ``w`` of the mover's hand as a bitmask (bit t of word t >> 6 is tile t; for
+    strategies that work on whole sets of tiles at once)."""
+    return np.uint64(view[HAND + w])
+
+
+@inline
+def carrying_word(view, number, w):
+    """Word ``w`` of the bitmask of every tile that carries ``number``."""
+    return np.uint64(view[NUMBER_MASK + number * MAX_WORDS + w])
+
+
+@inline
+def tile_tables(view):
+    """Every tile's (low, high, pips), as arrays indexed by tile number."""
+    t = view[TILES]
+    return (view[TILE_LO:TILE_LO + t], view[TILE_HI:TILE_HI + t],
+            view[TILE_PIPS:TILE_PIPS + t])
+
+
+# --------------------------------------------------------------- the legal moves
+
+
+@inline
+def move_count(view):
+    """The legal moves offered (always at least 2: a forced move is not asked)."""
+    return view[N_MOVES]
+
+
+@inline
+def move_tile(view, i):
+    """The tile legal move ``i`` lays."""
+    return view[MOVE_TILE + i]
+
+
+@inline
+def move_train(view, i):
+    """The train legal move ``i`` lays it on."""
+    return view[MOVE_TRAIN + i]
+
+
+@inline
+def move_end(view, i):
+    """The open end legal move ``i`` leaves on its train."""
+    tile = view[MOVE_TILE + i]
+    lo = view[TILE_LO + tile]
+    return view[TILE_HI + tile] if lo == view[TRAIN_END + view[MOVE_TRAIN + i]] else lo
+
+
+# --------------------------------------------------------------- notes and parameters
+
+
+@inline
+def note(view, k):
+    """Word k of the strategy's notes (kept between its decisions; needs MEMORY > k)."""
+    return view[NOTES + k]
+
+
+@inline
+def set_note(view, k, value):
+    view[NOTES + k] = value
+
+
+@inline
+def int_param(params, k):
+    """Parameter ``k`` as an integer, rounded half up (parameters arrive as floats:
+    a sweep over 1, 2, 3 gives 1.0, 2.0, 3.0)."""
+    return np.int64(np.floor(params[k] + 0.5))
+
+
+@inline
+def flag_param(params, k):
+    """Parameter ``k`` as a yes/no flag (>= 0.5 is yes)."""
+    return params[k] >= 0.5
+
+
+def param_index(params: Mapping[str, float]):
+    """A named tuple of the PARAMS positions, so ``params[P.pip_weight]`` reads by name:
+    ``P = param_index(PARAMS)`` at module level (numba freezes it as constants)."""
+    return namedtuple("ParamIndex", list(params))(*range(len(params)))

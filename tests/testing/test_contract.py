@@ -1,0 +1,146 @@
+"""mexsim.testing / `mexsim check`: every built-in passes; each broken strategy of the
+table is caught by the check named for its fault."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from mexsim.strategy.registry import available_strategies
+from mexsim.strategy.starter import write_starter
+from mexsim.testing import CHECKS, check_strategy, format_report
+
+ROOT = Path(__file__).resolve().parents[2]
+HEADER = """
+import itertools
+import os
+import random
+import time
+
+import numpy as np
+from numba import objmode
+
+from mexsim.game.view import SEAT, SIZE
+from mexsim.strategy.api import *  # noqa: F403
+
+NAME = "{name}"
+DESCRIPTION = "a broken strategy for the contract's tests"
+PARAMS = {{}}
+MEMORY = {memory}
+CALLS = itertools.count()
+
+
+@strategy
+def decide(view, params):
+"""
+
+# name: (body of decide, MEMORY, the check that must catch it)
+BROKEN = {
+    "raises": ("raise ValueError('no idea what to play')", 0, "does not raise"),
+    "one_past_the_end": ("return move_count(view)", 0, "returns a legal index"),
+    "negative": ("return -1", 0, "returns a legal index"),
+    "returns_float": ("return move_count(view) / 2", 0, "returns an integer"),
+    "far_write": ("view[10**7] = 1\nreturn 0", 0, "no out-of-bounds access"),
+    "write_past_view": ("view[SIZE + 3] = 1\nreturn 0", 0, "no out-of-bounds access"),
+    "read_past_moves": ("return view[SIZE + move_count(view)] % 2", 0,
+                        "no out-of-bounds access"),
+    "numpy_random": ("return np.random.randint(0, move_count(view))", 0,
+                     "uses no global random state"),
+    "python_random": ("return random.randrange(move_count(view))", 0,
+                      "uses no global random state"),
+    "writes_seat": ("view[SEAT] = 0\nreturn 0", 0, "writes only its random stream and notes"),
+    "notes_without_memory": ("set_note(view, 0, 7)\nreturn 0", 0,
+                             "writes only its random stream and notes"),
+    "notes_past_memory": ("set_note(view, 2, 7)\nreturn 0", 2,
+                          "writes only its random stream and notes"),
+    "clock": ("with objmode(t='int64'):\n    t = time.perf_counter_ns()\n"
+              "return t % move_count(view)", 0, "deterministic"),
+    "python_counter": ("with objmode(c='int64'):\n    c = next(CALLS)\n"
+                       "return c % move_count(view)", 0, "deterministic"),
+    "process_id": ("with objmode(p='int64'):\n    p = os.getpid()\n"
+                   "return p % move_count(view)", 0, "deterministic across processes"),
+    "untyped_name": ("return no_such_helper(view)", 0, "loads"),
+    "no_return_on_a_path": ("if move_count(view) > 2:\n    return 0", 0, "loads"),
+}
+
+
+def write(tmp_path: Path, name: str, body: str, memory: int) -> Path:
+    path = tmp_path / f"{name}.py"
+    path.write_text(HEADER.format(name=name, memory=memory)
+                    + textwrap.indent(body, "    ") + "\n")
+    return path
+
+
+@pytest.mark.parametrize("name", sorted(BROKEN))
+def test_each_broken_strategy_is_caught_by_the_right_check(tmp_path, name):
+    body, memory, check = BROKEN[name]
+    report = check_strategy(str(write(tmp_path, name, body, memory)), examples=20, seed=1)
+    assert not report.passed, name
+    assert report.failure.check == check, format_report(report)
+    text = format_report(report)
+    assert f"FAILED check '{check}'" in text
+    if check == "loads":  # numba's error condensed: the cause and where, one line each
+        assert len(report.failure.cause.splitlines()) <= 2 and "importing" in text
+    if check not in ("loads", "returns an integer", "deterministic across processes"):
+        # shrunk to a real game state, shown as text and as JSON
+        assert report.failure.game is not None and report.failure.decision is not None
+        assert "legal moves: 0:" in text
+        state = json.loads(text.split("as JSON: ", 1)[1])
+        assert state["check"] == check and state["state"]["moves"]
+        assert state["game"]["players"] >= 2
+
+
+def test_the_table_covers_every_check_but_the_passing_ones():
+    assert len(BROKEN) >= 12
+    assert {check for _, _, check in BROKEN.values()} == set(CHECKS)
+
+
+@pytest.mark.parametrize("name", sorted(available_strategies()))
+def test_every_builtin_passes(name):
+    report = check_strategy(name, examples=6, seed=2)
+    assert report.passed, format_report(report)
+    assert report.decisions > 0 and 0 < report.median_ns <= report.p99_ns
+    assert report.million_match_seconds > 0
+
+
+def test_the_starter_file_passes(tmp_path):
+    path = write_starter("my_first", tmp_path)
+    report = check_strategy(str(path), examples=6, seed=3)
+    assert report.passed, format_report(report)
+
+
+def run_cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))  # this checkout's mexsim, from any folder
+    return subprocess.run([sys.executable, "-m", "mexsim", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, check=False)
+
+
+def test_cli_check_passes_a_builtin_and_fails_a_broken_one(tmp_path):
+    done = run_cli("check", "greedy", "--examples", "4", "--seed", "5")
+    assert done.returncode == 0, done.stderr
+    assert "greedy: passed" in done.stdout and "decision time: median" in done.stdout
+    assert "1,000,000 matches" in done.stdout
+    body, memory, _ = BROKEN["one_past_the_end"]
+    write(tmp_path, "one_past_the_end", body, memory)
+    done = run_cli("check", "one_past_the_end", "--strategies", str(tmp_path),
+                   "--examples", "5")
+    assert done.returncode == 1
+    assert "FAILED check 'returns a legal index'" in done.stdout
+    assert "Traceback" not in done.stdout + done.stderr
+    assert not list(tmp_path.glob(".hypothesis"))
+
+
+def test_cli_check_unknown_strategy_is_one_line(tmp_path):
+    done = run_cli("check", "nope", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.startswith("mexsim: error: 'nope' is not a known strategy")
+    assert len(done.stderr.splitlines()) == 1
+    done = run_cli("check", "missing.py", cwd=tmp_path)
+    assert done.returncode == 2 and "missing.py: strategy file not found" in done.stderr
+    assert not any(tmp_path.iterdir())  # writes nothing where it runs
