@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import functools
 import itertools
+import math
 import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
@@ -26,6 +27,7 @@ from mexsim.game.rules import (
     resolve_rules,
 )
 from mexsim.strategy.registry import available_strategies
+from mexsim.tournament.output import out_problem
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from mexsim.tournament.schedule import Schedule
@@ -33,6 +35,7 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 DEFAULT_MATCHES = 1000
 DEFAULT_SEED = 0
 MAX_SEED = 2**64 - 1
+MAX_NAME = 64  # characters in a player's name: it heads table columns and plot legends
 MAX_POOL = 100  # players in one run (pools and sweeps); a table seats at most MAX_PLAYERS
 SECTIONS = ("run", "rules", "seating", "tournament", "players")
 RUN_KEYS = ("matches", "seed", "out", "strategies")
@@ -110,7 +113,7 @@ def load_config(path: str | Path, strategy_dirs: Sequence[str | Path] = ()) -> C
     _check_keys(run_where, run, RUN_KEYS)
     matches = _need_int(run_where, "matches", run.get("matches", DEFAULT_MATCHES), 1, None)
     seed = _need_int(run_where, "seed", run.get("seed", DEFAULT_SEED), 0, MAX_SEED)
-    out = _need_str(run_where, "out", run.get("out", f"results/{Path(path).stem}"))
+    out = _need_out(run_where, "out", run.get("out", f"results/{Path(path).stem}"))
 
     seating_where = f"{where} [seating]"
     _check_keys(seating_where, seating, SEATING_KEYS)
@@ -154,7 +157,7 @@ def with_overrides(
     if seed is not None:
         changes["seed"] = _need_int("command line", "--seed", seed, 0, MAX_SEED)
     if out is not None:
-        changes["out"] = _need_str("command line", "--out", out)
+        changes["out"] = _need_out("command line", "--out", out)
     return replace(config, **changes)
 
 
@@ -220,11 +223,14 @@ def _read_toml(path: Path) -> dict[str, Any]:
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read config file ({exc.strerror})") from None
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8").removeprefix("\ufeff")  # editors may add a BOM
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: not a UTF-8 text file (TOML must be UTF-8)") from None
     try:
         return tomllib.loads(text)
+    except RecursionError:
+        raise ConfigError(f"{path}: arrays or tables nested too deeply to read (allowed: "
+                          "a few hundred levels)") from None
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         if "at end of document" in message:
@@ -275,7 +281,7 @@ def _players(where: str, tables: Any, dirs: tuple[str, ...]) -> tuple[PlayerSpec
             )
         name = table.get("name")
         if name is not None:
-            name = _need_str(player_where, "name", name)
+            name = _need_name(player_where, name)
             if name in explicit:
                 raise ConfigError(
                     f"{player_where}: duplicate 'name' = {name!r} (already used by "
@@ -353,6 +359,10 @@ def _params(where: str, strategy: str, defaults: Mapping[str, float],
                 f"{where}: 'params.{key}' must be a number or a non-empty list of numbers "
                 f"(a sweep), got {_show(value)} (default: {defaults[key]!r})"
             )
+        if any(not math.isfinite(v) for v in values):
+            raise ConfigError(
+                f"{where}: 'params.{key}' = {_show(value)} is not a finite number "
+                f"(allowed: finite numbers; default: {defaults[key]!r})")
         if len({float(v) for v in values}) < len(values):
             raise ConfigError(
                 f"{where}: 'params.{key}' = {_show(value)} lists a value twice (a sweep "
@@ -419,6 +429,24 @@ def _need_bool(where: str, key: str, value: Any) -> bool:
 def _need_str(where: str, key: str, value: Any) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ConfigError(f"{where}: '{key}' must be a non-empty string, got {_show(value)}")
+    return value
+
+
+def _need_name(where: str, value: Any) -> str:
+    name = _need_str(where, "name", value)
+    if len(name) > MAX_NAME or not name.isprintable():
+        shown = _show(name if len(name) <= MAX_NAME else name[:MAX_NAME] + "...")
+        raise ConfigError(
+            f"{where}: 'name' = {shown} (allowed: printable text of at most {MAX_NAME} "
+            "characters, no control or direction-changing characters)")
+    return name
+
+
+def _need_out(where: str, key: str, value: Any) -> str:
+    _need_str(where, key, value)
+    problem = out_problem(value)
+    if problem:
+        raise ConfigError(f"{where}: '{key}' = {_show(value[:80])} {problem}")
     return value
 
 
