@@ -9,6 +9,7 @@ from __future__ import annotations
 import filecmp
 import json
 import os
+import re
 import resource
 import shutil
 import signal
@@ -128,14 +129,14 @@ def test_files_are_byte_identical_for_any_worker_count(reference: Path, folder: 
 # --- rows 2 and 7: killed runs keep their blocks; --resume gives the same bytes -------
 
 
-@pytest.mark.parametrize(("signum", "status"), [
-    (signal.SIGKILL, -signal.SIGKILL), (signal.SIGTERM, 143), (signal.SIGHUP, 129),
-    (signal.SIGINT, 130)])
+@pytest.mark.parametrize(("signum", "status", "after"), [
+    (signal.SIGKILL, -signal.SIGKILL, 1), (signal.SIGKILL, -signal.SIGKILL, 150),
+    (signal.SIGTERM, 143, 20), (signal.SIGHUP, 129, 20), (signal.SIGINT, 130, 20)])
 def test_a_killed_run_resumes_to_identical_files(reference: Path, cfg: Path, tmp_path: Path,
-                                                 signum: int, status: int) -> None:
+                                                 signum: int, status: int, after: int) -> None:
     out = tmp_path / "res"
     proc = mexsim("run", cfg, "--out", out, "--workers", "2", "--quiet")
-    wait_for_parts(proc, tmp_path, 20)
+    wait_for_parts(proc, tmp_path, after)
     sent = time.monotonic()
     proc.send_signal(signum)
     code, stdout, stderr = finish(proc, timeout=30)
@@ -147,7 +148,7 @@ def test_a_killed_run_resumes_to_identical_files(reference: Path, cfg: Path, tmp
         assert "--resume" in stderr
     assert not out.exists()
     kept = parts_done(tmp_path)
-    assert kept >= 20
+    assert kept >= after
 
     refused = run_cli(cfg, "--out", out, "--quiet")  # without --resume: named, kept
     assert "--resume" in one_line_error(refused, 2)
@@ -323,6 +324,31 @@ def test_changed_config_refuses_to_resume_and_says_what_changed(cfg: Path,
     assert temp_folders(tmp_path) == []
 
 
+def test_a_dead_runs_folder_is_named_then_discarded_with_force(cfg: Path,
+                                                               tmp_path: Path) -> None:
+    """Issue 10: a temporary folder of a dead process (here one of an older mexsim,
+    without work.json) is named by the next run, and removed with --force."""
+    out = tmp_path / "res"
+    stale = tmp_path / ".res.tmp-999999"
+    stale.mkdir()
+    (stale / "rounds.parquet").write_bytes(b"PAR1 half written")
+    line = one_line_error(run_cli(cfg, "--out", out, "--matches", "64", "--quiet"), 2)
+    assert str(stale) in line and "--force" in line
+    assert stale.exists()
+    result = run_cli(cfg, "--out", out, "--matches", "64", "--quiet", "--force")
+    assert result.exit_code == 0, result.stderr
+    assert f"removed {stale}" in result.stderr
+    assert temp_folders(tmp_path) == []
+
+
+def test_resume_with_nothing_to_resume_starts_afresh(cfg: Path, tmp_path: Path) -> None:
+    out = tmp_path / "res"
+    result = run_cli(cfg, "--out", out, "--matches", "64", "--quiet", "--resume")
+    assert result.exit_code == 0, result.stderr
+    assert "nothing to resume" in result.stderr
+    assert (out / MARKER).exists()
+
+
 # --- rows 11 and 13: the system refuses a write ---------------------------------------
 
 
@@ -446,6 +472,16 @@ def test_a_config_with_a_bom_is_read(tmp_path: Path) -> None:
 # --- row 18: the wall time covers the whole command -----------------------------------
 
 
-def test_wall_time_covers_play_and_summary(reference: Path) -> None:
+def test_wall_time_covers_play_and_summary(reference: Path, cfg: Path,
+                                          tmp_path: Path) -> None:
     info = json.loads((reference / "run.json").read_text())
     assert info["wall_seconds"] >= info["play_seconds"] + info["summary_seconds"] > 0
+    begun = time.perf_counter()
+    result = run_cli(cfg, "--out", tmp_path / "res", "--matches", "400", "--quiet")
+    took = time.perf_counter() - begun
+    match = re.search(r"400 matches in ([\d.]+) s \(play ([\d.]+) s, summary ([\d.]+) s",
+                      result.stdout)
+    assert match, result.stdout
+    wall, play, summary = map(float, match.groups())
+    assert play + summary <= wall + 0.1 and wall <= took + 0.05
+    assert wall >= 0.5 * took  # the command's time, not only the play
