@@ -27,7 +27,7 @@ from mexsim.game.rules import (
     resolve_rules,
 )
 from mexsim.strategy.registry import available_strategies
-from mexsim.tournament.output import out_problem
+from mexsim.tournament.output import out_problem, path_problem
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from mexsim.tournament.schedule import Schedule
@@ -248,10 +248,17 @@ def _strategy_dirs(where: str, base: Path, value: Any) -> tuple[str, ...]:
     if not isinstance(folders, list) or not all(isinstance(f, str) for f in folders):
         raise ConfigError(
             f"{where}: 'strategies' must be a folder or a list of folders, got {_show(value)}")
-    resolved = tuple(str((base / Path(f).expanduser()).resolve()) for f in folders)
-    for folder in resolved:
-        if not Path(folder).is_dir():
-            raise ConfigError(f"{where}: 'strategies' folder {folder} does not exist")
+    for folder in folders:
+        problem = path_problem(folder)
+        if problem:
+            raise ConfigError(f"{where}: 'strategies' = {_show(folder[:80])} {problem}")
+    try:
+        resolved = tuple(str((base / Path(f).expanduser()).resolve()) for f in folders)
+        missing = next((f for f in resolved if not Path(f).is_dir()), None)
+    except (OSError, RuntimeError) as exc:
+        raise ConfigError(f"{where}: 'strategies' folder cannot be used ({exc})") from None
+    if missing:
+        raise ConfigError(f"{where}: 'strategies' folder {missing} does not exist")
     return resolved
 
 

@@ -44,6 +44,12 @@ _SUFFIX_ROOM = len(".") + len(WORK_SUFFIX) + 12  # ".NAME.tmp-PID" around NAME
 
 def out_problem(out: str) -> str | None:
     """Why ``out`` cannot be a results folder's path, or None."""
+    return path_problem(out, _SUFFIX_ROOM)
+
+
+def path_problem(out: str, room: int = 0) -> str | None:
+    """Why ``out`` cannot be a path mexsim uses, or None (``room``: bytes its last name
+    must leave free for a suffix)."""
     if not out.strip():
         return "is empty (allowed: a folder path)"
     bad = next((c for c in out if ord(c) < 32 or ord(c) == 127), None)
@@ -58,11 +64,11 @@ def out_problem(out: str) -> str | None:
         name_max = os.pathconf(".", "PC_NAME_MAX")
         path_max = os.pathconf(".", "PC_PATH_MAX")
     longest = max((len(os.fsencode(p)) for p in Path(out).parts), default=0)
-    if longest + _SUFFIX_ROOM > name_max:
-        return (f"has a name of {longest} bytes (allowed: at most {name_max - _SUFFIX_ROOM}, "
-                "leaving room for the work folder's suffix)")
-    if len(encoded) + _SUFFIX_ROOM >= path_max:
-        return f"is {len(encoded)} bytes long (allowed: under {path_max - _SUFFIX_ROOM})"
+    if longest + room > name_max:
+        spare = ", leaving room for the work folder's suffix" if room else ""
+        return f"has a name of {longest} bytes (allowed: at most {name_max - room}{spare})"
+    if len(encoded) + room >= path_max:
+        return f"is {len(encoded)} bytes long (allowed: under {path_max - room})"
     return None
 
 
@@ -70,14 +76,12 @@ def parent_of(out: Path) -> Path:
     return out.parent if str(out.parent) else Path(".")
 
 
-def work_folders(out: Path) -> list[Path]:
-    """Work folders (and old folders moved aside) that runs to ``out`` left beside it."""
+def work_folders(out: Path, suffix: str = WORK_SUFFIX) -> list[Path]:
+    """Work folders (or, with ``ASIDE_SUFFIX``, old results moved aside) that runs to
+    ``out`` left beside it."""
     parent = parent_of(out)
-    found = []
-    for suffix in (WORK_SUFFIX, ASIDE_SUFFIX):
-        found += [p for p in parent.glob(f".{_glob_escape(out.name)}{suffix}*")
-                  if p.is_dir() and not p.is_symlink()]
-    return sorted(found)
+    return sorted(p for p in parent.glob(f".{_glob_escape(out.name)}{suffix}*")
+                  if p.is_dir() and not p.is_symlink())
 
 
 def _glob_escape(name: str) -> str:

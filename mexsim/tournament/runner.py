@@ -249,6 +249,9 @@ def _stale_work(out: Path, rid: str, identity: dict[str, Any], resume: bool, for
     """The work folders dead runs to ``out`` left (the lock is ours: every one is
     stale): the one to resume, or None; the others are discarded (--force) or
     refused."""
+    for aside in output.work_folders(out, output.ASIDE_SUFFIX):  # never removed for you
+        note(f"{aside} holds old results of {out} that a run moved aside before it died; "
+             "move them back or delete them")
     found = [WorkFolder(p) for p in output.work_folders(out)]
     ours = next((w for w in found if (w.info() or {}).get("run_id") == rid), None)
     if resume and ours is not None:

@@ -441,6 +441,10 @@ BAD = [
     ("param-inf-sweep", lambda out: config_text(out, players=(
         '[[players]]\nstrategy = "early_doubles"\nparams = { own_first = [0, inf] }\n'
         '[[players]]\nstrategy = "greedy"\n')), [], ["own_first", "finite"]),
+    ("strategies-nul", lambda out: "[run]\nstrategies = \"a\\u0000b\"\n" + players_named("x"),
+     [], ["strategies", "control character"]),
+    ("strategies-300-chars", lambda out: f"[run]\nstrategies = \"{'s' * 300}\"\n"
+     + players_named("x"), [], ["strategies", "bytes"]),
     ("out-a-file", lambda out: config_text(out.parent / "afile"), ["--force"],
      ["afile", "not a directory"]),
 ]
