@@ -6,9 +6,10 @@ the match count only). Each block, once played, is written as two small Parquet 
 (``parts/NNNNNNNN.rounds.parquet`` and ``….matches.parquet``: footers written, fsynced,
 then renamed into place), so a block on disk is complete or absent, whatever kills the
 process. ``work.json`` records the run id the blocks belong to. The final
-``rounds.parquet`` and ``matches.parquet`` are always assembled from the parts, one row
-group per block, whether the run was interrupted and resumed or not: the files are the
-same bytes for any worker count, block timing or resume point.
+``rounds.parquet`` and ``matches.parquet`` are streamed from the parts as blocks are
+written (``Assembler``), one row group per block, whether the run was interrupted and
+resumed or not: the files are the same bytes for any worker count, block timing or
+resume point.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +31,8 @@ MIN_BLOCK = 64
 MAX_BLOCK = 4096  # ~0.1-1 s of play: resume loses little, memory stays small
 BLOCKS_WANTED = 256
 WORK_FILE = "work.json"
-COMPRESSION = "zstd"
+COMPRESSION = "zstd"  # the results files
+PART_COMPRESSION = "lz4"  # the parts: written and read back once, quickly
 
 
 def block_size(matches: int) -> int:
@@ -93,47 +94,71 @@ class WorkFolder:
                 if name.endswith(".matches.parquet")
                 and name.replace(".matches.", ".rounds.") in names}
 
-    def _part(self, index: int, kind: str) -> Path:
+    def part(self, index: int, kind: str) -> Path:
         return self.parts / f"{index:08d}.{kind}.parquet"
 
     def write_block(self, index: int, rounds: pa.Table, matches: pa.Table) -> None:
         # rounds first: a block counts as done once its matches part exists
         for kind, table in (("rounds", rounds), ("matches", matches)):
-            final = self._part(index, kind)
+            final = self.part(index, kind)
             tmp = final.with_name(final.name + ".tmp")
-            pq.write_table(table, tmp, compression=COMPRESSION, row_group_size=max(
+            pq.write_table(table, tmp, compression=PART_COMPRESSION, row_group_size=max(
                 1, table.num_rows))
             fsync_file(tmp)
             os.replace(tmp, final)
 
-    def assemble(self, count: int, run_id: str, names: list[str], players: int,
-                 ) -> np.ndarray:
-        """Write results/rounds.parquet and results/matches.parquet from the ``count``
-        blocks' parts, one row group per block; returns totals[match, player] (NaN
-        where a player of a pool sat a match out)."""
-        if self.results.exists():
-            shutil.rmtree(self.results)
-        self.results.mkdir()
-        totals_parts = []
-        for kind in ("rounds", "matches"):
-            writer = None
-            for index in range(count):
-                table = pq.read_table(self._part(index, kind))
-                if writer is None:
-                    writer = pq.ParquetWriter(self.results / f"{kind}.parquet",
-                                              with_run_id(table, run_id).schema,
-                                              compression=COMPRESSION)
-                writer.write_table(with_run_id(table, run_id),
-                                   row_group_size=max(1, table.num_rows))
-                if kind == "matches":
-                    totals_parts.append(_totals(table, names, players))
-            if writer is not None:
-                writer.close()
-        return np.concatenate(totals_parts) if totals_parts else np.empty((0, players),
-                                                                          np.float32)
+    def done_prefix(self) -> int:
+        """How many blocks from the first are on disk (blocks are written in order;
+        any beyond a gap are played again)."""
+        done = self.done()
+        count = 0
+        while count in done:
+            count += 1
+        return count
 
     def remove(self) -> None:
         shutil.rmtree(self.path, ignore_errors=True)
+
+
+class Assembler:
+    """Streams blocks into results/rounds.parquet and results/matches.parquet as
+    they are written, one row group per block, and gathers the match totals.
+
+    Every block is appended as read back from its part file, whether it was just
+    played or kept by an interrupted run: the final files are the same bytes either
+    way, and nothing is re-encoded at the end of a run."""
+
+    def __init__(self, work: WorkFolder, run_id: str, names: list[str], players: int
+                 ) -> None:
+        if work.results.exists():
+            shutil.rmtree(work.results)
+        work.results.mkdir()
+        self.work, self.run_id, self.names, self.players = work, run_id, names, players
+        self.writers: dict[str, pq.ParquetWriter] = {}
+        self.totals: list[np.ndarray] = []
+
+    def add(self, index: int) -> None:
+        for kind in ("rounds", "matches"):
+            table = with_run_id(pq.read_table(self.work.part(index, kind)), self.run_id)
+            if kind not in self.writers:
+                self.writers[kind] = pq.ParquetWriter(
+                    self.work.results / f"{kind}.parquet", table.schema,
+                    compression=COMPRESSION)
+            self.writers[kind].write_table(table, row_group_size=max(1, table.num_rows))
+            if kind == "matches":
+                self.totals.append(_totals(table, self.names, self.players))
+
+    def close(self) -> np.ndarray:
+        """Finish the files; totals[match, player] (NaN where a player of a pool sat
+        a match out)."""
+        for writer in self.writers.values():
+            writer.close()
+        self.writers.clear()
+        if not self.totals:
+            return np.empty((0, self.players), np.float32)
+        return np.concatenate(self.totals)
+
+
 
 
 def _totals(table: pa.Table, names: list[str], players: int) -> np.ndarray:
@@ -154,11 +179,3 @@ def _write_durably(path: Path, data: bytes) -> None:
     tmp.write_bytes(data)
     fsync_file(tmp)
     os.replace(tmp, path)
-
-
-def iter_missing(all_blocks: list[tuple[int, int]], done: set[int]
-                 ) -> Iterator[tuple[int, int, int]]:
-    """(index, first, n) of the blocks still to play, in order."""
-    for index, (first, n) in enumerate(all_blocks):
-        if index not in done:
-            yield index, first, n

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from mexsim import __version__
-from mexsim.errors import ConfigError, Interrupted, OutputConflict, OutputError
+from mexsim.errors import ConfigError, Interrupted, OutputError, StrategyError
 from mexsim.game.play import play_scheduled
 from mexsim.strategy.policy import Policy
 from mexsim.strategy.registry import available_strategies
@@ -40,7 +40,7 @@ from mexsim.tournament.config import Config, config_schedule
 from mexsim.tournament.identity import differences, run_id, run_identity
 from mexsim.tournament.limits import check_resources
 from mexsim.tournament.lineup import player_policies
-from mexsim.tournament.parts import WorkFolder, blocks, iter_missing
+from mexsim.tournament.parts import Assembler, WorkFolder, blocks
 from mexsim.tournament.results import block_tables
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -162,16 +162,17 @@ def run(config: Config, out: Path, workers: int, force: bool = False,
             play_block(config, players, 0, 0)
             work = _work_folder(out, stale, rid, identity)
             all_blocks = blocks(config.matches)
-            done = work.done()
+            done = work.done_prefix()
             if done:
-                note(f"resuming {work.path}: {len(done):,} of {len(all_blocks):,} blocks "
+                note(f"resuming {work.path}: {done:,} of {len(all_blocks):,} blocks "
                      "already played")
             play_start = time.perf_counter()
-            played = _play(config, players, work, all_blocks, done, workers, progress)
+            assembler = Assembler(work, rid, [p.name for p in config.players], len(players))
+            played = _play(config, players, work, assembler, all_blocks, done, workers,
+                           progress)
             play_seconds = time.perf_counter() - play_start
             summary_start = time.perf_counter()
-            names = [p.name for p in config.players]
-            totals = work.assemble(len(all_blocks), rid, names, len(players))
+            totals = assembler.close()
             if summarize:
                 summarize(work.results, totals,
                           config_schedule(config).deals(0, config.matches))
@@ -179,7 +180,7 @@ def run(config: Config, out: Path, workers: int, force: bool = False,
             wall = time.perf_counter() - started
             result = RunResult(out, config.matches, workers, wall, play_seconds,
                                summary_seconds, played)
-            _write_run_json(work.results, config, rid, result, len(done))
+            _write_run_json(work.results, config, rid, result, done)
             output.write_marker(work.results, rid)
             signals.finishing = True
             output.publish(work.results, out, before, force)
@@ -192,32 +193,35 @@ def run(config: Config, out: Path, workers: int, force: bool = False,
         except OSError as exc:
             raise OutputError(_kept_message(
                 f"{exc.filename or out}: {exc.strerror or exc}", work)) from None
-        except OutputConflict:
-            raise  # the results are complete in the work folder, which says so
-        except BaseException:
-            if work is not None:  # a strategy fault: its blocks are of no use
-                work.remove()
+        except StrategyError:
+            if work is not None:  # the strategy must change, and with it the run id:
+                work.remove()  # its blocks could never be resumed
             raise
+        # anything else (OutputConflict, a bug) keeps the work folder: the next run
+        # names it, --resume continues it
     finally:
         signals.restore()
         lock.release()
 
 
-def _play(config: Config, players: list[Policy], work: WorkFolder,
-          all_blocks: list[tuple[int, int]], done: set[int], workers: int,
+def _play(config: Config, players: list[Policy], work: WorkFolder, assembler: Assembler,
+          all_blocks: list[tuple[int, int]], done: int, workers: int,
           progress: Callable[[int], None] | None) -> int:
-    """Play the blocks not yet on disk, writing each in order; returns the matches
-    played. Worker threads are never joined on the way out (see the module
-    docstring)."""
+    """Play the blocks after the first ``done`` (on disk already), writing each in
+    order; returns the matches played. Worker threads are never joined on the way out
+    (see the module docstring)."""
     schedule = config_schedule(config)
     names = [p.name for p in config.players]
     strategies = [p.strategy for p in config.players]
-    todo = iter_missing(all_blocks, done)
+    for index in range(done):
+        assembler.add(index)
+    todo = ((index, first, n) for index, (first, n) in enumerate(all_blocks)
+            if index >= done)
     pool = ThreadPoolExecutor(max_workers=workers)
     pending: deque[tuple[int, int, int, Future]] = deque()
     played = 0
     if progress:
-        progress(sum(all_blocks[i][1] for i in done))
+        progress(sum(n for _, n in all_blocks[:done]))
     try:
         while True:
             while len(pending) < 2 * workers:
@@ -235,6 +239,7 @@ def _play(config: Config, players: list[Policy], work: WorkFolder,
                 res, first, config.rules.max_pip, schedule.seating(first, n), names,
                 strategies, schedule.deals(first, n))
             work.write_block(index, rounds_table, matches_table)
+            assembler.add(index)
             played += n
             if progress:
                 progress(n)

@@ -191,27 +191,23 @@ def test_sigkill_while_replacing_never_loses_both(reference: Path, cfg: Path,
 
 
 def test_interrupt_while_writing_the_summary_keeps_the_old_results(
-        cfg: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        cfg: Path, tmp_path: Path) -> None:
     """Row 1: Ctrl-C (a real SIGINT) at the moment the new summary is written."""
     out = tmp_path / "res"
     assert run_cli(cfg, "--out", out, "--matches", "200", "--quiet").exit_code == 0
     before = {p.name: p.read_bytes() for p in out.iterdir()}
-    real = runner_module.WorkFolder.assemble
 
-    def assemble_then_ctrl_c(self: Any, *args: Any) -> Any:
-        totals = real(self, *args)
+    def summary_then_ctrl_c(folder: Path, totals: Any, deals: Any) -> None:
+        (folder / "summary.csv").write_text("half a summary")
         os.kill(os.getpid(), signal.SIGINT)
-        return totals
 
-    monkeypatch.setattr(runner_module.WorkFolder, "assemble", assemble_then_ctrl_c)
+    from mexsim.tournament.config import load_config, with_overrides
+    config = with_overrides(load_config(cfg), matches=200, seed=5, out=str(out))
     with pytest.raises(runner_module.Interrupted) as caught:
-        from mexsim.tournament.config import load_config, with_overrides
-        config = with_overrides(load_config(cfg), matches=200, seed=5, out=str(out))
-        runner_module.run(config, out, 2, force=True)
+        runner_module.run(config, out, 2, force=True, summarize=summary_then_ctrl_c)
     assert caught.value.signum == signal.SIGINT
     assert "--resume" in str(caught.value)
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
-    monkeypatch.undo()
     result = run_cli(cfg, "--out", out, "--matches", "200", "--seed", "5", "--quiet",
                      "--resume", "--force")
     assert result.exit_code == 0, result.stderr
@@ -262,14 +258,14 @@ def test_a_second_run_to_the_same_out_is_refused(cfg: Path, tmp_path: Path) -> N
 def test_a_folder_that_appears_during_the_run_is_not_touched(
         cfg: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "res"
-    real = runner_module.WorkFolder.assemble
+    real = runner_module.Assembler.close
 
-    def assemble_while_user_writes(self: Any, *args: Any) -> Any:
+    def close_while_user_writes(self: Any) -> Any:
         out.mkdir()
         (out / "mine.txt").write_text("user's file\n")
-        return real(self, *args)
+        return real(self)
 
-    monkeypatch.setattr(runner_module.WorkFolder, "assemble", assemble_while_user_writes)
+    monkeypatch.setattr(runner_module.Assembler, "close", close_while_user_writes)
     for force in ([], ["--force"]):
         line = one_line_error(run_cli(cfg, "--out", out, "--matches", "64", "--quiet",
                                       *force), 5)
