@@ -1,8 +1,8 @@
 """The ``mexsim`` command line (INTERFACE.md, "Commands"): parse, delegate, print.
 
 Heavy modules (numba, numpy, pandas, pyarrow, the engine) are imported inside the
-command that needs them, so ``mexsim --help`` stays instant. A configuration or usage
-error is one line ``mexsim: error: …`` on stderr and exit status 2, never a traceback.
+command that needs them, so ``mexsim --help`` stays instant. Every failure is one line
+``mexsim: error: …`` on stderr and a documented exit status (below), never a traceback.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from mexsim.errors import ConfigError, StrategyError
+from mexsim.errors import ConfigError, OutputConflict, OutputError, StrategyError
 from mexsim.game.render import render_text
 from mexsim.tournament.config import MAX_SEED, load_config, with_overrides
 
@@ -25,9 +25,12 @@ try:  # typer >= 0.2x vendors click as typer._click
 except ImportError:  # pragma: no cover - older typer depends on click itself
     from click.exceptions import ClickException  # type: ignore[no-redef]
 
-USAGE_ERROR = 2
-RUN_ERROR = 1
-INTERRUPTED = 130
+RUN_ERROR = 1  # a strategy misbehaved while playing
+USAGE_ERROR = 2  # bad configuration, options or output path; refused before play
+OS_ERROR = 4  # the system refused a file operation (disk full, read-only, permission)
+NOT_PUBLISHED = 5  # results complete but not put in place (the path changed meanwhile)
+SIGNALLED = 128  # + the signal: 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP
+INTERRUPTED = SIGNALLED + 2
 
 
 def _fail(message: str, status: int = USAGE_ERROR) -> None:
@@ -55,6 +58,12 @@ class _Group(TyperGroup):
             _fail(str(exc))
         except StrategyError as exc:  # a strategy misbehaved while playing
             _fail(str(exc), status=RUN_ERROR)
+        except OutputError as exc:
+            _fail(str(exc), status=OS_ERROR)
+        except OutputConflict as exc:
+            _fail(str(exc), status=NOT_PUBLISHED)
+        except RecursionError:
+            _fail("input nested too deeply to read (allowed: a few hundred levels)")
         except ClickException as exc:
             if type(exc).__name__ == "NoArgsIsHelpError":  # bare `mexsim`: show the help
                 help_text = exc.format_message()  # empty when rich has printed it already
@@ -108,20 +117,25 @@ def run(
     config: ConfigArg,
     matches: Annotated[int | None, typer.Option(min=1, help="Override run.matches.")] = None,
     seed: SeedOpt = None,
-    out: Annotated[Path | None, typer.Option(help="Override run.out (results directory).")
+    out: Annotated[str | None, typer.Option(help="Override run.out (results directory).")
                    ] = None,
     workers: Annotated[int | None, typer.Option(
         min=1, help="Threads playing matches (default: all cores).")] = None,
     force: Annotated[bool, typer.Option(
         "--force", help="Replace an existing results directory.")] = False,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Continue this config's run that was interrupted or killed.")
+    ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
     strategies: StrategiesOpt = None,
 ) -> None:
     """Play the matches, write the results directory, print the comparison."""
     import os
+    import time
 
+    started = time.perf_counter()
     cfg = with_overrides(load_config(config, strategy_dirs=strategies or ()),
-                         matches=matches, seed=seed, out=str(out) if out else None)
+                         matches=matches, seed=seed, out=out)
     if cfg.requested_matches is not None:
         print(f"duplicate deals: {cfg.requested_matches:,} matches rounded up to "
               f"{cfg.matches:,} = {cfg.deals:,} deals x {cfg.table_size} seat rotations")
@@ -134,7 +148,7 @@ def run(
     from tqdm import tqdm
 
     from mexsim.analysis.comparison import analyze, config_sweeps
-    from mexsim.tournament.runner import Interrupted
+    from mexsim.errors import Interrupted
     from mexsim.tournament.runner import run as run_matches
 
     names = [p.name for p in cfg.players]
@@ -155,17 +169,29 @@ def run(
                              dynamic_ncols=True))
         bars[0].update(n)
 
+    def note(line: str) -> None:
+        print(f"mexsim: {' '.join(line.split())}", file=sys.stderr)
+
     try:
         result = run_matches(cfg, Path(cfg.out), workers or os.cpu_count() or 1, force=force,
-                             progress=progress, summarize=write_summary)
+                             progress=progress, summarize=write_summary, resume=resume,
+                             note=note, started=started)
     except Interrupted as exc:
-        _fail(str(exc), status=INTERRUPTED)
+        for bar in bars:
+            bar.close()
+        print(f"mexsim: error: {' '.join(str(exc).split())}", file=sys.stderr, flush=True)
+        sys.stdout.flush()
+        # Worker threads may be stuck in a strategy's compiled code, which nothing can
+        # interrupt: end the process without joining them (the runner has cleaned up).
+        os._exit(SIGNALLED + exc.signum)
     finally:
         for bar in bars:
             bar.close()
-    print(f"{result.matches:,} matches in {result.wall_seconds:.1f} s "
-          f"({result.matches_per_second:,.0f} matches/s, {result.workers} workers) "
-          f"-> {result.directory}")
+    rate = (f"{result.matches_per_second:,.0f} matches/s" if result.played else
+            "all resumed")
+    print(f"{result.matches:,} matches in {result.wall_seconds:.1f} s (play "
+          f"{result.play_seconds:.1f} s, summary {result.summary_seconds:.1f} s; {rate}, "
+          f"{result.workers} workers) -> {result.directory}")
     if cfg.pool:
         from mexsim.tournament.config import config_schedule
 
@@ -181,9 +207,11 @@ def report(
     directory: Annotated[Path, typer.Argument(metavar="DIR", help="A results directory.")],
 ) -> None:
     """Print the comparison of a results directory again and write its plots (PNG)."""
-    for name in ("matches.parquet", "rounds.parquet"):
-        if not (directory / name).exists():
-            raise ConfigError(f"{directory}: not a results directory (no {name})")
+    if not directory.is_dir():
+        raise ConfigError(f"{directory}: not a results directory (no such folder)")
+    from mexsim.analysis.provenance import check_results
+
+    check_results(directory)
     import pyarrow as pa
 
     from mexsim.analysis.comparison import analyze_directory
@@ -191,10 +219,15 @@ def report(
 
     try:  # streamed by row group: memory does not grow with the number of matches
         analysis, digest = analyze_directory(directory)
-    except (OSError, ValueError, KeyError, pa.ArrowException) as exc:
+    except (OSError, pa.ArrowException, ValueError, KeyError) as exc:
         raise ConfigError(f"{directory}: results cannot be read ({exc})") from exc
     print(analysis.format())
-    for path in plot_digest(directory, digest, analysis):
+    try:
+        written = plot_digest(directory, digest, analysis)
+    except OSError as exc:
+        raise OutputError(f"{exc.filename or directory}: cannot write the plots "
+                          f"({exc.strerror or exc}); the tables above are complete") from None
+    for path in written:
         print(f"wrote {path}")
 
 

@@ -7,3 +7,21 @@ class ConfigError(Exception):
 
 class StrategyError(Exception):
     """A strategy chose an impossible move or raised; names the strategy, match and round."""
+
+
+class OutputError(Exception):
+    """The operating system refused a file operation (disk full, read-only, permission,
+    name too long); the message names the path, the cause and what was kept."""
+
+
+class OutputConflict(Exception):
+    """The results are complete but were not put in place (the path changed during the
+    run); the message says where they are."""
+
+
+class Interrupted(Exception):
+    """A signal (Ctrl-C, SIGTERM, SIGHUP) stopped a run; ``signum`` is the signal."""
+
+    def __init__(self, message: str, signum: int) -> None:
+        super().__init__(message)
+        self.signum = signum

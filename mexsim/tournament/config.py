@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import functools
 import itertools
+import math
 import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
@@ -26,6 +27,7 @@ from mexsim.game.rules import (
     resolve_rules,
 )
 from mexsim.strategy.registry import available_strategies
+from mexsim.tournament.output import out_problem, path_problem
 from mexsim.validate import need_bool, need_int, need_str, show
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -34,6 +36,7 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 DEFAULT_MATCHES = 1000
 DEFAULT_SEED = 0
 MAX_SEED = 2**64 - 1
+MAX_NAME = 64  # characters in a player's name: it heads table columns and plot legends
 MAX_POOL = 100  # players in one run (pools and sweeps); a table seats at most MAX_PLAYERS
 SECTIONS = ("run", "rules", "seating", "tournament", "players")
 RUN_KEYS = ("matches", "seed", "out", "strategies")
@@ -111,7 +114,7 @@ def load_config(path: str | Path, strategy_dirs: Sequence[str | Path] = ()) -> C
     _check_keys(run_where, run, RUN_KEYS)
     matches = need_int(run_where, "matches", run.get("matches", DEFAULT_MATCHES), 1, None)
     seed = need_int(run_where, "seed", run.get("seed", DEFAULT_SEED), 0, MAX_SEED)
-    out = need_str(run_where, "out", run.get("out", f"results/{Path(path).stem}"))
+    out = _need_out(run_where, "out", run.get("out", f"results/{Path(path).stem}"))
 
     seating_where = f"{where} [seating]"
     _check_keys(seating_where, seating, SEATING_KEYS)
@@ -155,7 +158,7 @@ def with_overrides(
     if seed is not None:
         changes["seed"] = need_int("command line", "--seed", seed, 0, MAX_SEED)
     if out is not None:
-        changes["out"] = need_str("command line", "--out", out)
+        changes["out"] = _need_out("command line", "--out", out)
     return replace(config, **changes)
 
 
@@ -221,11 +224,14 @@ def _read_toml(path: Path) -> dict[str, Any]:
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read config file ({exc.strerror})") from None
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8").removeprefix("\ufeff")  # editors may add a BOM
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: not a UTF-8 text file (TOML must be UTF-8)") from None
     try:
         return tomllib.loads(text)
+    except RecursionError:
+        raise ConfigError(f"{path}: arrays or tables nested too deeply to read (allowed: "
+                          "a few hundred levels)") from None
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         if "at end of document" in message:
@@ -243,10 +249,17 @@ def _strategy_dirs(where: str, base: Path, value: Any) -> tuple[str, ...]:
     if not isinstance(folders, list) or not all(isinstance(f, str) for f in folders):
         raise ConfigError(
             f"{where}: 'strategies' must be a folder or a list of folders, got {show(value)}")
-    resolved = tuple(str((base / Path(f).expanduser()).resolve()) for f in folders)
-    for folder in resolved:
-        if not Path(folder).is_dir():
-            raise ConfigError(f"{where}: 'strategies' folder {folder} does not exist")
+    for folder in folders:
+        problem = path_problem(folder)
+        if problem:
+            raise ConfigError(f"{where}: 'strategies' = {show(folder[:80])} {problem}")
+    try:
+        resolved = tuple(str((base / Path(f).expanduser()).resolve()) for f in folders)
+        missing = next((f for f in resolved if not Path(f).is_dir()), None)
+    except (OSError, RuntimeError) as exc:
+        raise ConfigError(f"{where}: 'strategies' folder cannot be used ({exc})") from None
+    if missing:
+        raise ConfigError(f"{where}: 'strategies' folder {missing} does not exist")
     return resolved
 
 
@@ -276,7 +289,7 @@ def _players(where: str, tables: Any, dirs: tuple[str, ...]) -> tuple[PlayerSpec
             )
         name = table.get("name")
         if name is not None:
-            name = need_str(player_where, "name", name)
+            name = _need_name(player_where, name)
             if name in explicit:
                 raise ConfigError(
                     f"{player_where}: duplicate 'name' = {name!r} (already used by "
@@ -354,6 +367,10 @@ def _params(where: str, strategy: str, defaults: Mapping[str, float],
                 f"{where}: 'params.{key}' must be a number or a non-empty list of numbers "
                 f"(a sweep), got {show(value)} (default: {defaults[key]!r})"
             )
+        if any(not math.isfinite(v) for v in values):
+            raise ConfigError(
+                f"{where}: 'params.{key}' = {show(value)} is not a finite number "
+                f"(allowed: finite numbers; default: {defaults[key]!r})")
         if len({float(v) for v in values}) < len(values):
             raise ConfigError(
                 f"{where}: 'params.{key}' = {show(value)} lists a value twice (a sweep "
@@ -398,6 +415,24 @@ def _suggest(word: Any, choices: Iterable[str]) -> str:
 
 def _names(choices: Iterable[str]) -> str:
     return ", ".join(sorted(choices))
+
+
+def _need_name(where: str, value: Any) -> str:
+    name = need_str(where, "name", value)
+    if len(name) > MAX_NAME or not name.isprintable():
+        shown = show(name if len(name) <= MAX_NAME else name[:MAX_NAME] + "...")
+        raise ConfigError(
+            f"{where}: 'name' = {shown} (allowed: printable text of at most {MAX_NAME} "
+            "characters, no control or direction-changing characters)")
+    return name
+
+
+def _need_out(where: str, key: str, value: Any) -> str:
+    need_str(where, key, value)
+    problem = out_problem(value)
+    if problem:
+        raise ConfigError(f"{where}: '{key}' = {show(value[:80])} {problem}")
+    return value
 
 
 def _one_line(text: str) -> str:

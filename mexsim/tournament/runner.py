@@ -1,42 +1,49 @@
-"""`mexsim run`: play a config's matches on all cores and stream them to Parquet.
+"""`mexsim run`: play a config's matches on all cores and keep every finished block.
 
-Matches are played in blocks by threads (the numba kernels release the GIL) and
-written in match order as each block's turn comes, so memory stays bounded and the
-files depend on (config, seed) only — never on the worker count, block sizes or the
-order in which blocks finish. Everything is written into a hidden temporary folder
-that is renamed into place only when complete.
+Matches are played in fixed blocks (mexsim/tournament/parts.py) by threads (the numba
+kernels release the GIL); each finished block is written durably into the run's hidden
+work folder ``.NAME.tmp-PID`` in match order, so memory stays bounded, a killed run
+keeps what it played (``--resume`` continues it), and the files depend on (config,
+seed) only — never on the worker count, block timing or resume point. When all blocks
+are in, the results are assembled, summarised and put in place of ``out`` without ever
+losing both old and new results (mexsim/tournament/output.py).
+
+Ctrl-C, SIGTERM and SIGHUP stop a run at once: the main thread stops waiting, keeps the
+finished blocks and raises :class:`~mexsim.errors.Interrupted`; worker threads, which
+may be stuck in a strategy's compiled code and cannot be interrupted, are abandoned
+(the command line then ends the process without joining them).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
+import signal
+import threading
 import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from mexsim import __version__
-from mexsim.errors import ConfigError
-from mexsim.game.enums import Field
+from mexsim.errors import ConfigError, Interrupted, OutputError, StrategyError
 from mexsim.game.play import play_scheduled
 from mexsim.strategy.policy import Policy
+from mexsim.strategy.registry import available_strategies
+from mexsim.tournament import output
 from mexsim.tournament.config import Config, config_schedule
+from mexsim.tournament.identity import differences, run_id, run_identity
+from mexsim.tournament.limits import check_resources
 from mexsim.tournament.lineup import player_policies
-from mexsim.tournament.results import MATCHES_SCHEMA, ROUNDS_SCHEMA, block_tables
+from mexsim.tournament.parts import Assembler, WorkFolder, blocks
+from mexsim.tournament.results import block_tables
 
-TARGET_BLOCK_SECONDS = 0.2  # keeps Ctrl-C prompt and the progress bar lively
-FIRST_BLOCK = 64
-MAX_BLOCK = 50_000
-
-
-class Interrupted(Exception):
-    """Ctrl-C during a run: nothing was left behind."""
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 @dataclass(frozen=True)
@@ -44,18 +51,14 @@ class RunResult:
     directory: Path
     matches: int
     workers: int
-    wall_seconds: float
+    wall_seconds: float  # the whole command, from its start to the results in place
+    play_seconds: float = 0.0
+    summary_seconds: float = 0.0
+    played: int = 0  # matches played by this command (fewer when resumed)
 
     @property
     def matches_per_second(self) -> float:
-        return self.matches / self.wall_seconds if self.wall_seconds > 0 else float("inf")
-
-
-def timed_block(config: Config, players: list[Policy], first: int, n: int
-                ) -> tuple[np.ndarray, float]:
-    start = time.perf_counter()
-    res = play_block(config, players, first, n)
-    return res, time.perf_counter() - start
+        return self.played / self.play_seconds if self.play_seconds > 0 else float("inf")
 
 
 def play_block(config: Config, players: list[Policy], first: int, n: int) -> np.ndarray:
@@ -83,114 +86,250 @@ def resolved_config(config: Config) -> dict:
     }
 
 
-def prepare_output(out: Path, force: bool) -> Path:
-    """Check the results folder can be written; returns the temporary folder to fill."""
-    if out.exists() and not force:
-        raise ConfigError(f"{out}: results directory exists (use --force to replace it)")
-    if out.exists() and not out.is_dir():
-        raise ConfigError(f"{out}: exists and is not a directory")
-    if out.exists():
-        here = Path.cwd().resolve()
-        if out.resolve() == here or out.resolve() in here.parents:
-            raise ConfigError(f"{out}: is the current directory or contains it (allowed: a "
-                              "results directory of its own)")
-        if not (out / "run.json").exists() and any(out.iterdir()):
-            raise ConfigError(f"{out}: not a mexsim results directory (no run.json); "
-                              "--force replaces only results directories")
-    parent = out.parent if str(out.parent) else Path(".")
-    try:
-        parent.mkdir(parents=True, exist_ok=True)
-        tmp = parent / f".{out.name}.tmp-{os.getpid()}"
-        if tmp.exists():
-            shutil.rmtree(tmp)
-        tmp.mkdir()
-    except OSError as exc:
-        raise ConfigError(f"{out}: output path not writable ({exc.strerror})") from exc
-    return tmp
+def config_identity(config: Config) -> dict[str, Any]:
+    known = available_strategies(config.strategy_dirs)
+    used = {p.strategy: known[p.strategy].path for p in config.players}
+    return run_identity(resolved_config(config), used)
+
+
+class _Stop(BaseException):
+    """Raised in the main thread by a stop signal's handler."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+class _Signals:
+    """Turns Ctrl-C, SIGTERM and SIGHUP into ``_Stop`` in the main thread. Once the
+    results are being put in place (``finishing``), a signal is ignored: the step is
+    short, and stopping it half-way would help no one."""
+
+    def __init__(self) -> None:
+        self.finishing = False
+        self.previous: dict[int, Any] = {}
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if not self.finishing:
+            raise _Stop(signum)
+
+    def install(self) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            return  # a library caller's thread: signals stay theirs
+        for signum in STOP_SIGNALS:
+            self.previous[signum] = signal.signal(signum, self._handle)
+
+    def restore(self) -> None:
+        for signum, handler in self.previous.items():
+            signal.signal(signum, handler)
+        self.previous.clear()
 
 
 def run(config: Config, out: Path, workers: int, force: bool = False,
         progress: Callable[[int], None] | None = None,
-        summarize: Callable[[Path, np.ndarray, np.ndarray], None] | None = None
-        ) -> RunResult:
+        summarize: Callable[[Path, np.ndarray, np.ndarray], None] | None = None,
+        resume: bool = False, note: Callable[[str], None] | None = None,
+        started: float | None = None) -> RunResult:
     """Play all matches of ``config`` into ``out``; ``progress(n)`` after each block;
-    ``summarize(tmp_folder, totals[match, player], deal[match])`` before the folder is
-    published (totals NaN where a player of a pool sat a match out)."""
-    import numba
-    import pyarrow.parquet as pq
+    ``summarize(folder, totals[match, player], deal[match])`` before the folder is
+    published (totals NaN where a player of a pool sat a match out); ``note(line)``
+    for what the user should know (a resumed or discarded work folder). ``started``:
+    when the command began (``time.perf_counter``), for the wall time.
 
-    players = player_policies(config)
+    Raises ConfigError (refused before play), OutputError (the system refused a
+    write), OutputConflict (complete results not put in place) or Interrupted."""
+    started = time.perf_counter() if started is None else started
+    note = note or (lambda line: None)
+    check_resources(f"{config.path} [run]", config.matches, len(config.players), workers)
+    signals = _Signals()
+    signals.install()
+    lock = output.OutputLock(out)
+    work: WorkFolder | None = None
+    try:
+        try:
+            players = player_policies(config)
+            identity = config_identity(config)
+            rid = run_id(identity)
+            try:
+                output.parent_of(out).mkdir(parents=True, exist_ok=True)
+                lock.acquire()
+            except OSError as exc:
+                raise ConfigError(f"{out}: output path not writable ({exc.strerror})"
+                                  ) from None
+            before = output.inspect(out, force)
+            stale = _stale_work(out, rid, identity, resume, force, note)
+            # Load (or compile) the kernels here, before any thread exists.
+            play_block(config, players, 0, 0)
+            work = _work_folder(out, stale, rid, identity)
+            all_blocks = blocks(config.matches)
+            done = work.done_prefix()
+            if done:
+                note(f"resuming {work.path}: {done:,} of {len(all_blocks):,} blocks "
+                     "already played")
+            play_start = time.perf_counter()
+            assembler = Assembler(work, rid, [p.name for p in config.players], len(players))
+            played = _play(config, players, work, assembler, all_blocks, done, workers,
+                           progress)
+            play_seconds = time.perf_counter() - play_start
+            summary_start = time.perf_counter()
+            totals = assembler.close()
+            if summarize:
+                summarize(work.results, totals,
+                          config_schedule(config).deals(0, config.matches))
+            summary_seconds = time.perf_counter() - summary_start
+            wall = time.perf_counter() - started
+            result = RunResult(out, config.matches, workers, wall, play_seconds,
+                               summary_seconds, played)
+            _write_run_json(work.results, config, rid, result, done)
+            output.write_marker(work.results, rid)
+            signals.finishing = True
+            output.publish(work.results, out, before, force)
+            work.remove()
+            return RunResult(out, config.matches, workers, time.perf_counter() - started,
+                             play_seconds, summary_seconds, played)
+        except (KeyboardInterrupt, _Stop) as exc:
+            signum = exc.signum if isinstance(exc, _Stop) else signal.SIGINT
+            raise Interrupted(_kept_message("interrupted", work), signum) from None
+        except OSError as exc:
+            raise OutputError(_kept_message(
+                f"{exc.filename or out}: {exc.strerror or exc}", work)) from None
+        except StrategyError:
+            if work is not None:  # the strategy must change, and with it the run id:
+                work.remove()  # its blocks could never be resumed
+            raise
+        # anything else (OutputConflict, a bug) keeps the work folder: the next run
+        # names it, --resume continues it
+    finally:
+        signals.restore()
+        lock.release()
+
+
+def _play(config: Config, players: list[Policy], work: WorkFolder, assembler: Assembler,
+          all_blocks: list[tuple[int, int]], done: int, workers: int,
+          progress: Callable[[int], None] | None) -> int:
+    """Play the blocks after the first ``done`` (on disk already), writing each in
+    order; returns the matches played. Worker threads are never joined on the way out
+    (see the module docstring)."""
+    schedule = config_schedule(config)
     names = [p.name for p in config.players]
     strategies = [p.strategy for p in config.players]
-    schedule = config_schedule(config)
-    tmp = prepare_output(out, force)
+    for index in range(done):
+        assembler.add(index)
+    todo = ((index, first, n) for index, (first, n) in enumerate(all_blocks)
+            if index >= done)
+    pool = ThreadPoolExecutor(max_workers=workers)
+    pending: deque[tuple[int, int, int, Future]] = deque()
+    played = 0
+    if progress:
+        progress(sum(n for _, n in all_blocks[:done]))
     try:
-        # Load (or compile) the kernels here, where Ctrl-C interrupts at once, rather
-        # than in a worker thread the interrupt would have to wait for.
-        play_block(config, players, 0, 0)
-    except KeyboardInterrupt:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise Interrupted("interrupted: no results written") from None
-    totals = np.full((config.matches, len(players)), np.nan, dtype=np.float32)
-    start = time.perf_counter()
+        while True:
+            while len(pending) < 2 * workers:
+                nxt = next(todo, None)
+                if nxt is None:
+                    break
+                index, first, n = nxt
+                pending.append((index, first, n, pool.submit(
+                    play_block, config, players, first, n)))
+            if not pending:
+                break
+            index, first, n, future = pending.popleft()
+            res = future.result()
+            rounds_table, matches_table = block_tables(
+                res, first, config.rules.max_pip, schedule.seating(first, n), names,
+                strategies, schedule.deals(first, n))
+            work.write_block(index, rounds_table, matches_table)
+            assembler.add(index)
+            played += n
+            if progress:
+                progress(n)
+    finally:
+        # never wait: a thread stuck in a strategy would hold the process forever
+        pool.shutdown(wait=False, cancel_futures=True)
+    return played
+
+
+def _stale_work(out: Path, rid: str, identity: dict[str, Any], resume: bool, force: bool,
+                note: Callable[[str], None]) -> WorkFolder | None:
+    """The work folders dead runs to ``out`` left (the lock is ours: every one is
+    stale): the one to resume, or None; the others are discarded (--force) or
+    refused."""
+    for aside in output.work_folders(out, output.ASIDE_SUFFIX):  # never removed for you
+        note(f"{aside} holds old results of {out} that a run moved aside before it died; "
+             "move them back or delete them")
+    found = [WorkFolder(p) for p in output.work_folders(out)]
+    ours = next((w for w in found if (w.info() or {}).get("run_id") == rid), None)
+    if resume and ours is not None:
+        others = [w for w in found if w is not ours]
+    else:
+        ours, others = None, found
+    if resume and ours is None:
+        other = next((w for w in others if w.info()), None)
+        if other is not None and not force:
+            raise ConfigError(
+                f"{out}: cannot resume: the interrupted run in {other.path} had another "
+                f"config ({differences(other.info()['identity'], identity)}); run it with "
+                "that config, or add --force to discard it and start afresh")
+        note(f"nothing to resume for {out}: starting afresh")
+    for stale in others:
+        blocks_kept = len(stale.done())
+        if not force:
+            what = ("of this config: add --resume to continue it" if
+                    (stale.info() or {}).get("run_id") == rid else
+                    "of another config or mexsim version")
+            raise ConfigError(
+                f"{out}: a run that died left {blocks_kept:,} played blocks in "
+                f"{stale.path} ({what}, or --force to discard it)")
+        stale.remove()
+        note(f"removed {stale.path}, left by a run that died ({blocks_kept:,} blocks)")
+    return ours
+
+
+def _work_folder(out: Path, stale: WorkFolder | None, rid: str, identity: dict[str, Any]
+                 ) -> WorkFolder:
+    path = output.parent_of(out) / f".{out.name}{output.WORK_SUFFIX}{os.getpid()}"
+    if stale is None:
+        return WorkFolder.create(path, rid, identity)
+    if stale.path != path:
+        os.rename(stale.path, path)
+    return WorkFolder(path)
+
+
+def _kept_message(what: str, work: WorkFolder | None) -> str:
+    """What an interrupted or failed run left: nothing, or its finished blocks."""
+    if work is None:
+        return f"{what}: no results written"
     try:
-        rounds_writer = pq.ParquetWriter(tmp / "rounds.parquet", ROUNDS_SCHEMA,
-                                         compression="zstd")
-        matches_writer = pq.ParquetWriter(tmp / "matches.parquet", MATCHES_SCHEMA,
-                                          compression="zstd")
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            pending: deque[tuple[int, int, Future]] = deque()
-            next_match = 0
-            block = FIRST_BLOCK
-            try:
-                while next_match < config.matches or pending:
-                    while next_match < config.matches and len(pending) < 2 * workers:
-                        n = min(block, config.matches - next_match)
-                        pending.append((next_match, n, pool.submit(
-                            timed_block, config, players, next_match, n)))
-                        next_match += n
-                    first, n, future = pending.popleft()
-                    res, seconds = future.result()
-                    # size later blocks so that one takes about TARGET_BLOCK_SECONDS
-                    per_match = max(seconds / n, 1e-7)
-                    block = int(min(MAX_BLOCK, max(FIRST_BLOCK, TARGET_BLOCK_SECONDS / per_match)))
-                    who = schedule.seating(first, n)
-                    rounds_table, matches_table = block_tables(
-                        res, first, config.rules.max_pip, who, names, strategies,
-                        schedule.deals(first, n))
-                    rounds_writer.write_table(rounds_table)
-                    matches_writer.write_table(matches_table)
-                    seat_totals = res[..., Field.penalty].sum(axis=1)
-                    np.put_along_axis(totals[first:first + n], who, seat_totals, axis=1)
-                    if progress:
-                        progress(n)
-            except KeyboardInterrupt:
-                for *_, future in pending:
-                    future.cancel()
-                raise
-        rounds_writer.close()
-        matches_writer.close()
-        wall = time.perf_counter() - start
-        result = RunResult(out, config.matches, workers, wall)
-        (tmp / "run.json").write_text(json.dumps({
-            "config": resolved_config(config),
-            "mexsim_version": __version__,
-            "numba_version": numba.__version__,
-            "seed": config.seed,
-            "matches": config.matches,
-            "workers": workers,
-            "wall_seconds": round(wall, 3),
-            "matches_per_second": round(result.matches_per_second, 1),
-        }, indent=2) + "\n")
-        if summarize:
-            summarize(tmp, totals, schedule.deals(0, config.matches))
-        if out.exists():
-            shutil.rmtree(out)
-        tmp.rename(out)
-        return result
-    except KeyboardInterrupt:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise Interrupted("interrupted: no results written") from None
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+        kept = len(work.done())
+    except OSError:
+        kept = 0
+    if kept == 0:
+        work.remove()
+        return f"{what}: no results written"
+    return (f"{what}: {kept:,} finished blocks kept in {work.path}; rerun the same command "
+            "with --resume to continue")
+
+
+TIMING_FIELDS = ("workers", "wall_seconds", "play_seconds", "summary_seconds",
+                 "matches_per_second", "resumed_blocks")
+
+
+def _write_run_json(folder: Path, config: Config, rid: str, result: RunResult,
+                    resumed_blocks: int) -> None:
+    import numba
+
+    (folder / "run.json").write_text(json.dumps({
+        "run_id": rid,
+        "config": resolved_config(config),
+        "mexsim_version": __version__,
+        "numba_version": numba.__version__,
+        "seed": config.seed,
+        "matches": config.matches,
+        # the timing fields: the only ones that differ between runs of one config
+        "workers": result.workers,
+        "wall_seconds": round(result.wall_seconds, 3),
+        "play_seconds": round(result.play_seconds, 3),
+        "summary_seconds": round(result.summary_seconds, 3),
+        "matches_per_second": round(min(result.matches_per_second, 1e12), 1),
+        "resumed_blocks": resumed_blocks,
+    }, indent=2, allow_nan=False) + "\n")

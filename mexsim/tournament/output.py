@@ -1,0 +1,264 @@
+"""The results folder, handled as something precious.
+
+- ``out_problem``: a path mexsim can create (no NUL or control characters, names short
+  enough for the file system with room for the work folder's suffix).
+- ``OutputLock``: one run at a time per results folder (``flock`` on ``.NAME.lock``
+  beside it; the kernel drops the lock when a process dies, even by SIGKILL).
+- ``inspect``: what is at ``out`` before the run, refusing a symbolic link, a file, a
+  folder mexsim did not write (no ``MARKER``) and, without --force, any folder.
+- ``publish``: the finished work folder replaces ``out`` with one atomic
+  ``renameat2(RENAME_EXCHANGE)`` (Linux; elsewhere the old folder is renamed aside
+  first), and only then is the old one removed: an interruption at any moment leaves
+  the old or the new results complete. A path that appeared or changed at ``out``
+  during the run is never replaced: the new results stay in the work folder.
+
+Nothing here follows a symbolic link into deletion: ``shutil.rmtree`` unlinks links it
+meets, and ``out`` itself may not be one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import errno
+import fcntl
+import json
+import os
+import shutil
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+from mexsim.errors import ConfigError, OutputConflict
+
+MARKER = ".mexsim-results"  # in every results folder: {"format": ..., "run_id": ...}
+MARKER_FORMAT = "mexsim results"
+WORK_SUFFIX = ".tmp-"  # work folders: .NAME.tmp-PID beside the results folder
+ASIDE_SUFFIX = ".old-"  # an old results folder moved aside while being replaced
+#: what older mexsim versions wrote (no marker): such a folder may still be replaced
+LEGACY_FILES = {"rounds.parquet", "matches.parquet", "run.json", "summary.csv",
+                "head_to_head.csv", "sweeps.csv", "penalty_by_round.png", "totals.png",
+                "win_share.png", "head_to_head.png", "ratings.png"}
+_SUFFIX_ROOM = len(".") + len(WORK_SUFFIX) + 12  # ".NAME.tmp-PID" around NAME
+
+
+def out_problem(out: str) -> str | None:
+    """Why ``out`` cannot be a results folder's path, or None."""
+    return path_problem(out, _SUFFIX_ROOM)
+
+
+def path_problem(out: str, room: int = 0) -> str | None:
+    """Why ``out`` cannot be a path mexsim uses, or None (``room``: bytes its last name
+    must leave free for a suffix)."""
+    if not out.strip():
+        return "is empty (allowed: a folder path)"
+    bad = next((c for c in out if ord(c) < 32 or ord(c) == 127), None)
+    if bad is not None:
+        return f"contains the control character {bad!r} (allowed: printable text)"
+    try:
+        encoded = os.fsencode(out)
+    except UnicodeError:
+        return "cannot be encoded for the file system"
+    name_max, path_max = 255, 4096
+    with contextlib.suppress(OSError, ValueError):
+        name_max = os.pathconf(".", "PC_NAME_MAX")
+        path_max = os.pathconf(".", "PC_PATH_MAX")
+    longest = max((len(os.fsencode(p)) for p in Path(out).parts), default=0)
+    if longest + room > name_max:
+        spare = ", leaving room for the work folder's suffix" if room else ""
+        return f"has a name of {longest} bytes (allowed: at most {name_max - room}{spare})"
+    if len(encoded) + room >= path_max:
+        return f"is {len(encoded)} bytes long (allowed: under {path_max - room})"
+    return None
+
+
+def parent_of(out: Path) -> Path:
+    return out.parent if str(out.parent) else Path(".")
+
+
+def work_folders(out: Path, suffix: str = WORK_SUFFIX) -> list[Path]:
+    """Work folders (or, with ``ASIDE_SUFFIX``, old results moved aside) that runs to
+    ``out`` left beside it."""
+    parent = parent_of(out)
+    return sorted(p for p in parent.glob(f".{_glob_escape(out.name)}{suffix}*")
+                  if p.is_dir() and not p.is_symlink())
+
+
+def _glob_escape(name: str) -> str:
+    return "".join(f"[{c}]" if c in "*?[]" else c for c in name)
+
+
+class OutputLock:
+    """An exclusive lock on the results folder ``out``, held for the whole run."""
+
+    def __init__(self, out: Path) -> None:
+        self.path = parent_of(out) / f".{out.name}.lock"
+        self.fd: int | None = None
+
+    def acquire(self) -> None:
+        while True:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+                os.close(fd)
+                raise ConfigError(
+                    f"{self.path.parent / self.path.name[1:-5]}: another mexsim run (pid "
+                    f"{holder}) is writing this results directory; wait for it to end or "
+                    "choose another --out") from None
+            # The previous holder may have unlinked the file after we opened it: lock
+            # the file that is at the path now, or try again.
+            try:
+                same = os.stat(self.path).st_ino == os.fstat(fd).st_ino
+            except FileNotFoundError:
+                same = False
+            if same:
+                os.ftruncate(fd, 0)
+                os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+                self.fd = fd
+                return
+            os.close(fd)
+
+    def release(self) -> None:
+        if self.fd is not None:
+            with contextlib.suppress(OSError):
+                self.path.unlink()  # while still locked: no one can hold a stale inode
+            os.close(self.fd)
+            self.fd = None
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What was at ``out`` when the run began: nothing, or a results folder."""
+
+    exists: bool
+    device: int = 0
+    inode: int = 0
+
+
+def inspect(out: Path, force: bool) -> Snapshot:
+    """Check that ``out`` may be written (or, with --force, replaced)."""
+    try:
+        info = os.lstat(out)
+    except FileNotFoundError:
+        return Snapshot(False)
+    except NotADirectoryError:
+        raise ConfigError(f"{out}: a parent of it is a file, not a folder") from None
+    if stat.S_ISLNK(info.st_mode):
+        raise ConfigError(
+            f"{out}: is a symbolic link; mexsim writes and replaces only a real folder "
+            f"(give the path it points to, {os.readlink(out)!r}, or another --out)")
+    if not stat.S_ISDIR(info.st_mode):
+        raise ConfigError(f"{out}: exists and is not a directory (allowed: a new path or "
+                          "a results directory mexsim wrote)")
+    if not force:
+        raise ConfigError(f"{out}: results directory exists (use --force to replace it)")
+    here = Path.cwd().resolve()
+    if out.resolve() == here or out.resolve() in here.parents:
+        raise ConfigError(f"{out}: is the current directory or contains it (allowed: a "
+                          "results directory of its own)")
+    if not is_results_folder(out):
+        raise ConfigError(
+            f"{out}: not a results directory written by mexsim (no {MARKER} marker); "
+            "--force replaces only those: move it away yourself or choose another --out")
+    return Snapshot(True, info.st_dev, info.st_ino)
+
+
+def is_results_folder(folder: Path) -> bool:
+    """A folder mexsim wrote: it holds the marker, or (results of mexsim before the
+    marker) a run.json by mexsim and nothing but the files mexsim writes."""
+    try:
+        marker = json.loads((folder / MARKER).read_text())
+        return marker.get("format") == MARKER_FORMAT and isinstance(marker.get("run_id"), str)
+    except (OSError, ValueError, AttributeError):
+        pass
+    try:
+        names = {p.name for p in folder.iterdir()}
+        legacy = json.loads((folder / "run.json").read_text())
+    except (OSError, ValueError):
+        return False
+    return isinstance(legacy, dict) and "mexsim_version" in legacy and names <= LEGACY_FILES
+
+
+def write_marker(folder: Path, run_id: str) -> None:
+    (folder / MARKER).write_text(json.dumps({"format": MARKER_FORMAT, "run_id": run_id}) + "\n")
+
+
+def publish(work: Path, out: Path, before: Snapshot, force: bool) -> None:
+    """Put the finished ``work`` folder at ``out`` (see the module docstring)."""
+    now = _snapshot_now(out)
+    if now != before:
+        what = ("was replaced or removed during the run" if before.exists
+                else "appeared during the run")
+        if not (force and now.exists and not out.is_symlink() and out.is_dir()
+                and is_results_folder(out)):
+            raise OutputConflict(
+                f"{out}: {what}, and mexsim did not touch it; the new results are "
+                f"complete in {work}: move them yourself, or rerun with --resume (and "
+                f"--force to replace what is at {out}, if mexsim wrote it)")
+    _fsync_tree(work)
+    if not now.exists:
+        if not _renameat2(work, out, _RENAME_NOREPLACE):
+            if os.path.lexists(out):
+                raise OutputConflict(f"{out}: appeared while the results were being put in "
+                                     f"place; they are complete in {work}")
+            os.rename(work, out)
+        _fsync_dir(parent_of(out))
+        return
+    if _renameat2(work, out, _RENAME_EXCHANGE):
+        old = work  # the old results now sit where the work folder was
+    else:
+        old = parent_of(out) / f".{out.name}{ASIDE_SUFFIX}{os.getpid()}"
+        os.rename(out, old)
+        os.rename(work, out)
+    _fsync_dir(parent_of(out))
+    shutil.rmtree(old)
+
+
+def _snapshot_now(out: Path) -> Snapshot:
+    try:
+        info = os.lstat(out)
+    except FileNotFoundError:
+        return Snapshot(False)
+    return Snapshot(True, info.st_dev, info.st_ino)
+
+
+_RENAME_NOREPLACE = 1
+_RENAME_EXCHANGE = 2
+
+
+def _renameat2(src: Path, dst: Path, flags: int) -> bool:
+    """Linux's renameat2; False where the system has none (the caller falls back)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        function = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    at_fdcwd = -100
+    if function(at_fdcwd, os.fsencode(src), at_fdcwd, os.fsencode(dst), flags) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP):
+        return False
+    raise OSError(code, os.strerror(code), str(dst))
+
+
+def fsync_file(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _fsync_dir(folder: Path) -> None:
+    with contextlib.suppress(OSError):  # some file systems cannot sync a folder
+        fsync_file(folder)
+
+
+def _fsync_tree(folder: Path) -> None:
+    for path in folder.iterdir():
+        if path.is_file():
+            fsync_file(path)
+    _fsync_dir(folder)
