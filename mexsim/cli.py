@@ -91,6 +91,11 @@ def _main() -> None:
     """Tournament simulator for the domino game Mexican Train (rules: RULES.md)."""
 
 
+class StopWhen(StrEnum):
+    matches = "matches"
+    decided = "decided"
+
+
 class TraceFormat(StrEnum):
     text = "text"
     jsonl = "jsonl"
@@ -128,6 +133,19 @@ def run(
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
     strategies: StrategiesOpt = None,
+    until: Annotated[StopWhen, typer.Option(
+        help="matches: play them all; decided: stop once the best player is separated "
+             "from, or equivalent to, every other (at most run.matches).")
+    ] = StopWhen.matches,
+    confidence: Annotated[float, typer.Option(
+        min=0.5, max=0.999999, help="--until decided: confidence of the verdict.")] = 0.95,
+    margin: Annotated[float, typer.Option(
+        min=0.0, max=1e6,
+        help="--until decided: points of mean total within which players count as equal.")
+    ] = 1.0,
+    cluster: Annotated[str | None, typer.Option(
+        help="Play on a Dask cluster: local:N or a scheduler address (tcp://host:8786); "
+             "overrides run.cluster.")] = None,
 ) -> None:
     """Play the matches, write the results directory, print the comparison."""
     import os
@@ -145,19 +163,21 @@ def run(
         warning = config_schedule(cfg).partial_cycle_warning(cfg.matches)
         if warning:
             print(f"mexsim: warning: {warning}", file=sys.stderr)
+    import numpy as np
     from tqdm import tqdm
 
-    from mexsim.analysis.comparison import analyze, config_sweeps
+    from mexsim.analysis.comparison import analyze_statistics, config_sweeps
     from mexsim.errors import Interrupted
+    from mexsim.tournament.runner import StopRule
     from mexsim.tournament.runner import run as run_matches
 
     names = [p.name for p in cfg.players]
     kinds = [p.strategy for p in cfg.players]
     shown: list = []
 
-    def write_summary(folder: Path, totals, deals) -> None:
-        analysis = analyze(totals, deals, names, kinds, config_sweeps(cfg.players),
-                           cfg.rules.rounds)
+    def write_summary(folder: Path, statistics) -> None:
+        analysis = analyze_statistics(statistics, names, kinds, config_sweeps(cfg.players),
+                                      np.full(len(names), np.nan), cfg.rules.rounds)
         analysis.write(folder)
         shown.append(analysis)
 
@@ -173,9 +193,11 @@ def run(
         print(f"mexsim: {' '.join(line.split())}", file=sys.stderr)
 
     try:
-        result = run_matches(cfg, Path(cfg.out), workers or os.cpu_count() or 1, force=force,
-                             progress=progress, summarize=write_summary, resume=resume,
-                             note=note, started=started)
+        result = run_matches(
+            cfg, Path(cfg.out), workers or os.cpu_count() or 1, force=force,
+            progress=progress, summarize=write_summary, resume=resume, note=note,
+            started=started, cluster=cluster or cfg.cluster,
+            until=StopRule(confidence, margin) if until == StopWhen.decided else None)
     except Interrupted as exc:
         for bar in bars:
             bar.close()

@@ -39,7 +39,7 @@ MAX_SEED = 2**64 - 1
 MAX_NAME = 64  # characters in a player's name: it heads table columns and plot legends
 MAX_POOL = 100  # players in one run (pools and sweeps); a table seats at most MAX_PLAYERS
 SECTIONS = ("run", "rules", "seating", "tournament", "players")
-RUN_KEYS = ("matches", "seed", "out", "strategies")
+RUN_KEYS = ("matches", "seed", "out", "strategies", "cluster")
 SEATING_KEYS = ("rotate",)
 TOURNAMENT_KEYS = ("duplicate", "table_size")
 PLAYER_KEYS = ("name", "strategy", "params")
@@ -74,6 +74,7 @@ class Config:
     strategy_dirs: tuple[str, ...] = ()  # extra strategies folders (absolute paths)
     duplicate: bool = False  # [tournament] duplicate: each deal once per seat rotation
     requested_matches: int | None = None  # before rounding up to whole deals, if it did
+    cluster: str | None = None  # [run] cluster: a Dask scheduler address or local:N
 
     @property
     def table_size(self) -> int:
@@ -115,6 +116,9 @@ def load_config(path: str | Path, strategy_dirs: Sequence[str | Path] = ()) -> C
     matches = need_int(run_where, "matches", run.get("matches", DEFAULT_MATCHES), 1, None)
     seed = need_int(run_where, "seed", run.get("seed", DEFAULT_SEED), 0, MAX_SEED)
     out = _need_out(run_where, "out", run.get("out", f"results/{Path(path).stem}"))
+    cluster = run.get("cluster")
+    if cluster is not None:
+        need_str(run_where, "cluster", cluster)
 
     seating_where = f"{where} [seating]"
     _check_keys(seating_where, seating, SEATING_KEYS)
@@ -142,7 +146,7 @@ def load_config(path: str | Path, strategy_dirs: Sequence[str | Path] = ()) -> C
     return Config(
         path=where, matches=whole, seed=seed, out=out, rules=rules, rotate=rotate,
         players=players, strategy_dirs=dirs, duplicate=duplicate,
-        requested_matches=matches if whole != matches else None,
+        requested_matches=matches if whole != matches else None, cluster=cluster,
     )
 
 

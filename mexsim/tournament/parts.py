@@ -24,6 +24,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from mexsim.analysis.accumulate import RunAccumulator, RunStatistics
 from mexsim.tournament.identity import RUN_ID_KEY
 from mexsim.tournament.output import fsync_file
 
@@ -122,7 +123,9 @@ class WorkFolder:
 
 class Assembler:
     """Streams blocks into results/rounds.parquet and results/matches.parquet as
-    they are written, one row group per block, and gathers the match totals.
+    they are written, one row group per block, and folds each block's match totals
+    into the run's statistics (mexsim/analysis/accumulate.py: memory independent of
+    the number of matches).
 
     Every block is appended as read back from its part file, whether it was just
     played or kept by an interrupted run: the final files are the same bytes either
@@ -135,7 +138,8 @@ class Assembler:
         work.results.mkdir()
         self.work, self.run_id, self.names, self.players = work, run_id, names, players
         self.writers: dict[str, pq.ParquetWriter] = {}
-        self.totals: list[np.ndarray] = []
+        self.statistics = RunAccumulator(players)
+        self.matches = 0
 
     def add(self, index: int) -> None:
         for kind in ("rounds", "matches"):
@@ -146,32 +150,35 @@ class Assembler:
                     compression=COMPRESSION)
             self.writers[kind].write_table(table, row_group_size=max(1, table.num_rows))
             if kind == "matches":
-                self.totals.append(_totals(table, self.names, self.players))
+                totals, deals = _totals(table, self.names, self.players)
+                self.statistics.add(totals, deals)
+                self.matches += len(totals)
 
-    def close(self) -> np.ndarray:
-        """Finish the files; totals[match, player] (NaN where a player of a pool sat
-        a match out)."""
+    def close(self) -> RunStatistics:
+        """Finish the files; the run's statistics."""
         for writer in self.writers.values():
             writer.close()
         self.writers.clear()
-        if not self.totals:
-            return np.empty((0, self.players), np.float32)
-        return np.concatenate(self.totals)
+        return self.statistics.close()
 
 
 
 
-def _totals(table: pa.Table, names: list[str], players: int) -> np.ndarray:
-    """totals[match, player] of one block's matches table."""
+def _totals(table: pa.Table, names: list[str], players: int
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """totals[match, player] of one block's matches table (NaN where a player of a pool
+    sat a match out), and each match's deal."""
     match = table.column("match").to_numpy()
     player = table.column("player").combine_chunks()
     index = np.array([names.index(v) for v in player.dictionary.to_pylist()], dtype=np.int64)
     who = index[player.indices.to_numpy()]
     first = int(match[0]) if len(match) else 0
     rows = int(match[-1]) - first + 1 if len(match) else 0
-    totals = np.full((rows, players), np.nan, dtype=np.float32)
+    totals = np.full((rows, players), np.nan)
     totals[match - first, who] = table.column("total").to_numpy()
-    return totals
+    deals = np.empty(rows, dtype=np.int64)
+    deals[match - first] = table.column("deal").to_numpy()
+    return totals, deals
 
 
 def _write_durably(path: Path, data: bytes) -> None:

@@ -23,7 +23,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,11 +31,14 @@ from typing import Any
 import numpy as np
 
 from mexsim import __version__
+from mexsim.analysis.accumulate import RunStatistics
+from mexsim.analysis.sequential import DEFAULT_MARGIN, Verdict, verdict
 from mexsim.errors import ConfigError, Interrupted, OutputError, StrategyError
 from mexsim.game.play import play_scheduled
 from mexsim.strategy.policy import Policy
 from mexsim.strategy.registry import available_strategies
 from mexsim.tournament import output
+from mexsim.tournament.cluster import ClusterPlayer, open_player, parse_address
 from mexsim.tournament.config import Config, config_schedule
 from mexsim.tournament.identity import differences, run_id, run_identity
 from mexsim.tournament.limits import check_resources
@@ -127,24 +130,31 @@ class _Signals:
 
 def run(config: Config, out: Path, workers: int, force: bool = False,
         progress: Callable[[int], None] | None = None,
-        summarize: Callable[[Path, np.ndarray, np.ndarray], None] | None = None,
+        summarize: Callable[[Path, RunStatistics], None] | None = None,
         resume: bool = False, note: Callable[[str], None] | None = None,
-        started: float | None = None) -> RunResult:
+        started: float | None = None, until: StopRule | None = None,
+        cluster: str | None = None) -> RunResult:
     """Play all matches of ``config`` into ``out``; ``progress(n)`` after each block;
-    ``summarize(folder, totals[match, player], deal[match])`` before the folder is
-    published (totals NaN where a player of a pool sat a match out); ``note(line)``
+    ``summarize(folder, statistics)`` before the folder is published (the run's
+    statistics, gathered block by block: mexsim/analysis/accumulate.py); ``note(line)``
     for what the user should know (a resumed or discarded work folder). ``started``:
     when the command began (``time.perf_counter``), for the wall time.
+
+    ``until``: stop once decided (``--until decided``); ``cluster``: play the blocks on
+    a Dask cluster (``local:N`` or a scheduler address: mexsim/tournament/cluster.py).
 
     Raises ConfigError (refused before play), OutputError (the system refused a
     write), OutputConflict (complete results not put in place) or Interrupted."""
     started = time.perf_counter() if started is None else started
     note = note or (lambda line: None)
     check_resources(f"{config.path} [run]", config.matches, len(config.players), workers)
+    if cluster:
+        parse_address(cluster)  # a bad address is refused before anything is done
     signals = _Signals()
     signals.install()
     lock = output.OutputLock(out)
     work: WorkFolder | None = None
+    close_cluster = _nothing
     try:
         try:
             players = player_policies(config)
@@ -160,6 +170,10 @@ def run(config: Config, out: Path, workers: int, force: bool = False,
             stale = _stale_work(out, rid, identity, resume, force, note)
             # Load (or compile) the kernels here, before any thread exists.
             play_block(config, players, 0, 0)
+            player, close_cluster = open_player(cluster, config)
+            if player is not None:
+                workers = player.workers
+                note(f"playing on {player.workers} Dask workers; dashboard {player.dashboard}")
             work = _work_folder(out, stale, rid, identity)
             all_blocks = blocks(config.matches)
             done = work.done_prefix()
@@ -168,24 +182,25 @@ def run(config: Config, out: Path, workers: int, force: bool = False,
                      "already played")
             play_start = time.perf_counter()
             assembler = Assembler(work, rid, [p.name for p in config.players], len(players))
-            played = _play(config, players, work, assembler, all_blocks, done, workers,
-                           progress)
+            played, stopped = _play(config, players, work, assembler, all_blocks, done,
+                                    workers, progress, until, player)
+            if stopped is not None:
+                note(stopped.describe())
             play_seconds = time.perf_counter() - play_start
             summary_start = time.perf_counter()
-            totals = assembler.close()
+            statistics = assembler.close()
             if summarize:
-                summarize(work.results, totals,
-                          config_schedule(config).deals(0, config.matches))
+                summarize(work.results, statistics)
             summary_seconds = time.perf_counter() - summary_start
             wall = time.perf_counter() - started
-            result = RunResult(out, config.matches, workers, wall, play_seconds,
+            result = RunResult(out, assembler.matches, workers, wall, play_seconds,
                                summary_seconds, played)
-            _write_run_json(work.results, config, rid, result, done)
+            _write_run_json(work.results, config, rid, result, done, until, stopped)
             output.write_marker(work.results, rid)
             signals.finishing = True
             output.publish(work.results, out, before, force)
             work.remove()
-            return RunResult(out, config.matches, workers, time.perf_counter() - started,
+            return RunResult(out, assembler.matches, workers, time.perf_counter() - started,
                              play_seconds, summary_seconds, played)
         except (KeyboardInterrupt, _Stop) as exc:
             signum = exc.signum if isinstance(exc, _Stop) else signal.SIGINT
@@ -200,37 +215,64 @@ def run(config: Config, out: Path, workers: int, force: bool = False,
         # anything else (OutputConflict, a bug) keeps the work folder: the next run
         # names it, --resume continues it
     finally:
+        close_cluster()
         signals.restore()
         lock.release()
 
 
+@dataclass(frozen=True)
+class StopRule:
+    """``--until decided``: stop after the first block at which the comparison is decided
+    (mexsim/analysis/sequential.py), at most at the config's ``matches``."""
+
+    confidence: float = 0.95
+    margin: float = DEFAULT_MARGIN
+
+
 def _play(config: Config, players: list[Policy], work: WorkFolder, assembler: Assembler,
           all_blocks: list[tuple[int, int]], done: int, workers: int,
-          progress: Callable[[int], None] | None) -> int:
+          progress: Callable[[int], None] | None, until: StopRule | None = None,
+          cluster: ClusterPlayer | None = None) -> tuple[int, Verdict | None]:
     """Play the blocks after the first ``done`` (on disk already), writing each in
-    order; returns the matches played. Worker threads are never joined on the way out
-    (see the module docstring)."""
+    order; returns the matches played and, when ``until`` stopped the run, the verdict
+    that did. Blocks are played on ``cluster`` when given, else on ``workers`` threads,
+    which are never joined on the way out (see the module docstring)."""
     schedule = config_schedule(config)
     names = [p.name for p in config.players]
     strategies = [p.strategy for p in config.players]
-    for index in range(done):
-        assembler.add(index)
-    todo = ((index, first, n) for index, (first, n) in enumerate(all_blocks)
-            if index >= done)
-    pool = ThreadPoolExecutor(max_workers=workers)
-    pending: deque[tuple[int, int, int, Future]] = deque()
-    played = 0
+    whole_deals = config.table_size if config.duplicate else 1
+
+    def decided(end: int) -> Verdict | None:
+        """The verdict when ``until`` says stop here (whole deals only)."""
+        if until is None or end % whole_deals or end >= config.matches:
+            return None
+        result = verdict(assembler.statistics.stats, names, until.confidence, until.margin)
+        return result if result.decided else None
+
     if progress:
         progress(sum(n for _, n in all_blocks[:done]))
+    for index in range(done):
+        assembler.add(index)
+        first, n = all_blocks[index]
+        stop = decided(first + n)
+        if stop is not None:
+            return 0, stop
+    todo = ((index, first, n) for index, (first, n) in enumerate(all_blocks)
+            if index >= done)
+    pool = None if cluster else ThreadPoolExecutor(max_workers=workers)
+    in_flight = 2 * (cluster.workers if cluster else workers)
+    pending: deque[tuple[int, int, int, Any]] = deque()
+    played = 0
     try:
         while True:
-            while len(pending) < 2 * workers:
+            while len(pending) < in_flight:
                 nxt = next(todo, None)
                 if nxt is None:
                     break
                 index, first, n = nxt
-                pending.append((index, first, n, pool.submit(
-                    play_block, config, players, first, n)))
+                future = (cluster.submit(first, n) if cluster else
+                          pool.submit(play_block, config, players, first, n))
+                pending.append((index, first, n, future))
             if not pending:
                 break
             index, first, n, future = pending.popleft()
@@ -243,10 +285,16 @@ def _play(config: Config, players: list[Policy], work: WorkFolder, assembler: As
             played += n
             if progress:
                 progress(n)
+            stop = decided(first + n)
+            if stop is not None:
+                return played, stop
     finally:
         # never wait: a thread stuck in a strategy would hold the process forever
-        pool.shutdown(wait=False, cancel_futures=True)
-    return played
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+        for *_, future in pending:
+            future.cancel()
+    return played, None
 
 
 def _stale_work(out: Path, rid: str, identity: dict[str, Any], resume: bool, force: bool,
@@ -314,8 +362,13 @@ TIMING_FIELDS = ("workers", "wall_seconds", "play_seconds", "summary_seconds",
                  "matches_per_second", "resumed_blocks")
 
 
+def _nothing() -> None:
+    pass
+
+
 def _write_run_json(folder: Path, config: Config, rid: str, result: RunResult,
-                    resumed_blocks: int) -> None:
+                    resumed_blocks: int, until: StopRule | None = None,
+                    stopped: Verdict | None = None) -> None:
     import numba
 
     (folder / "run.json").write_text(json.dumps({
@@ -324,7 +377,11 @@ def _write_run_json(folder: Path, config: Config, rid: str, result: RunResult,
         "mexsim_version": __version__,
         "numba_version": numba.__version__,
         "seed": config.seed,
-        "matches": config.matches,
+        "matches": result.matches,
+        "until": None if until is None else {
+            "rule": "decided", "confidence": until.confidence, "margin": until.margin,
+            "max_matches": config.matches, "decided": stopped is not None,
+            "verdict": None if stopped is None else stopped.describe()},
         # the timing fields: the only ones that differ between runs of one config
         "workers": result.workers,
         "wall_seconds": round(result.wall_seconds, 3),

@@ -197,7 +197,7 @@ def test_interrupt_while_writing_the_summary_keeps_the_old_results(
     assert run_cli(cfg, "--out", out, "--matches", "200", "--quiet").exit_code == 0
     before = {p.name: p.read_bytes() for p in out.iterdir()}
 
-    def summary_then_ctrl_c(folder: Path, totals: Any, deals: Any) -> None:
+    def summary_then_ctrl_c(folder: Path, statistics: Any) -> None:
         (folder / "summary.csv").write_text("half a summary")
         os.kill(os.getpid(), signal.SIGINT)
 

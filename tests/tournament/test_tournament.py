@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 from mexsim.analysis.adjusted import adjusted_differences, adjusted_effects
 from mexsim.analysis.deals import unit_means, unit_starts
 from mexsim.analysis.head_to_head import head_to_head
-from mexsim.analysis.summary import summarize_totals
+from mexsim.analysis.summary import summarize_totals, total_matrix
 from mexsim.cli import app
 from mexsim.errors import ConfigError
 from mexsim.game.play import core_trace
@@ -44,14 +44,17 @@ def toml(out: Path, matches: int, players: str, tournament: str = "", seed: int 
 
 
 def play(folder: Path, text: str, workers: int = 1) -> tuple[Path, dict]:
-    """Run a config in-process; returns the results folder and what summarize got."""
+    """Run a config in-process; returns the results folder and the match totals
+    (totals[match, player], NaN where a player sat out) and deals it wrote."""
     cfg = load_config(write(folder, text))
     got: dict = {}
-
-    def keep(tmp: Path, totals: np.ndarray, deals: np.ndarray) -> None:
-        got["totals"], got["deals"] = totals.copy(), deals.copy()
-
-    run(cfg, Path(cfg.out), workers, force=True, summarize=keep)
+    run(cfg, Path(cfg.out), workers, force=True)
+    matches = pd.read_parquet(Path(cfg.out) / "matches.parquet").sort_values(
+        "match", kind="stable")
+    totals, players = total_matrix(matches)
+    order = [list(players).index(p.name) for p in cfg.players]
+    got["totals"] = totals[:, order]
+    got["deals"] = matches.drop_duplicates("match")["deal"].to_numpy()
     got["config"] = cfg
     return Path(cfg.out), got
 

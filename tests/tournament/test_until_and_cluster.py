@@ -1,0 +1,121 @@
+"""`mexsim run --until decided` (stop when the question is answered) and
+`--cluster local:N` (blocks as Dask tasks): the same files as a plain run, byte for
+byte, whatever played them or stopped them."""
+
+from __future__ import annotations
+
+import filecmp
+import json
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from tests.tournament.test_run import config_text, write_config
+from tests.tournament.test_safety import run_cli
+
+RESULTS = ("rounds.parquet", "matches.parquet")
+DIFFERENT = '[[players]]\nstrategy = "greedy"\n[[players]]\nstrategy = "random"\n'
+
+
+def test_until_decided_stops_early_and_says_so(tmp_path: Path) -> None:
+    cfg = write_config(tmp_path, config_text(tmp_path / "r", matches=20_000,
+                                             players=DIFFERENT))
+    result = run_cli(cfg, "--until", "decided", "--margin", "0.5", "--quiet")
+    assert result.exit_code == 0, result.stderr
+    assert "decided after" in result.stderr
+    run = json.loads((tmp_path / "r" / "run.json").read_text())
+    assert run["until"]["decided"] and run["until"]["max_matches"] == 20_000
+    assert run["matches"] < 20_000  # random is far worse: settled long before the cap
+    matches = pd.read_parquet(tmp_path / "r" / "matches.parquet")
+    assert matches["match"].nunique() == run["matches"]
+    summary = pd.read_csv(tmp_path / "r" / "summary.csv")
+    assert summary["player"].iloc[-1] == "random"
+
+    # a fixed run of the same length writes the same files, byte for byte
+    fixed = write_config(tmp_path, config_text(tmp_path / "f", matches=run["matches"],
+                                               players=DIFFERENT), "fixed.toml")
+    assert run_cli(fixed, "--quiet").exit_code == 0
+    # the same blocks only when the fixed run cuts them the same way: compare rows
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "f" / "matches.parquet"),
+                                  matches)
+
+
+def test_until_decided_plays_to_the_cap_when_undecided(tmp_path: Path) -> None:
+    twins = '[[players]]\nstrategy = "greedy"\n[[players]]\nstrategy = "greedy"\n'
+    cfg = write_config(tmp_path, config_text(tmp_path / "r", matches=300, players=twins,
+                                             rotate=False))
+    result = run_cli(cfg, "--until", "decided", "--margin", "0", "--quiet")
+    assert result.exit_code == 0, result.stderr
+    run = json.loads((tmp_path / "r" / "run.json").read_text())
+    assert run["matches"] == 300 and not run["until"]["decided"]
+
+
+def test_bad_cluster_address_is_one_line(tmp_path: Path) -> None:
+    cfg = write_config(tmp_path, config_text(tmp_path / "r", matches=10))
+    for address in ("local:0", "nowhere", "local:x"):
+        result = run_cli(cfg, "--cluster", address, "--quiet")
+        assert result.exit_code == 2, result.stderr
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and "--cluster" in lines[0], result.stderr
+    assert not (tmp_path / "r").exists()
+
+
+pytest.importorskip("distributed")
+
+
+def test_local_cluster_writes_the_bytes_of_a_threaded_run(tmp_path: Path) -> None:
+    strategies = tmp_path / "mine"
+    strategies.mkdir()
+    source = Path(__file__).resolve().parents[2] / "mexsim" / "strategy" / "builtin"
+    (strategies / "copycat.py").write_text(
+        (source / "greedy.py").read_text().replace('NAME = "greedy"', 'NAME = "copycat"'))
+    players = ('[[players]]\nstrategy = "copycat"\n[[players]]\nstrategy = "random"\n'
+               '[[players]]\nstrategy = "greedy"\n')
+    text = config_text(tmp_path / "threads", matches=400, players=players)
+    cfg = write_config(tmp_path, text.replace("[rules]", f'strategies = "{strategies}"\n'
+                                              "[rules]", 1))
+    assert run_cli(cfg, "--workers", "1", "--quiet").exit_code == 0
+    result = run_cli(cfg, "--cluster", "local:2", "--out", tmp_path / "dask", "--quiet")
+    assert result.exit_code == 0, result.stderr
+    assert "Dask workers" in result.stderr and "dashboard" in result.stderr
+    for name in RESULTS:
+        assert filecmp.cmp(tmp_path / "threads" / name, tmp_path / "dask" / name,
+                           shallow=False), name
+
+
+def test_a_worker_killed_mid_run_loses_nothing(tmp_path: Path) -> None:
+    """A worker process killed while the run goes on: its blocks run elsewhere."""
+    from distributed import Client
+
+    import mexsim.tournament.cluster as cluster_module
+
+    cfg = write_config(tmp_path, config_text(tmp_path / "threads", matches=3_000))
+    assert run_cli(cfg, "--workers", "2", "--quiet").exit_code == 0
+    killed: list[int] = []
+    original = cluster_module.ClusterPlayer.submit
+
+    def submit_then_kill(self: cluster_module.ClusterPlayer, first: int, n: int):
+        future = original(self, first, n)
+        if first > 0 and not killed:
+            pids = Client.run(self.client, os.getpid)
+            victim = sorted(pids.values())[0]
+            killed.append(victim)
+            threading.Timer(0.2, os.kill, (victim, signal.SIGKILL)).start()
+        return future
+
+    cluster_module.ClusterPlayer.submit = submit_then_kill
+    try:
+        started = time.perf_counter()
+        result = run_cli(cfg, "--cluster", "local:2", "--out", tmp_path / "dask", "--quiet")
+    finally:
+        cluster_module.ClusterPlayer.submit = original
+    assert killed and result.exit_code == 0, result.stderr
+    assert time.perf_counter() - started < 600
+    for name in RESULTS:
+        assert filecmp.cmp(tmp_path / "threads" / name, tmp_path / "dask" / name,
+                           shallow=False), name
