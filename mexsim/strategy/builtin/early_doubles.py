@@ -27,7 +27,7 @@ from mexsim.strategy.api import strategy
 
 NAME = "early_doubles"
 DESCRIPTION = "lays doubles as soon as possible, follows them well, else heaviest"
-PARAMS = {"own_first": 1.0}
+PARAMS = {"own_first": (1.0, 0.0, 1.0)}  # (default, lowest, highest): a switch
 
 
 @strategy
