@@ -1,4 +1,4 @@
-"""The ``mexsim`` command line (INTERFACE.md, "Commands"): parse, delegate, print.
+"""The ``mexsim`` command line (docs/interface.md, "Commands"): parse, delegate, print.
 
 Heavy modules (numba, numpy, pandas, pyarrow, the engine) are imported inside the
 command that needs them, so ``mexsim --help`` stays instant. A configuration or usage
@@ -94,7 +94,7 @@ app = typer.Typer(
 
 @app.callback()
 def _main() -> None:
-    """Tournament simulator for the domino game Mexican Train (rules: RULES.md)."""
+    """Tournament simulator for the domino game Mexican Train (rules: docs/rules.md)."""
 
 
 class TraceFormat(StrEnum):

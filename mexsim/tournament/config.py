@@ -1,4 +1,4 @@
-"""A run configuration (INTERFACE.md, "Config (TOML)") validated into frozen dataclasses.
+"""A run configuration (docs/interface.md, "Config (TOML)") validated into frozen dataclasses.
 
 Every problem raises :class:`~mexsim.errors.ConfigError` with one line naming the file,
 the section or key, and the allowed values.
