@@ -17,11 +17,11 @@ run: venv
 	$(BIN)/mexsim run configs/default.toml --force
 
 test: venv
-	$(BIN)/ruff check mexsim strategies tests benchmarks
+	$(BIN)/ruff check mexsim tests benchmarks
 	$(BIN)/python -m pytest
 
 lint: venv
-	$(BIN)/ruff check mexsim strategies tests benchmarks
+	$(BIN)/ruff check mexsim tests benchmarks
 
 bench: venv
 	$(BIN)/python benchmarks/bench_engine.py

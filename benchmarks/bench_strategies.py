@@ -8,6 +8,10 @@ start: a 1-match replay of configs/default.toml in a fresh process once the cach
 warm. Targets (issue 3): 4 x longest_train >= 5,000 matches/s/core; a 25-tile plan well
 under a millisecond; warm start <= 2 s. pip_weight > 0 (issue: ~100x slower before the
 weighted T-join bound): within about 2x of pip_weight 0.
+
+And what the bounds check of a user's strategy costs (issue 10): 4 x a built-in
+against 4 x the same file loaded as a user's strategy (renamed, from a temporary
+folder, so compiled with boundscheck=True). ``--boundscheck-only`` runs just that.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import argparse
 import random
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -47,6 +52,38 @@ def table_rate(names: list[str | tuple[str, float]], n: int, repeats: int = 5) -
     return rate(lambda k: play_matches_results(rules, seats, 2026, 0, k), n, repeats)
 
 
+def boundscheck_cost(n: int) -> list[tuple[str, float, float]]:
+    """(strategy, built-in rate, the same as a bounds-checked user strategy) per table of
+    4, matches per second on one core."""
+    rules = resolve_rules({"preset": "seed-001"}, 4)
+    builtins = available_strategies()
+    out = []
+    with tempfile.TemporaryDirectory() as folder:
+        for name in ("greedy", "early_doubles", "longest_train"):
+            text = Path(builtins[name].path).read_text(encoding="utf-8")
+            text = text.replace(f'NAME = "{name}"', f'NAME = "{name}_checked"')
+            (Path(folder) / f"{name}_checked.py").write_text(text, encoding="utf-8")
+        users = available_strategies([folder])
+        for name in ("greedy", "early_doubles", "longest_train"):
+            size = n * (1 if name == "longest_train" else 10)
+            rates = []
+            for info in (builtins[name], users[f"{name}_checked"]):
+                seats = [Policy(info, tuple(info.params.values()))] * 4
+                play_matches_results(rules, seats, 2026, 0, 2)  # compile / load the cache
+                rates.append(rate(lambda k, s=seats: play_matches_results(rules, s, 2026, 0, k),
+                                  size, 5))
+            out.append((name, rates[0], rates[1]))
+    return out
+
+
+def print_boundscheck_cost(n: int) -> None:
+    print("bounds check: 4 x a built-in vs the same file as a user's (bounds-checked) "
+          "strategy, one core, matches per second")
+    for name, trusted, checked in boundscheck_cost(n):
+        print(f"  {name:<15} {trusted:>9,.0f} {checked:>9,.0f}  "
+              f"({(trusted / checked - 1) * 100:+.1f} % time)")
+
+
 def planner_times(size: int, hands: int, pip_weight: float) -> tuple[float, float, float]:
     ts = tile_set(12)
     rng = random.Random(size)
@@ -75,7 +112,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--matches", type=int, default=2_000)
     parser.add_argument("--hands", type=int, default=300)
+    parser.add_argument("--boundscheck-only", action="store_true")
     args = parser.parse_args()
+    if args.boundscheck_only:
+        print_boundscheck_cost(args.matches)
+        return
     print("strategies: seed-001, one core, matches per second")
     for label, seats in TABLES.items():
         fast = not any("longest_train" in s for s in seats)
@@ -91,7 +132,8 @@ def main() -> None:
             med, p99, worst = planner_times(size, args.hands, pip_weight)
             print(f"  {pip_weight:>10} {size:>5} {med * 1e6:>9.1f} {p99 * 1e6:>9.1f}"
                   f" {worst * 1e6:>11.1f}")
-    print(f"\nwarm start (1-match replay of configs/default.toml): {warm_start():.2f} s")
+    print(f"\nwarm start (1-match replay of configs/default.toml): {warm_start():.2f} s\n")
+    print_boundscheck_cost(args.matches)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The ``mexsim`` command line (INTERFACE.md, "Commands"): parse, delegate, print.
+"""The ``mexsim`` command line (docs/interface.md, "Commands"): parse, delegate, print.
 
 Heavy modules (numba, numpy, pandas, pyarrow, the engine) are imported inside the
 command that needs them, so ``mexsim --help`` stays instant. Every failure is one line
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+import warnings
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -16,7 +17,13 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from mexsim.errors import ConfigError, OutputConflict, OutputError, StrategyError
+from mexsim.errors import (
+    ConfigError,
+    OutputConflict,
+    OutputError,
+    StrategyError,
+    StrategyFileWarning,
+)
 from mexsim.game.render import render_text
 from mexsim.tournament.config import MAX_SEED, load_config, with_overrides
 
@@ -39,6 +46,19 @@ def _fail(message: str, status: int = USAGE_ERROR) -> None:
     sys.exit(status)
 
 
+_python_show_warning = warnings.showwarning
+
+
+def _show_warning(message: Warning | str, category: type[Warning], filename: str,
+                  lineno: int, file: Any = None, line: str | None = None) -> None:
+    """A skipped strategy file as one line on stderr (other warnings as Python shows them)."""
+    if issubclass(category, StrategyFileWarning):
+        text = " ".join(str(message).split())
+        print(f"mexsim: warning: {text}", file=sys.stderr)
+    else:
+        _python_show_warning(message, category, filename, lineno, file, line)
+
+
 class _Group(TyperGroup):
     """Turns ConfigError and click usage errors into one line on stderr and exit status 2."""
 
@@ -52,6 +72,7 @@ class _Group(TyperGroup):
     ) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        warnings.showwarning = _show_warning
         try:
             status = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except ConfigError as exc:
@@ -88,7 +109,7 @@ app = typer.Typer(
 
 @app.callback()
 def _main() -> None:
-    """Tournament simulator for the domino game Mexican Train (rules: RULES.md)."""
+    """Tournament simulator for the domino game Mexican Train (rules: docs/rules.md)."""
 
 
 class StopWhen(StrEnum):
@@ -316,10 +337,13 @@ def list_strategies(
     from mexsim.strategy.registry import available_strategies  # compiles the strategies
 
     found = available_strategies(strategies or ())
-    width = max(len(name) for name in found)
+    width = max((len(name) for name in found), default=0)
     for name in sorted(found):
         info = found[name]
-        params = ", ".join(f"{k} = {v:g}" for k, v in info.params.items()) or "none"
+        params = ", ".join(
+            f"{k} = {v:g}" + (" ({:g}..{:g})".format(*info.bounds[k]) if k in info.bounds
+                              else "")
+            for k, v in info.params.items()) or "none"
         print(f"{name:<{width}}  {info.description}")
         print(f"{'':<{width}}  params: {params}")
         print(f"{'':<{width}}  file:   {info.path}")

@@ -1,4 +1,5 @@
-"""The one exception type users see: a configuration or usage error, shown as one line."""
+"""What users see of a problem: a configuration or usage error or a strategy's fault, each
+shown as one line, and the warning for a strategy file that is skipped."""
 
 
 class ConfigError(Exception):
@@ -25,3 +26,8 @@ class Interrupted(Exception):
     def __init__(self, message: str, signum: int) -> None:
         super().__init__(message)
         self.signum = signum
+
+
+class StrategyFileWarning(UserWarning):
+    """A strategy file that cannot be loaded and is skipped; an error only for a run
+    that names its strategy."""

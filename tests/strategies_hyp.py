@@ -1,4 +1,9 @@
-"""Hypothesis strategies shared by the engine tests: rule options and seatings."""
+"""Hypothesis strategies shared by the engine tests: rule options and seatings.
+
+Seats are drawn from every built-in strategy, each with drawn parameter values within
+the range it declares (its default and both ends among them), so the differential and
+invariant tests reach every strategy the package ships, not only random and greedy.
+"""
 
 from __future__ import annotations
 
@@ -6,12 +11,28 @@ from hypothesis import strategies as st
 
 from mexsim.errors import ConfigError
 from mexsim.game.rules import Rules, resolve_rules
+from mexsim.strategy.policy import Policy
+from mexsim.strategy.registry import available_strategies
 
-STRATEGY_NAMES = ("random", "greedy")
+BUILTINS = available_strategies()
+STRATEGY_NAMES = tuple(sorted(BUILTINS))
+UNBOUNDED = (-10.0, 10.0)  # for a parameter that declares no range
 
 
 @st.composite
-def rules_and_seats(draw: st.DrawFn, max_players: int = 10) -> tuple[Rules, list[str]]:
+def policies(draw: st.DrawFn) -> Policy:
+    """A built-in strategy with drawn parameter values."""
+    info = BUILTINS[draw(st.sampled_from(STRATEGY_NAMES))]
+    values = []
+    for key, default in info.params.items():
+        lowest, highest = info.bounds.get(key, UNBOUNDED)
+        values.append(draw(st.one_of(st.sampled_from([default, lowest, highest]),
+                                     st.floats(lowest, highest, allow_nan=False))))
+    return Policy(info, tuple(values))
+
+
+@st.composite
+def rules_and_seats(draw: st.DrawFn, max_players: int = 10) -> tuple[Rules, list[Policy]]:
     """Any valid rule options (all presets, overrides, other sets) and a strategy per seat."""
     players = draw(st.integers(2, max_players))
     options: dict = {"preset": draw(st.sampled_from(["seed-001", "seed-000", "standard"]))}
@@ -30,7 +51,7 @@ def rules_and_seats(draw: st.DrawFn, max_players: int = 10) -> tuple[Rules, list
         rules = resolve_rules(options, players)
     except ConfigError:  # a drawn hand size that cannot be dealt: covered elsewhere
         rules = resolve_rules({"preset": options["preset"]}, players)
-    seats = draw(st.lists(st.sampled_from(STRATEGY_NAMES), min_size=players, max_size=players))
+    seats = draw(st.lists(policies(), min_size=players, max_size=players))
     return rules, seats
 
 

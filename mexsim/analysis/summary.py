@@ -3,7 +3,7 @@
 ``summarize`` turns ``matches.parquet`` (one row per match × player) and ``rounds.parquet``
 (one row per match × round × player) into one row per player; ``summarize_totals`` does
 the same from the in-memory (match × player) totals of a run; ``format_summary`` prints
-it for the terminal; ``load_results`` reads a results directory (INTERFACE.md, "Results
+it for the terminal; ``load_results`` reads a results directory (docs/interface.md, "Results
 directory").
 
 Statistics, all at 95 %. The unit is the *deal* (mexsim/analysis/deals.py): each match, or under

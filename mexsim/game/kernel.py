@@ -1,4 +1,4 @@
-"""The numba core: the rules of RULES.md compiled, playing whole matches.
+"""The numba core: the rules of docs/rules.md compiled, playing whole matches.
 
 It mirrors mexsim/game/reference.py branch for branch (docs/rules.md is the procedure);
 the differential tests hold the two to identical traces. No Python objects in here:

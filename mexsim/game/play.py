@@ -197,7 +197,7 @@ def play_matches_results(rules: Rules, seats: Sequence[PolicyLike], seed: int, f
 
 def events_to_trace(rules: Rules, res: np.ndarray, ev: np.ndarray,
                     header: dict | None = None) -> list[dict]:
-    """Event rows of :func:`play_match_results` as trace dicts (INTERFACE.md format)."""
+    """Event rows of :func:`play_match_results` as trace dicts (docs/interface.md format)."""
     ts = tile_set(rules.max_pip)
     P = rules.players
 

@@ -1,11 +1,11 @@
-"""An independent referee for game traces (INTERFACE.md, "Game trace").
+"""An independent referee for game traces (docs/interface.md, "Game trace").
 
 The referee replays a trace event by event. It simulates the round state (hands,
 boneyard, trains and their open ends, markers, the open-double queue, first-turn flags,
 the R15 pass counter, whose turn it is and what the turn procedure of docs/rules.md
 expects next) and raises :class:`RefereeError` at the first event that the rules do not
 allow at that point, or where an event the rules demand is missing. The error names the
-rule id of RULES.md (R1–R17) that was broken; a trace that is not well-formed JSONL of
+rule id of docs/rules.md (R1–R17) that was broken; a trace that is not well-formed JSONL of
 the documented events fails with the pseudo rule id ``"TRACE"``.
 
 It shares nothing with the engines but the rule options (:mod:`mexsim.game.rules`), so it
@@ -47,7 +47,7 @@ def _tile_str(code: int) -> str:
 class RefereeError(Exception):
     """A trace broke a rule.
 
-    ``rule`` is the RULES.md rule id (``"R13"``) or ``"TRACE"`` for a malformed trace,
+    ``rule`` is the docs/rules.md rule id (``"R13"``) or ``"TRACE"`` for a malformed trace,
     ``index`` the index of the offending event in the trace (the trace's length when it
     ends early), ``round`` and ``seat`` where known, ``detail`` the bare explanation.
     """

@@ -1,4 +1,4 @@
-"""The reference engine: RULES.md as short, readable Python.
+"""The reference engine: docs/rules.md as short, readable Python.
 
 Slow on purpose — it is the executable rulebook that the numba core (mexsim/game/kernel.py)
 is checked against, trace for trace. The turn procedure follows docs/rules.md; each

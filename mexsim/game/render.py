@@ -1,4 +1,4 @@
-"""A game trace (INTERFACE.md, "Game trace") told as text for people.
+"""A game trace (docs/interface.md, "Game trace") told as text for people.
 
 Pure Python: the renderer replays the events on its own small model of the table —
 hands, the boneyard size, each train's tiles, open end and marker (R6, R8) — so it can

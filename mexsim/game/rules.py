@@ -1,4 +1,4 @@
-"""Rule options (RULES.md, "Presets" and R1–R16) resolved into one validated object."""
+"""Rule options (docs/rules.md, "Presets" and R1–R16) resolved into one validated object."""
 
 from __future__ import annotations
 
@@ -33,15 +33,21 @@ def tile_count(max_pip: int) -> int:
     return (max_pip + 1) * (max_pip + 2) // 2
 
 
-def default_hand_size(players: int) -> int:
-    """R3: the double-12 table (seed 001; seed 000 agrees for 6–10 players)."""
-    if players <= 4:
-        return 15
-    if players <= 6:
-        return 12
-    if players <= 8:
-        return 10
-    return 8
+# R3: tiles per hand with the double-12 set, as (most players, tiles) steps. seed 001
+# deals 15 to up to 4 players; seed 000 says every player takes twelve, and fewer only
+# at 7 or more players (its preset follows it; seed-001 and standard keep R3's table).
+HAND_SIZES = ((4, 15), (6, 12), (8, 10), (10, 8))
+SEED_000_HAND_SIZES = ((6, 12), (8, 10), (10, 8))
+PRESET_HAND_SIZES = {"seed-001": HAND_SIZES, "seed-000": SEED_000_HAND_SIZES,
+                     "standard": HAND_SIZES}
+
+
+def default_hand_size(players: int, preset: str = DEFAULT_PRESET) -> int:
+    """R3: the double-12 hand size for this many players under ``preset``."""
+    for most, tiles in PRESET_HAND_SIZES[preset]:
+        if players <= most:
+            return tiles
+    raise ValueError(f"{players} players: R2 allows {MIN_PLAYERS}..{MAX_PLAYERS}")
 
 
 @dataclass(frozen=True)
@@ -106,7 +112,7 @@ def resolve_rules(options: dict[str, Any], players: int, where: str = "[rules]")
                 f"{where}: 'hand_size' is required when max_pip = {max_pip} "
                 "(R3 gives a table for the double-12 set only)"
             )
-        hand_size = default_hand_size(players)
+        hand_size = default_hand_size(players, preset)
     largest = (in_deal - 1) // players
     # A one-tile hand would let the engine's holder go out before play starts (R5, R14).
     hand_size = need_int(where, "hand_size", hand_size, MIN_HAND_SIZE, None)

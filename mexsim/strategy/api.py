@@ -5,7 +5,8 @@ A strategy is a file in ``strategies/`` (or a folder named by the config or
 
     NAME = "my_strategy"                 # how configs name it
     DESCRIPTION = "one line"              # shown by `mexsim strategies`
-    PARAMS = {"weight": 0.5}              # numbers, with defaults (at most 8)
+    PARAMS = {"weight": 0.5,              # numbers, with defaults (at most 8) ...
+              "depth": (2.0, 1.0, 9.0)}   # ... or (default, lowest, highest) allowed
     P = param_index(PARAMS)               # P.weight == 0: params[P.weight]
 
     @strategy
@@ -18,12 +19,22 @@ which compile to the same loads as raw offsets. ``params`` holds the values in P
 order. ``decide`` must return an index in ``0 .. move_count(view) - 1``; anything else
 stops the run with an error naming the strategy, the match and the round.
 ``mexsim check NAME`` tests a strategy against the contract (mexsim.testing).
+
+A strategy outside ``mexsim/strategy/builtin/`` is compiled with numba's bounds check
+(``boundscheck=True``), and so are the ``@njit`` helpers its own file defines: an index
+past the view raises IndexError — one line naming the strategy, seat, match and round —
+instead of writing over the memory of the game. The built-ins are trusted and compiled
+without it (see benchmarks/bench_strategies.py for what the check costs).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+
 import numpy as np
 from numba import njit, types
+from numba.core.dispatcher import Dispatcher
 
 from mexsim.game.rng import xoshiro_bounded
 from mexsim.game.view import RNG
@@ -125,10 +136,29 @@ __all__ = [
 ]
 
 DECIDE_SIGNATURE = types.int64(types.int64[::1], types.float64[::1])
+BUILTIN_FOLDER = Path(__file__).resolve().parent / "builtin"
 
-# Compiled once for the fixed signature and cached on disk; numba checks the strategy
-# file's own timestamp, so an edited strategy is recompiled, never stale.
-strategy = njit(DECIDE_SIGNATURE, cache=True)
+
+def is_builtin(func: Callable) -> bool:
+    """Whether ``func`` is defined in one of the shipped strategy files (trusted)."""
+    return Path(func.__code__.co_filename).resolve().parent == BUILTIN_FOLDER
+
+
+def strategy(func: Callable) -> Dispatcher:
+    """Compile ``decide`` once for the fixed signature, cached on disk (numba checks the
+    strategy file's own timestamp, so an edited strategy is recompiled, never stale).
+
+    A user's strategy, and the not yet compiled ``@njit`` helpers of its own file, get
+    numba's bounds check: a stray index must raise, never corrupt the game's memory.
+    """
+    checked = not is_builtin(func)
+    if checked:
+        for value in list(func.__globals__.values()):
+            if (isinstance(value, Dispatcher) and not value.overloads
+                    and getattr(value.py_func, "__code__", None) is not None
+                    and value.py_func.__code__.co_filename == func.__code__.co_filename):
+                value.targetoptions["boundscheck"] = True
+    return njit(DECIDE_SIGNATURE, cache=True, boundscheck=checked)(func)
 
 
 @njit(cache=True)

@@ -10,17 +10,20 @@ imported by commands that need strategies (``mexsim --help`` stays light).
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib.util
+import math
 import re
 import sys
+import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from mexsim.errors import ConfigError
+from mexsim.errors import ConfigError, StrategyFileWarning
 from mexsim.strategy.limits import MAX_MEMORY, MAX_PARAMS
 
 BUILTIN_STRATEGIES = Path(__file__).resolve().parent / "builtin"
@@ -35,6 +38,9 @@ class StrategyInfo:
     name: str
     description: str
     params: dict[str, float] = field(default_factory=dict)
+    # the lowest and highest value a config may give each parameter (PARAMS may declare
+    # them as (default, lowest, highest)); a parameter not listed takes any finite value
+    bounds: dict[str, tuple[float, float]] = field(default_factory=dict)
     memory: int = 0  # words of the view's MEMORY block kept between decisions
     path: str = ""
     decide: Any = field(default=None, compare=False, repr=False)
@@ -53,13 +59,22 @@ def strategy_dirs(extra: Iterable[str | Path] = ()) -> tuple[Path, ...]:
 
 
 def available_strategies(extra_dirs: Sequence[str | Path] = ()) -> dict[str, StrategyInfo]:
-    """Every strategy found, by name (see :func:`strategy_dirs`)."""
-    return dict(_load_all(strategy_dirs(extra_dirs)))
+    """Every strategy found, by name (see :func:`strategy_dirs`); a file that cannot be
+    loaded is left out with a StrategyFileWarning (see :func:`broken_strategies`)."""
+    return dict(_load_all(strategy_dirs(extra_dirs))[0])
+
+
+def broken_strategies(extra_dirs: Sequence[str | Path] = ()) -> dict[str, str]:
+    """The files that could not be loaded: the strategy name each declares (its file's
+    stem when even that cannot be read) -> the one-line error."""
+    return dict(_load_all(strategy_dirs(extra_dirs))[1])
 
 
 @cache
-def _load_all(dirs: tuple[Path, ...]) -> tuple[tuple[str, StrategyInfo], ...]:
+def _load_all(dirs: tuple[Path, ...]
+              ) -> tuple[tuple[tuple[str, StrategyInfo], ...], tuple[tuple[str, str], ...]]:
     found: dict[str, StrategyInfo] = {}
+    broken: dict[str, str] = {}
     for folder in dirs:
         if not folder.is_dir():
             if folder != BUILTIN_STRATEGIES:
@@ -68,19 +83,43 @@ def _load_all(dirs: tuple[Path, ...]) -> tuple[tuple[str, StrategyInfo], ...]:
         for path in sorted(folder.glob("*.py")):
             if path.name.startswith("_"):
                 continue
-            info = load_strategy_file(path)
+            try:
+                info = load_strategy_file(path)
+            except ConfigError as exc:
+                if folder == BUILTIN_STRATEGIES:
+                    raise  # mexsim itself is broken: no run should go on
+                # Warned once per process (the loading is cached): a run that names
+                # this strategy fails on it instead (config.py looks it up here).
+                warnings.warn(f"{exc} (skipped: no config may use it until it is fixed)",
+                              StrategyFileWarning, stacklevel=2)
+                broken.setdefault(_declared_name(path), str(exc))
+                continue
             if info.name in found:
                 raise ConfigError(
                     f"{path}: strategy '{info.name}' is already defined in "
                     f"{found[info.name].path} (names must be unique)"
                 )
             found[info.name] = info
-    return tuple(found.items())
+    return tuple(found.items()), tuple(broken.items())
+
+
+def _declared_name(path: Path) -> str:
+    """The NAME a strategy file assigns, read without running it (the stem if not)."""
+    try:
+        tree = ast.parse(path.read_bytes())
+    except (SyntaxError, ValueError, OSError):
+        return path.stem
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "NAME"
+                and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)):
+            return node.value.value
+    return path.stem
 
 
 def load_strategy_file(path: Path) -> StrategyInfo:
     """Import one strategy file and check what it defines; ConfigError names the file."""
-    from mexsim.strategy.api import DECIDE_SIGNATURE
+    from mexsim.strategy.api import DECIDE_SIGNATURE, is_builtin
 
     # A name stable across processes: numba's on-disk cache refers to it when loading.
     digest = hashlib.sha1(str(path).encode()).hexdigest()[:12]
@@ -90,8 +129,18 @@ def load_strategy_file(path: Path) -> StrategyInfo:
         raise ConfigError(f"{path}: cannot be imported as a strategy")
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module
+    from numba.core.errors import NumbaError
+
+    from mexsim.strategy.vetting import compile_error_line, vet_strategy
+
     try:
         spec.loader.exec_module(module)
+    except NumbaError as exc:  # @strategy compiles decide as the file is imported
+        del sys.modules[module_name]
+        raise ConfigError(compile_error_line(path, exc)) from exc
+    except SyntaxError as exc:
+        del sys.modules[module_name]
+        raise ConfigError(f"{path}:{exc.lineno}: syntax error: {exc.msg}") from exc
     except Exception as exc:  # a user's file: report it in one line, whatever it raised
         del sys.modules[module_name]
         raise ConfigError(f"{path}: importing the strategy failed: "
@@ -103,24 +152,51 @@ def load_strategy_file(path: Path) -> StrategyInfo:
     description = getattr(module, "DESCRIPTION", None)
     if not isinstance(description, str) or not description.strip():
         raise ConfigError(f"{path}: DESCRIPTION must be a non-empty one-line string")
-    params = getattr(module, "PARAMS", {})
-    if not isinstance(params, dict) or len(params) > MAX_PARAMS or not all(
-        isinstance(k, str) and isinstance(v, int | float) and not isinstance(v, bool)
-        for k, v in params.items()
-    ):
-        raise ConfigError(
-            f"{path}: PARAMS must be a dict of at most {MAX_PARAMS} names to numbers")
+    params, bounds = _params(path, getattr(module, "PARAMS", {}))
     memory = getattr(module, "MEMORY", 0)
     if isinstance(memory, bool) or not isinstance(memory, int) or not 0 <= memory <= MAX_MEMORY:
         raise ConfigError(f"{path}: MEMORY must be an integer 0..{MAX_MEMORY}, got {memory!r}")
     decide = getattr(module, "decide", None)
     signatures = getattr(decide, "signatures", None)
-    if not signatures or list(signatures) != [DECIDE_SIGNATURE.args]:
+    trusted = bool(signatures) and is_builtin(decide.py_func)
+    if (not signatures or list(signatures) != [DECIDE_SIGNATURE.args]
+            or bool(decide.targetoptions.get("boundscheck")) == trusted):
         raise ConfigError(
             f"{path}: 'decide' must be compiled with @mexsim.strategy.api.strategy "
             "(signature int64(int64[::1], float64[::1]))")
+    if not trusted:
+        vet_strategy(path, decide)
     return StrategyInfo(
-        name=name, description=" ".join(description.split()),
-        params={k: float(v) for k, v in params.items()}, memory=memory, path=str(path),
-        decide=decide,
+        name=name, description=" ".join(description.split()), params=params, bounds=bounds,
+        memory=memory, path=str(path), decide=decide,
     )
+
+
+def _params(path: Path, declared: Any) -> tuple[dict[str, float], dict[str, tuple[float, float]]]:
+    """PARAMS as defaults and bounds: each value a number (the default, any finite value
+    allowed) or a (default, lowest, highest) triple."""
+    shape = (f"{path}: PARAMS must be a dict of at most {MAX_PARAMS} names to numbers or "
+             "(default, lowest, highest) triples of finite numbers")
+    if not isinstance(declared, dict) or len(declared) > MAX_PARAMS:
+        raise ConfigError(shape)
+    defaults: dict[str, float] = {}
+    bounds: dict[str, tuple[float, float]] = {}
+    for key, value in declared.items():
+        triple = tuple(value) if isinstance(value, tuple | list) else (value,)
+        if (not isinstance(key, str) or len(triple) not in (1, 3) or not all(
+                _finite_number(v) for v in triple)):
+            raise ConfigError(f"{shape}, got {key!r}: {value!r}")
+        defaults[key] = float(triple[0])
+        if len(triple) == 3:
+            default, lowest, highest = (float(v) for v in triple)
+            if not lowest <= default <= highest:
+                raise ConfigError(
+                    f"{path}: PARAMS[{key!r}] = {value!r}: the default must lie between the "
+                    "lowest and the highest value, (default, lowest, highest)")
+            bounds[key] = (lowest, highest)
+    return defaults, bounds
+
+
+def _finite_number(value: Any) -> bool:
+    return (isinstance(value, int | float) and not isinstance(value, bool)
+            and math.isfinite(value))

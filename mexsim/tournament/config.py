@@ -1,4 +1,4 @@
-"""A run configuration (INTERFACE.md, "Config (TOML)") validated into frozen dataclasses.
+"""A run configuration (docs/interface.md, "Config (TOML)") validated into frozen dataclasses.
 
 Every problem raises :class:`~mexsim.errors.ConfigError` with one line naming the file,
 the section or key, and the allowed values.
@@ -26,7 +26,7 @@ from mexsim.game.rules import (
     Rules,
     resolve_rules,
 )
-from mexsim.strategy.registry import available_strategies
+from mexsim.strategy.registry import StrategyInfo, available_strategies, broken_strategies
 from mexsim.tournament.output import out_problem, path_problem
 from mexsim.validate import need_bool, need_int, need_str, show
 
@@ -286,6 +286,11 @@ def _players(where: str, tables: Any, dirs: tuple[str, ...]) -> tuple[PlayerSpec
                 f"{player_where}: missing key 'strategy' (allowed: {_names(strategies)})"
             )
         strategy = table["strategy"]
+        if isinstance(strategy, str) and strategy not in strategies:
+            broken = broken_strategies(dirs).get(strategy)
+            if broken is not None:  # its file is set aside: now that it is needed, say why
+                raise ConfigError(f"{player_where}: strategy {strategy!r} cannot be "
+                                  f"loaded: {broken}")
         if not isinstance(strategy, str) or strategy not in strategies:
             raise ConfigError(
                 f"{player_where}: 'strategy' = {strategy!r} is not a known strategy "
@@ -300,8 +305,7 @@ def _players(where: str, tables: Any, dirs: tuple[str, ...]) -> tuple[PlayerSpec
                     f"[[players]] #{explicit[name] + 1}; names must be unique)"
                 )
             explicit[name] = index
-        params = _params(player_where, strategy, strategies[strategy].params,
-                         table.get("params", {}))
+        params = _params(player_where, strategies[strategy], table.get("params", {}))
         parsed.append((name, strategy, params))
 
     taken = set(explicit)
@@ -348,9 +352,11 @@ def _unique(base: str, taken: set[str]) -> str:
     return f"{base}-{suffix}"
 
 
-def _params(where: str, strategy: str, defaults: Mapping[str, float],
-            given: Any) -> dict[str, float | list[float]]:
-    """The full parameter set; a list of numbers is a sweep over those values."""
+def _params(where: str, info: StrategyInfo, given: Any) -> dict[str, float | list[float]]:
+    """The full parameter set; a list of numbers is a sweep over those values. Every
+    value is finite and within the bounds the strategy declares: a strategy cannot be
+    asked to play with weights it was never meant to (an infinite one can hang it)."""
+    strategy, defaults = info.name, info.params
     if not isinstance(given, dict):
         raise ConfigError(
             f"{where}: 'params' must be a table of numbers, got {show(given)} "
@@ -371,10 +377,14 @@ def _params(where: str, strategy: str, defaults: Mapping[str, float],
                 f"{where}: 'params.{key}' must be a number or a non-empty list of numbers "
                 f"(a sweep), got {show(value)} (default: {defaults[key]!r})"
             )
-        if any(not math.isfinite(v) for v in values):
-            raise ConfigError(
-                f"{where}: 'params.{key}' = {show(value)} is not a finite number "
-                f"(allowed: finite numbers; default: {defaults[key]!r})")
+        lowest, highest = info.bounds.get(key, (-math.inf, math.inf))
+        for v in values:
+            if not math.isfinite(v) or not lowest <= v <= highest:
+                allowed = (f"{lowest:g}..{highest:g}" if key in info.bounds
+                           else "a finite number")
+                raise ConfigError(
+                    f"{where}: 'params.{key}' = {show(v)} is out of range for strategy "
+                    f"{strategy!r} (allowed: {allowed}; default: {defaults[key]:g})")
         if len({float(v) for v in values}) < len(values):
             raise ConfigError(
                 f"{where}: 'params.{key}' = {show(value)} lists a value twice (a sweep "

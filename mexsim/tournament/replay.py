@@ -24,7 +24,7 @@ def match_header(config: Config, match: int) -> dict:
 
 
 def trace_match(config: Config, match: int) -> list[dict]:
-    """Every event of match ``match`` (INTERFACE.md "Game trace"), played by the core."""
+    """Every event of match ``match`` (docs/interface.md "Game trace"), played by the core."""
     return core_trace(config.rules, match_policies(config, match), config.seed, match,
                       header=match_header(config, match),
                       deal=config_schedule(config).deal_of(match))

@@ -1,4 +1,4 @@
-"""Result rows of a block of matches, as Arrow tables with the INTERFACE.md columns.
+"""Result rows of a block of matches, as Arrow tables with the docs/interface.md columns.
 
 The core's res[k, round, seat, field] array becomes ``rounds`` rows (match × round ×
 seat) and ``matches`` rows (match × seat), ordered by match, then round, then seat, so

@@ -6,7 +6,7 @@ a rule turning a match index k into a seating and a deal:
 
 - table ``tables[(k // T) % C]`` (T seats, C tables), rotated by ``r = k % T`` places:
   seat s holds ``table[(s - r) mod T]``. With one table of all P players this is the
-  plain rotation of INTERFACE.md (player i at seat (i + k) mod P); without rotation
+  plain rotation of docs/interface.md (player i at seat (i + k) mod P); without rotation
   seat s holds player s.
 - the deal (the round shuffles and the strategies' random streams) is k itself, or,
   with duplicate deals, ``k // T``: the T rotations of one table replay one deal, so

@@ -32,7 +32,7 @@ ROUNDS = 13  # double-12: engines 12 → 0
 
 def results(totals: np.ndarray, names: list[str], seed: int = 0,
             categorical: bool = True) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """matches and rounds frames shaped like INTERFACE.md's for a (match × player) matrix.
+    """matches and rounds frames shaped like docs/interface.md's for a (match × player) matrix.
 
     rank and win follow the run's rules (rank method "min"; a k-way tie for the lowest
     total gives 1/k each). Each match total is split over the 13 rounds at random.

@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mexsim.game.enums import Field
 from mexsim.game.play import core_trace, play_match_results, play_matches_results
 from mexsim.game.reference import play_match
 from mexsim.game.rng import STREAM_SHUFFLE, Xoshiro, key_py, seed_words, stream_key, xoshiro_bounded
+from mexsim.strategy.policy import Policy
+from mexsim.strategy.registry import available_strategies
 from tests.strategies_hyp import matches, rules_and_seats, seeds
+
+PROBES = Path(__file__).resolve().parents[1] / "fixtures" / "strategies_probe"
 
 
 @settings(max_examples=150, deadline=None)
@@ -82,3 +89,18 @@ def test_a_match_depends_on_seed_and_match_index_only():
         np.testing.assert_array_equal(block[k], alone)
     other_seed, _ = play_match_results(rules, seats, 100, 10)
     assert not np.array_equal(block[0], other_seed)
+
+
+@settings(max_examples=40, deadline=None)
+@given(rules_and_seats(max_players=6), seeds, matches, st.data())
+def test_the_views_agree_word_for_word_at_every_decision(case, seed, match, data):
+    """Seats of view_hash choose by a hash of their whole view: one word differing
+    between the core's view and the reference engine's, at any decision, would part
+    the traces."""
+    rules, seats = case
+    probe = available_strategies([PROBES])["view_hash"]
+    hashing = data.draw(st.lists(st.booleans(), min_size=len(seats), max_size=len(seats))
+                        .filter(any))
+    seats = [Policy(probe, ()) if h else s for s, h in zip(seats, hashing, strict=True)]
+    reference = play_match(rules, seed, match, seats)
+    assert core_trace(rules, seats, seed, match) == reference.events

@@ -1,4 +1,4 @@
-"""mexsim.game.render: a hand-made trace (INTERFACE.md, "Game trace") told as text."""
+"""mexsim.game.render: a hand-made trace (docs/interface.md, "Game trace") told as text."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Hand-built rounds, one or more per rule id (shared/RULES.md R1–R16, docs/rules.md).
+"""Hand-built rounds, one or more per rule id (docs/rules.md, R1–R16).
 
 Every deal uses a double-6 set and the deterministic "greedy" strategy (heaviest tile =
 lowest tile number; ties: own train, Mexican, then the other trains clockwise), so each
@@ -109,6 +109,12 @@ def test_R3_hand_sizes_and_deal_that_does_not_fit():
     for players, size in table.items():
         assert default_hand_size(players) == size
         assert resolve_rules({}, players).hand_size == size
+        assert resolve_rules({"preset": "standard"}, players).hand_size == size
+        # seed 000: "every player takes twelve" (ten for 7-8 players, eight for 9-10)
+        seed_000 = 12 if players <= 6 else size
+        assert default_hand_size(players, "seed-000") == seed_000
+        assert resolve_rules({"preset": "seed-000"}, players).hand_size == seed_000
+    assert resolve_rules({"preset": "seed-000", "hand_size": 15}, 4).hand_size == 15
     assert resolve_rules({"hand_size": 7}, 4).hand_size == 7
     with pytest.raises(ConfigError, match="hand_size"):
         resolve_rules({"max_pip": 6, "hand_size": 1}, 2)  # docs/rules.md: at least 2

@@ -27,7 +27,12 @@ from mexsim.game.play import StrategyError, core_trace, play_match_results, play
 from mexsim.game.referee import check_jsonl, check_trace
 from mexsim.game.rules import resolve_rules
 from mexsim.strategy.policy import Policy
-from mexsim.strategy.registry import BUILTIN_STRATEGIES, StrategyInfo, available_strategies
+from mexsim.strategy.registry import (
+    BUILTIN_STRATEGIES,
+    StrategyInfo,
+    available_strategies,
+    load_strategy_file,
+)
 from mexsim.tournament.config import load_config
 from mexsim.tournament.lineup import match_policies
 from mexsim.tournament.replay import match_header, trace_match
@@ -219,12 +224,14 @@ def decide(view, params):
          "    return 0\n", ["'decide'", "@mexsim.strategy.api.strategy"]),
         (HEADER.format(name="no_decide"), ["'decide'"]),
         (HEADER.format(name="syntax") + "def decide(view, params:\n    return 0\n",
-         ["importing the strategy failed", "SyntaxError"]),
+         [":3: syntax error", "never closed"]),
         ("import no_such_module_here\n" + HEADER.format(name="missing_import"),
          ["importing the strategy failed", "no_such_module_here"]),
+        (HEADER.format(name="big_memory") + "MEMORY = 33\n", ["MEMORY", "0..32", "33"]),
+        (HEADER.format(name="neg_memory") + "MEMORY = -1\n", ["MEMORY", "0..32"]),
     ],
     ids=["missing-name", "bad-name", "params-not-number", "params-bool", "not-compiled",
-         "no-decide", "syntax-error", "import-error"],
+         "no-decide", "syntax-error", "import-error", "memory-over-32", "memory-negative"],
 )
 def test_a_bad_strategy_file_is_one_line_naming_it(tmp_path: Path, text: str,
                                                    expected: list[str]):
@@ -233,16 +240,18 @@ def test_a_bad_strategy_file_is_one_line_naming_it(tmp_path: Path, text: str,
     path = folder / "broken.py"
     path.write_text(text, encoding="utf-8")
     with pytest.raises(ConfigError) as err:
-        available_strategies([folder])
+        load_strategy_file(path)
     message = str(err.value)
     assert "\n" not in message
-    assert message.startswith(f"{path}: ")
+    assert message.startswith(f"{path}:")
     for part in expected:
         assert part in message, (part, message)
-    # the command line shows it as one line too, exit status 2
+    # the command line lists the others and shows it as one warning line, exit status 0
     result = runner.invoke(app, ["strategies", "--strategies", str(folder)])
-    assert result.exit_code == 2, result.output
+    assert result.exit_code == 0, result.output
+    assert "greedy" in result.stdout
     assert result.stderr.count("\n") == 1 and str(path) in result.stderr, result.stderr
+    assert result.stderr.startswith("mexsim: warning: "), result.stderr
 
 
 def test_two_files_with_the_same_name(tmp_path: Path):
@@ -363,6 +372,45 @@ def test_writing_to_the_view_cannot_change_the_game(tmp_path: Path):
     except StrategyError:
         return  # refusing such a strategy would do too
     check_trace(trace)
+
+
+SCRIBBLE_ALL = '''\
+from mexsim.strategy.api import strategy
+from mexsim.game.view import MOVE_TILE, N_MOVES, NOTES, RNG, SIZE
+
+NAME = "scribble_all"
+DESCRIPTION = "greedy's choice, then overwrites every word of the view it may not write"
+
+
+@strategy
+def decide(view, params):
+    best = 0
+    for i in range(1, view[N_MOVES]):
+        if view[MOVE_TILE + i] < view[MOVE_TILE + best]:
+            best = i
+    for k in range(SIZE):
+        if not (RNG <= k < RNG + 4 or NOTES <= k < NOTES + 32):
+            view[k] = -7777777 - k
+    return best
+'''
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_scribbling_on_every_forbidden_word_plays_exactly_like_its_twin(tmp_path: Path,
+                                                                         players: int):
+    """greedy and a greedy that then overwrites all of its view but its random stream
+    and notes play identical games, in the core and in the reference engine."""
+    folder = tmp_path / "scribble_all"
+    folder.mkdir()
+    (folder / "scribble_all.py").write_text(SCRIBBLE_ALL, encoding="utf-8")
+    scribbler = Policy(available_strategies([folder])["scribble_all"], ())
+    rules = resolve_rules({}, players)
+    for match in (0, 5):
+        twin = ["greedy"] * players
+        seats = [scribbler if s % 2 == 0 else "greedy" for s in range(players)]
+        expected = core_trace(rules, twin, 2, match)
+        assert core_trace(rules, seats, 2, match) == expected
+        assert reference.play_match(rules, 2, match, seats).events == expected
 
 
 # --------------------------------------------------------------- edited files

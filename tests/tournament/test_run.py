@@ -1,4 +1,4 @@
-"""`mexsim run` end to end: the results directory (INTERFACE.md), determinism across
+"""`mexsim run` end to end: the results directory (docs/interface.md), determinism across
 worker counts, agreement with the replay trace, seat rotation, the summary, bad input,
 --force, `mexsim report` and Ctrl-C.
 
@@ -165,7 +165,7 @@ def test_results_directory_holds_the_four_files(results: Path, base: Path) -> No
 def test_parquet_schema(results: Path, name: str, types: dict[str, pa.DataType],
                         rows: int) -> None:
     table = pq.read_table(results / name)
-    assert table.schema.names == list(types)  # INTERFACE.md's names in order, then deal
+    assert table.schema.names == list(types)  # docs/interface.md's names in order, then deal
     for column, expected in types.items():
         assert table.schema.field(column).type == expected, column
     for column in ("player", "strategy"):

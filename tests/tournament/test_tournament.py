@@ -107,7 +107,7 @@ def test_duplicate_deals_rotate_one_deal_through_every_seat() -> None:
 
 
 def test_plain_rotation_is_unchanged() -> None:
-    """No pool: match k seats player i at seat (i + k) mod P, deal k (INTERFACE.md)."""
+    """No pool: match k seats player i at seat (i + k) mod P, deal k (docs/interface.md)."""
     schedule = Schedule.build(4, 4, 123)
     seating = schedule.seating(0, 8)
     for k in range(8):

@@ -25,7 +25,7 @@ from mexsim.strategy.api import (
 
 NAME = "early_doubles"
 DESCRIPTION = "lays doubles as soon as possible, follows them well, else heaviest"
-PARAMS = {"own_first": 1.0}
+PARAMS = {"own_first": (1.0, 0.0, 1.0)}  # (default, lowest, highest): a switch
 P = param_index(PARAMS)
 
 

@@ -16,7 +16,7 @@ asking it) are skipped when the own train now ends where they lead, and a drawn 
 that no tile of the hand joins to the chain's end cannot lengthen it.
 
 Parameters: pip_weight — a planned tile is worth 1 + pip_weight * pips, so 0 plans
-the longest chain and larger values prefer chains that shed more pips.
+the longest chain and larger values prefer chains that shed more pips (0..100).
 """
 
 import numpy as np
@@ -49,7 +49,9 @@ from mexsim.strategy.api import (
 
 NAME = "longest_train"
 DESCRIPTION = "plans the longest chain for its own train; plays other tiles elsewhere first"
-PARAMS = {"pip_weight": 0.0}
+# (default, lowest, highest): a negative weight would chase pips it does not shed, and
+# beyond ~100 the weights of long chains lose their precision (docs/interface.md)
+PARAMS = {"pip_weight": (0.0, 0.0, 100.0)}
 P = param_index(PARAMS)
 MEMORY = 32
 

@@ -1,0 +1,134 @@
+"""Vetting a user's strategy before it plays: what numba would say, in one line.
+
+numba reports a strategy it cannot compile in dozens of lines of its own internals,
+and it compiles some mistakes without a word: ``decide`` is compiled for the fixed
+signature ``int64(int64[::1], float64[::1])``, so a float it returns is truncated to an
+index, and a ``decide`` that can only raise compiles too. numba's ``np.random`` and
+``random`` keep one global state per thread, so a strategy drawing from them plays
+differently on every run. This module turns each of these into one line naming the
+file, the line and the cause (a :class:`~mexsim.errors.ConfigError`).
+
+The checks compile an uncached twin of ``decide`` without the fixed signature, which
+shows the return type numba infers and the LLVM IR (cached code has none). A file that
+passes leaves a marker keyed on its bytes and numba's version in mexsim's cache
+folder, so it is vetted once per edit, not once per run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from pathlib import Path
+
+import numba
+from numba import njit, types
+from numba.core.dispatcher import Dispatcher
+from numba.core.errors import NumbaError
+
+from mexsim.errors import ConfigError
+from mexsim.strategy.api import DECIDE_SIGNATURE
+
+# What numba's lowering calls to reach the global generator state of np.random and of
+# Python's random module (numba/cpython/randomimpl.py, get_state_ptr).
+GLOBAL_RANDOM_SYMBOLS = ("numba_get_np_random_state", "numba_get_py_random_state")
+VETTING_VERSION = "1"  # bump when the checks change: every file is vetted again
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_FILE_LINE = re.compile(r'File "([^"]+)", line (\d+)')
+
+
+def vet_strategy(path: Path, decide: Dispatcher) -> None:
+    """Raise ConfigError (one line: file:line and the cause) unless ``decide`` returns
+    an integer on every path and touches no global random state."""
+    marker = _marker(path)
+    if marker is not None and marker.exists():
+        return
+    twin = njit(boundscheck=True)(decide.py_func)
+    try:
+        twin.compile(DECIDE_SIGNATURE.args)
+    except NumbaError as exc:
+        raise ConfigError(compile_error_line(path, exc)) from exc
+    result = twin.overloads[DECIDE_SIGNATURE.args]
+    where = f"{path}:{_def_line(decide.py_func)}"
+    returned = types.unliteral(result.signature.return_type)
+    if returned == types.none:
+        raise ConfigError(f"{where}: decide never returns a move: every path raises or "
+                          "ends without 'return' (return the index of a legal move)")
+    if isinstance(returned, types.Optional):
+        raise ConfigError(f"{where}: decide can end without 'return' on some path "
+                          "(return the index of a legal move on every path)")
+    if not isinstance(returned, types.Integer | types.Boolean):
+        raise ConfigError(f"{where}: decide returns {returned}, not an integer: it would be "
+                          "truncated to a move index (return int(...) if that is meant)")
+    code = result.library.get_llvm_str()
+    used = [s for s in GLOBAL_RANDOM_SYMBOLS if s in code]
+    if used:
+        source = "np.random" if "np" in used[0] else "random"
+        raise ConfigError(
+            f"{where}: decide uses {source}'s global random state, which makes runs "
+            "irreproducible; draw with mexsim.strategy.api.random_below(view, n) instead "
+            "(the seat's own stream)")
+    if marker is not None:
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
+
+
+def compile_error_line(path: Path, exc: NumbaError) -> str:
+    """numba's compile error as ``file:line: decide does not compile: cause``."""
+    text = _ANSI.sub("", str(exc))
+    line = None
+    loc = getattr(exc, "loc", None)
+    if loc is not None and getattr(loc, "line", None) is not None:
+        line = loc.line
+        if Path(str(loc.filename)).resolve() != path.resolve():
+            line = None  # somewhere inside numba or a helper file: find the strategy's
+    if line is None:
+        for found_file, found_line in _FILE_LINE.findall(text):
+            if Path(found_file).name == path.name:
+                line = int(found_line)
+                break
+    where = f"{path}:{line}" if line is not None else str(path)
+    return f"{where}: decide does not compile: {_cause(text)}"
+
+
+def _cause(text: str) -> str:
+    """The first line of numba's message that says what is wrong, in its words."""
+    lines = [ln.strip() for ln in text.splitlines()]
+    useful = [ln for ln in lines if ln and not ln.startswith(
+        ("Failed in ", "During:", "File ", "^", "<source elided>", "- Resolution failure"))]
+    if not useful:
+        return "numba could not compile it"
+    cause = useful[0]
+    if cause.startswith("No conversion from none to"):
+        return "some path ends without 'return' (return the index of a legal move)"
+    if cause.endswith(":") and len(useful) > 1:  # "No implementation of … for signature:"
+        cause = f"{cause} {useful[1].lstrip('> ')}"
+    return cause
+
+
+def _def_line(func) -> int:
+    """The line of ``def decide`` (the code object starts at its decorator)."""
+    first = func.__code__.co_firstlineno
+    try:
+        lines = Path(func.__code__.co_filename).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return first
+    for number in range(first, len(lines) + 1):
+        if lines[number - 1].lstrip().startswith("def "):
+            return number
+    return first
+
+
+def _marker(path: Path) -> Path | None:
+    cache = os.environ.get("NUMBA_CACHE_DIR")
+    if not cache:
+        return None
+    try:
+        content = path.read_bytes()
+    except OSError:
+        return None
+    digest = hashlib.sha256()
+    for part in (VETTING_VERSION, numba.__version__, str(path.resolve())):
+        digest.update(part.encode() + b"\0")
+    digest.update(content)
+    return Path(cache) / "vetted" / digest.hexdigest()[:32]
