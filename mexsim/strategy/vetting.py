@@ -37,6 +37,16 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _FILE_LINE = re.compile(r'File "([^"]+)", line (\d+)')
 
 
+class VettingError(ConfigError):
+    """A strategy refused before it plays; ``check`` names the clause of the strategy
+    contract (mexsim.testing.contract.CHECKS) it breaks, so `mexsim check` reports it
+    under that check."""
+
+    def __init__(self, message: str, check: str) -> None:
+        super().__init__(message)
+        self.check = check
+
+
 def vet_strategy(path: Path, decide: Dispatcher) -> None:
     """Raise ConfigError (one line: file:line and the cause) unless ``decide`` returns
     an integer on every path and touches no global random state."""
@@ -47,27 +57,30 @@ def vet_strategy(path: Path, decide: Dispatcher) -> None:
     try:
         twin.compile(DECIDE_SIGNATURE.args)
     except NumbaError as exc:
-        raise ConfigError(compile_error_line(path, exc)) from exc
+        raise VettingError(compile_error_line(path, exc), "loads") from exc
     result = twin.overloads[DECIDE_SIGNATURE.args]
     where = f"{path}:{_def_line(decide.py_func)}"
     returned = types.unliteral(result.signature.return_type)
     if returned == types.none:
-        raise ConfigError(f"{where}: decide never returns a move: every path raises or "
-                          "ends without 'return' (return the index of a legal move)")
+        raise VettingError(f"{where}: decide never returns a move: every path raises or "
+                           "ends without 'return' (return the index of a legal move)",
+                           "does not raise")
     if isinstance(returned, types.Optional):
-        raise ConfigError(f"{where}: decide can end without 'return' on some path "
-                          "(return the index of a legal move on every path)")
+        raise VettingError(f"{where}: decide can end without 'return' on some path "
+                           "(return the index of a legal move on every path)",
+                           "returns an integer")
     if not isinstance(returned, types.Integer | types.Boolean):
-        raise ConfigError(f"{where}: decide returns {returned}, not an integer: it would be "
-                          "truncated to a move index (return int(...) if that is meant)")
+        raise VettingError(f"{where}: decide returns {returned}, not an integer: it would "
+                           "be truncated to a move index (return int(...) if that is meant)",
+                           "returns an integer")
     code = result.library.get_llvm_str()
     used = [s for s in GLOBAL_RANDOM_SYMBOLS if s in code]
     if used:
         source = "np.random" if "np" in used[0] else "random"
-        raise ConfigError(
+        raise VettingError(
             f"{where}: decide uses {source}'s global random state, which makes runs "
             "irreproducible; draw with mexsim.strategy.api.random_below(view, n) instead "
-            "(the seat's own stream)")
+            "(the seat's own stream)", "uses no global random state")
     if marker is not None:
         marker.parent.mkdir(parents=True, exist_ok=True)
         marker.touch()

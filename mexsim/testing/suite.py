@@ -25,7 +25,12 @@ TIMED_PASSES = 20  # calls per state when timing (the fastest counts)
 
 
 class _LoadFailure(Exception):
-    """A strategy file that is there but does not import or compile."""
+    """A strategy file that is there but does not import, compile or pass the vetting;
+    ``check`` is the contract's clause it breaks."""
+
+    def __init__(self, message: str, check: str = "loads") -> None:
+        super().__init__(message)
+        self.check = check
 
 
 def _condensed(message: str) -> str:
@@ -80,7 +85,8 @@ def resolve(target: str, strategy_dirs: Sequence[str | Path] = ()) -> StrategyIn
         try:
             return load_strategy_file(Path(target).resolve())
         except ConfigError as exc:
-            raise _LoadFailure(_condensed(str(exc))) from None
+            raise _LoadFailure(_condensed(str(exc)),
+                               getattr(exc, "check", "loads")) from None
     known = available_strategies(strategy_dirs)
     if target not in known:
         raise ConfigError(f"'{target}' is not a known strategy (allowed: "
@@ -100,7 +106,7 @@ def check_strategy(target: str | StrategyInfo, strategy_dirs: Sequence[str | Pat
     try:
         info = target if isinstance(target, StrategyInfo) else resolve(target, strategy_dirs)
     except _LoadFailure as exc:
-        return CheckReport(name, ContractViolation("loads", str(exc)))
+        return CheckReport(name, ContractViolation(exc.check, str(exc)))
     name = info.name
     try:
         checked, returned = probes.checked_compile(info.decide.py_func)

@@ -382,8 +382,9 @@ def _params(where: str, info: StrategyInfo, given: Any) -> dict[str, float | lis
             if not math.isfinite(v) or not lowest <= v <= highest:
                 allowed = (f"{lowest:g}..{highest:g}" if key in info.bounds
                            else "a finite number")
+                what = "out of range" if math.isfinite(v) else "not a finite number"
                 raise ConfigError(
-                    f"{where}: 'params.{key}' = {show(v)} is out of range for strategy "
+                    f"{where}: 'params.{key}' = {show(v)} is {what} for strategy "
                     f"{strategy!r} (allowed: {allowed}; default: {defaults[key]:g})")
         if len({float(v) for v in values}) < len(values):
             raise ConfigError(

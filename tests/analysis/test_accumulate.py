@@ -39,7 +39,7 @@ def in_blocks(totals, deals, cuts):
     return acc.close()
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(runs())
 def test_any_block_split_gives_the_tables_of_one_block(run) -> None:
     totals, deals, cuts = run

@@ -86,7 +86,8 @@ def test_each_broken_strategy_is_caught_by_the_right_check(tmp_path, name):
     text = format_report(report)
     assert f"FAILED check '{check}'" in text
     if check == "loads":  # numba's error condensed: the cause and where, one line each
-        assert len(report.failure.cause.splitlines()) <= 2 and "importing" in text
+        assert len(report.failure.cause.splitlines()) <= 2
+        assert "importing" in text or "does not compile" in text
     if check not in ("loads", "returns an integer", "deterministic across processes"):
         # shrunk to a real game state, shown as text and as JSON
         assert report.failure.game is not None and report.failure.decision is not None
@@ -105,7 +106,8 @@ def test_the_table_covers_every_check_but_the_passing_ones():
 def test_every_builtin_passes(name):
     report = check_strategy(name, examples=6, seed=2)
     assert report.passed, format_report(report)
-    assert report.decisions > 0 and 0 < report.median_ns <= report.p99_ns
+    # a decision of a few ns can time at 0 after the timer's own cost is taken off
+    assert report.decisions > 0 and 0 <= report.median_ns <= report.p99_ns
     assert report.million_match_seconds > 0
 
 
