@@ -130,13 +130,14 @@ class _Signals:
 
 def run(config: Config, out: Path, workers: int, force: bool = False,
         progress: Callable[[int], None] | None = None,
-        summarize: Callable[[Path, RunStatistics], None] | None = None,
+        write_tables: Callable[[Path, RunStatistics], None] | None = None,
         resume: bool = False, note: Callable[[str], None] | None = None,
         started: float | None = None, until: StopRule | None = None,
         cluster: str | None = None) -> RunResult:
     """Play all matches of ``config`` into ``out``; ``progress(n)`` after each block;
-    ``summarize(folder, statistics)`` before the folder is published (the run's
-    statistics, gathered block by block: mexsim/analysis/accumulate.py); ``note(line)``
+    ``write_tables(folder, statistics)`` (the comparison's tables) before the folder is
+    published (the run's statistics, gathered block by block:
+    mexsim/analysis/accumulate.py); ``note(line)``
     for what the user should know (a resumed or discarded work folder). ``started``:
     when the command began (``time.perf_counter``), for the wall time.
 
@@ -189,8 +190,8 @@ def run(config: Config, out: Path, workers: int, force: bool = False,
             play_seconds = time.perf_counter() - play_start
             summary_start = time.perf_counter()
             statistics = assembler.close()
-            if summarize:
-                summarize(work.results, statistics)
+            if write_tables:
+                write_tables(work.results, statistics)
             summary_seconds = time.perf_counter() - summary_start
             wall = time.perf_counter() - started
             result = RunResult(out, assembler.matches, workers, wall, play_seconds,
