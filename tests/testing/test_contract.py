@@ -88,7 +88,9 @@ def test_each_broken_strategy_is_caught_by_the_right_check(tmp_path, name):
     if check == "loads":  # numba's error condensed: the cause and where, one line each
         assert len(report.failure.cause.splitlines()) <= 2
         assert "importing" in text or "does not compile" in text
-    if check not in ("loads", "returns an integer", "deterministic across processes"):
+    if report.rounds == 0:  # refused before play by the vetting: file:line and the cause
+        assert ".py:" in report.failure.cause and len(report.failure.cause.splitlines()) == 1
+    elif check not in ("loads", "returns an integer", "deterministic across processes"):
         # shrunk to a real game state, shown as text and as JSON
         assert report.failure.game is not None and report.failure.decision is not None
         assert "legal moves: 0:" in text
