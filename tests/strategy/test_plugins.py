@@ -526,3 +526,30 @@ def test_numba_imported_first_still_caches_per_version_of_mexsim():
     import mexsim
 
     assert done.stdout.strip().startswith(mexsim._numba_cache_dir())
+
+
+def test_the_cache_key_covers_modules_of_every_subpackage(tmp_path: Path):
+    """An edit anywhere under mexsim/ — a built-in strategy, the kernel — gives a new
+    numba cache folder, so no strategy ever runs against stale compiled code."""
+    import shutil
+    import subprocess
+
+    copy = tmp_path / "src"
+    shutil.copytree(ROOT / "mexsim", copy / "mexsim",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+
+    def key() -> str:
+        env = {**os.environ, "PYTHONPATH": str(copy)}
+        env.pop("NUMBA_CACHE_DIR", None)
+        done = subprocess.run([sys.executable, "-c",
+                               "import mexsim; print(mexsim._numba_cache_dir())"],
+                              cwd=tmp_path, env=env, capture_output=True, text=True, check=True)
+        return done.stdout.strip()
+
+    before = key()
+    for nested in ("strategy/builtin/greedy.py", "game/kernel.py"):
+        path = copy / "mexsim" / nested
+        path.write_text(path.read_text() + "\n# edited\n")
+        after = key()
+        assert after != before, nested
+        before = after
