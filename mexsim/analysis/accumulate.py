@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mexsim.analysis.deals import unit_means
+from mexsim.analysis.deals import unit_means, unit_starts
 
 JACKKNIFE_GROUPS = 32  # the ratings' jackknife groups (mexsim/analysis/ratings.py)
 
@@ -161,7 +161,8 @@ class RunAccumulator:
 
     def _fold(self, totals: np.ndarray, deals: np.ndarray) -> None:
         s = self.stats
-        starts = np.concatenate(([0], np.flatnonzero(deals[1:] != deals[:-1]) + 1))
+        grouped = unit_starts(deals)  # None: a match per deal
+        starts = np.arange(len(deals)) if grouped is None else grouped
         s.duplicate |= len(starts) < len(deals)
         present = ~np.isnan(totals)
         wins = win_shares(totals)
@@ -169,7 +170,6 @@ class RunAccumulator:
         s.deals += len(starts)
         s.player_matches += present.sum(axis=0)
         s.win_sum += np.nansum(wins, axis=0)
-        grouped = starts if len(starts) < len(deals) else None  # None: a match per deal
         units = unit_means(totals, grouped)
         s.complete &= not np.isnan(units).any()
         s.totals.add_columns(units)
