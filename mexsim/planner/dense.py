@@ -177,7 +177,10 @@ def _plan(s, f, w, start, hand, n, lo, hi, max_pip, chain):
     """dense_chain with scratch ``s``, values in ``f`` (s itself, or its float view
     when weighted: ``w`` is f then, None unweighted)."""
     V = max_pip + 1
-    dbl = 0
+    # np.int64, not a literal 0: numba types a call while it still sees the literal and
+    # would compile every callee twice, for Literal[int](0) and for int64 (~1/3 of the
+    # planner's first compile)
+    dbl = np.int64(0)
     for x in range(WIDTH):
         s[ADJ + x] = 0
         f[TAIL + x] = 0
@@ -196,7 +199,7 @@ def _plan(s, f, w, start, hand, n, lo, hi, max_pip, chain):
             s[ADJ + b] |= 1 << a
     # the part joined to start: number its tiles (for the table), drop the rest
     comp = _component(s, start)
-    m = 0
+    m = np.int64(0)
     for x in range(V):
         if not (comp >> x) & 1:
             s[ADJ + x] = 0
@@ -676,7 +679,7 @@ def _improve(s, f, w, start, root, seen, dbl, m, best_value, best_len, bound):
     planner._improve: their bound stays a little above it, so each lowering would
     search the same nodes again)."""
     eps = _eps(w)
-    budget = DENSE_NODE_BUDGET
+    budget = np.int64(DENSE_NODE_BUDGET)
     if w is None:
         threshold = bound
         step = 1
@@ -703,7 +706,7 @@ def _improve(s, f, w, start, root, seen, dbl, m, best_value, best_len, bound):
         for i in range(1, walk_len + 1):
             s[BEST + i] = s[TRAIL + i]
     found, value, length, _ = _search(s, f, w, start, root, seen, dbl, m, best_value,
-                                      bound, DENSE_FALLBACK_BUDGET)
+                                      bound, np.int64(DENSE_FALLBACK_BUDGET))
     return (value, length) if found else (best_value, best_len)
 
 
@@ -801,7 +804,7 @@ def _search(s, f, w, start, root, seen, dbl, m, threshold, stop, budget):
                 if not prune and n_odd <= 1:
                     # every reachable tile fits one trail from v: the best completion
                     # unless ending elsewhere gains more
-                    c_value, c_len = _completion(s, f, w, v, value, 0, seen, dbl)
+                    c_value, c_len = _completion(s, f, w, v, value, np.int64(0), seen, dbl)
                     if c_value > best_value + eps:
                         best_value = c_value
                         best_len = depth + c_len

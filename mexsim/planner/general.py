@@ -1,7 +1,9 @@
-"""The planner on adjacency lists: any weights, any set — the reference path.
+"""The planner on adjacency lists, any set: the reference path.
 
-longest_chain (mexsim/planner/router.py) sends here what the bitmask paths do not take
-(negative weights, sets beyond double-15); the tests hold the bitmask paths to it. The
+The tests hold the bitmask paths of longest_chain (mexsim/planner/router.py) to it;
+longest_chain itself no longer routes here (every set up to double-15 fits the words,
+and it refuses negative weights, which no path plans soundly), so that strategies
+using the planner do not compile this one. The
 method is the one the router's docstring describes: every trail of sparse hands, else
 the T-join bound and certificate and a branch and bound with a table of states.
 """
@@ -38,9 +40,8 @@ PLAIN_TJOIN = 15  # from this many tiles, bound that by the T-join and start fro
 
 @njit(cache=True)
 def general_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
-    """longest_chain on adjacency lists, any weights: the path of dense hands the
-    bitmask words cannot hold (beyond double-15, negative weights) and, in the tests,
-    the reference for mexsim/planner/dense.py."""
+    """longest_chain on adjacency lists (pip_weight >= 0): the tests' reference for
+    mexsim/planner/dense.py, and a planner for sets beyond double-15."""
     V = max_pip + 1
     # All the int arrays are rows of one allocation (and the float ones of another):
     # the helpers' scratch rows, then the graph's. The plain path indexes them by row

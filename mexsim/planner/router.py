@@ -18,9 +18,13 @@ The search is exact, by one of three paths (longest_chain routes a hand):
 2. the dense path, on the same words (mexsim/planner/dense.py; counts unweighted,
    floats weighted; up to double-15, pip_weight >= 0): the bound, certificate and
    search below, with the pieces beyond bridges solved apart;
-3. general_chain, the same method on adjacency lists (which also tries every trail
-   of sparse hands itself): anything else, and the independent reference the tests
-   hold the other two to.
+3. general_chain (mexsim/planner/general.py), the same method on adjacency lists
+   (which also tries every trail of sparse hands itself): the independent reference
+   the tests hold the other two to. It is not on longest_chain's route, so that a
+   strategy using the planner does not compile it (it was a third of longest_train's
+   first compile): every set up to double-15 fits the words, and longest_chain
+   refuses what they cannot take, negative pip weights (tiles worth less than 0 leave
+   the bounds of every path unsound: the general path too).
 
 The method of the dense paths:
 
@@ -55,8 +59,7 @@ from __future__ import annotations
 from numba import njit
 
 from mexsim.planner.dense import dense_chain, weighted_dense_chain
-from mexsim.planner.general import general_chain
-from mexsim.planner.limits import SPARSE_NODE_BUDGET, SWITCH_STEPS, WIDTH
+from mexsim.planner.limits import SWITCH_STEPS, WIDTH
 from mexsim.planner.sparse import sparse_chain
 
 
@@ -72,15 +75,13 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
             chain[0] = hand[0]
             return 1, 1.0 + pip_weight * pips[hand[0]]
         return 0, 0.0
-    uniform = pip_weight == 0.0 and max_pip < WIDTH  # every tile worth 1: on bitmasks
-    masks = max_pip < WIDTH and pip_weight >= 0.0  # dense hands: to the bitmask path
+    if not (pip_weight >= 0.0 and max_pip < WIDTH):
+        raise ValueError("longest_chain plans with pip_weight >= 0 on sets up to "
+                         "double-15")
     sparse, length, value = sparse_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip,
-                                         chain, SWITCH_STEPS if masks else SPARSE_NODE_BUDGET)
+                                         chain, SWITCH_STEPS)
     if sparse:
         return length, value
-    if uniform:
+    if pip_weight == 0.0:  # every tile worth 1: counts
         return dense_chain(start, hand, n, lo, hi, max_pip, chain)
-    if masks:  # weighted: the same path, values in floats
-        return weighted_dense_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip,
-                                    chain)
-    return general_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain)
+    return weighted_dense_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain)
