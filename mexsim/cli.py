@@ -17,6 +17,7 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
+from mexsim.compile_notice import compile_notice
 from mexsim.errors import (
     ConfigError,
     OutputConflict,
@@ -92,8 +93,8 @@ class _Group(TyperGroup):
                     print(help_text, file=sys.stderr)
                 sys.exit(USAGE_ERROR)
             _fail(exc.format_message())
-        except typer.Abort:
-            _fail("aborted", status=1)
+        except typer.Abort:  # click's word for Ctrl-C outside the runner's handlers
+            _fail("interrupted", status=INTERRUPTED)
         sys.exit(status if isinstance(status, int) else 0)
 
 
@@ -173,8 +174,12 @@ def run(
     import time
 
     started = time.perf_counter()
-    cfg = with_overrides(load_config(config, strategy_dirs=strategies or ()),
-                         matches=matches, seed=seed, out=out)
+    with compile_notice(quiet):
+        from mexsim.warmup import warm_up
+
+        warm_up(strategies or (), workers)  # a cold cache only: the first run
+        cfg = with_overrides(load_config(config, strategy_dirs=strategies or ()),
+                             matches=matches, seed=seed, out=out)
     if cfg.requested_matches is not None:
         print(f"duplicate deals: {cfg.requested_matches:,} matches rounded up to "
               f"{cfg.matches:,} = {cfg.deals:,} deals x {cfg.table_size} seat rotations")
@@ -214,11 +219,12 @@ def run(
         print(f"mexsim: {' '.join(line.split())}", file=sys.stderr)
 
     try:
-        result = run_matches(
-            cfg, Path(cfg.out), workers or os.cpu_count() or 1, force=force,
-            progress=progress, write_tables=write_summary, resume=resume, note=note,
-            started=started, cluster=cluster or cfg.cluster,
-            until=StopRule(confidence, margin) if until == StopWhen.decided else None)
+        with compile_notice(quiet):  # the engine, when it was never compiled
+            result = run_matches(
+                cfg, Path(cfg.out), workers or os.cpu_count() or 1, force=force,
+                progress=progress, write_tables=write_summary, resume=resume, note=note,
+                started=started, cluster=cluster or cfg.cluster,
+                until=StopRule(confidence, margin) if until == StopWhen.decided else None)
     except Interrupted as exc:
         for bar in bars:
             bar.close()
@@ -291,7 +297,8 @@ def replay(
                         "'forced' when only one).")] = False,
 ) -> None:
     """Replay match K of a config (same seeds as `run`), printing every event."""
-    cfg = with_overrides(load_config(config, strategy_dirs=strategies or ()), seed=seed)
+    with compile_notice():
+        cfg = with_overrides(load_config(config, strategy_dirs=strategies or ()), seed=seed)
     if match >= cfg.matches:
         raise ConfigError(
             f"--match {match} is out of range: {cfg.path} plays {cfg.matches} matches "
@@ -302,7 +309,8 @@ def replay(
                           "(drop --format jsonl, or --moves)")
     from mexsim.tournament.replay import trace_match  # heavy: the numba engine
 
-    events = trace_match(cfg, match)
+    with compile_notice():
+        events = trace_match(cfg, match)
     if fmt is TraceFormat.jsonl:
         text = "".join(json.dumps(ev, separators=(",", ":")) + "\n" for ev in events)
     elif moves:
@@ -336,7 +344,11 @@ def list_strategies(
         return
     from mexsim.strategy.registry import available_strategies  # compiles the strategies
 
-    found = available_strategies(strategies or ())
+    with compile_notice():
+        from mexsim.warmup import warm_up
+
+        warm_up(strategies or ())
+        found = available_strategies(strategies or ())
     width = max((len(name) for name in found), default=0)
     for name in sorted(found):
         info = found[name]
@@ -364,7 +376,8 @@ def check(
     game state are printed, as text and JSON)."""
     from mexsim.testing import check_strategy, format_report  # heavy: numba, hypothesis
 
-    report = check_strategy(strategy, strategies or (), examples=examples, seed=seed)
+    with compile_notice():  # the strategy's file, before the checks print anything
+        report = check_strategy(strategy, strategies or (), examples=examples, seed=seed)
     print(format_report(report))
     if not report.passed:
         sys.exit(RUN_ERROR)

@@ -23,6 +23,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from mexsim.compile_notice import compiling
 from mexsim.errors import ConfigError, StrategyFileWarning
 from mexsim.strategy.limits import MAX_MEMORY, MAX_PARAMS
 
@@ -134,7 +135,8 @@ def load_strategy_file(path: Path) -> StrategyInfo:
     from mexsim.strategy.vetting import compile_error_line, vet_strategy
 
     try:
-        spec.loader.exec_module(module)
+        with compiling(f"strategy {path.stem}"):  # @strategy compiles decide at import
+            spec.loader.exec_module(module)
     except NumbaError as exc:  # @strategy compiles decide as the file is imported
         del sys.modules[module_name]
         raise ConfigError(compile_error_line(path, exc)) from exc
@@ -165,7 +167,8 @@ def load_strategy_file(path: Path) -> StrategyInfo:
             f"{path}: 'decide' must be compiled with @mexsim.strategy.api.strategy "
             "(signature int64(int64[::1], float64[::1]))")
     if not trusted:
-        vet_strategy(path, decide)
+        with compiling(f"strategy {path.stem}"):  # vetting plays it in the kernels
+            vet_strategy(path, decide)
     return StrategyInfo(
         name=name, description=" ".join(description.split()), params=params, bounds=bounds,
         memory=memory, path=str(path), decide=decide,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from mexsim.compile_notice import compiling
 from mexsim.game.play import core_trace
 from mexsim.tournament.config import Config, config_schedule, seat_players
 from mexsim.tournament.lineup import match_policies
@@ -25,6 +26,7 @@ def match_header(config: Config, match: int) -> dict:
 
 def trace_match(config: Config, match: int) -> list[dict]:
     """Every event of match ``match`` (docs/interface.md "Game trace"), played by the core."""
-    return core_trace(config.rules, match_policies(config, match), config.seed, match,
-                      header=match_header(config, match),
-                      deal=config_schedule(config).deal_of(match))
+    with compiling("the engine's tracer"):
+        return core_trace(config.rules, match_policies(config, match), config.seed, match,
+                          header=match_header(config, match),
+                          deal=config_schedule(config).deal_of(match))

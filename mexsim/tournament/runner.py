@@ -33,6 +33,7 @@ import numpy as np
 from mexsim import __version__
 from mexsim.analysis.accumulate import RunStatistics
 from mexsim.analysis.sequential import DEFAULT_MARGIN, Verdict, verdict
+from mexsim.compile_notice import compiling
 from mexsim.errors import ConfigError, Interrupted, OutputError, StrategyError
 from mexsim.game.play import play_scheduled
 from mexsim.strategy.policy import Policy
@@ -170,7 +171,8 @@ def run(config: Config, out: Path, workers: int, force: bool = False,
             before = output.inspect(out, force)
             stale = _stale_work(out, rid, identity, resume, force, note)
             # Load (or compile) the kernels here, before any thread exists.
-            play_block(config, players, 0, 0)
+            with compiling("the engine"):
+                play_block(config, players, 0, 0)
             player, close_cluster = open_player(cluster, config)
             if player is not None:
                 workers = player.workers

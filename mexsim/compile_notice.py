@@ -1,0 +1,162 @@
+"""Say what is happening while numba compiles, so that a first run never looks frozen.
+
+With an empty cache (the first run after installing or upgrading mexsim, every CI run)
+the engine and the strategies compile for a minute or more before the first match. A
+step that is still going after SILENT_FOR seconds is announced: on a terminal a spinner
+with the step, the seconds so far and the expected total, redrawn several times a
+second; elsewhere (a log, a pipe) one line per step. Warm runs finish their steps
+before SILENT_FOR and print nothing.
+
+The expected total is the last cold compile's duration on this machine, kept beside
+numba's cache folders (they are per version of mexsim's sources, the record is not);
+before there is one, the figure measured on the project's development machine.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TextIO
+
+SILENT_FOR = 1.0  # seconds a step may take unannounced: a warm start takes ~0.5 s
+REDRAW = 0.2  # seconds between spinner frames
+FIRST_RUN_SECONDS = 60  # a cold compile of the default config on the development machine
+RECORD = "cold-compile-seconds"  # in the parent of the numba cache folders
+FRAMES = "|/-\\"
+
+_lock = threading.Lock()
+_current: list[CompileNotice] = []  # the notice open in this process, if any
+
+
+def cache_folder() -> Path:
+    """This version's numba cache folder (mexsim/__init__.py chooses it)."""
+    return Path(os.environ["NUMBA_CACHE_DIR"])
+
+
+def cache_is_cold() -> bool:
+    """No compiled code for this version of mexsim yet: nothing has been cached."""
+    folder = cache_folder()
+    return not folder.is_dir() or not any(folder.rglob("*.nbi"))
+
+
+def expected_seconds() -> int:
+    try:
+        return max(1, round(float((cache_folder().parent / RECORD).read_text())))
+    except (OSError, ValueError):
+        return FIRST_RUN_SECONDS
+
+
+def remember_seconds(seconds: float) -> None:
+    with contextlib.suppress(OSError):  # only an estimate for next time
+        (cache_folder().parent / RECORD).write_text(f"{seconds:.1f}\n")
+
+
+class CompileNotice:
+    """The announcer of one command's compile steps (see compile_notice)."""
+
+    def __init__(self, stream: TextIO, cold: bool) -> None:
+        self.stream = stream
+        self.cold = cold
+        self.expected = expected_seconds()
+        self.terminal = stream.isatty()
+        self.started = time.monotonic()
+        self.step = ""
+        self.step_started = self.started
+        self.shown_step = ""  # the step last written as a line (not on a terminal)
+        self.drawn = False  # a spinner line is on the terminal
+        self.done = threading.Event()
+
+    def begin(self, step: str) -> None:
+        with _lock:
+            self.step = step
+            self.step_started = time.monotonic()
+
+    def end(self) -> None:
+        with _lock:
+            self.step = ""
+            self._clear()
+
+    def _clear(self) -> None:
+        if self.drawn:  # leave the line to what is printed next
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.drawn = False
+
+    def describe(self) -> str:
+        why = (f"first run of this version only, ~{self.expected} s in all" if self.cold
+               else "once per change of a strategy file")
+        return f"mexsim: compiling {self.step} ({why})"
+
+    def tick(self, frame: str) -> None:
+        with _lock:
+            now = time.monotonic()
+            if not self.step or now - self.step_started < SILENT_FOR:
+                return
+            if self.terminal:
+                line = f"{frame} {self.describe()} {now - self.started:.0f} s"
+                self.stream.write(f"\r{line}\x1b[K")
+                self.drawn = True
+            elif self.step != self.shown_step:
+                self.stream.write(f"{self.describe()} ...\n")
+                self.shown_step = self.step
+            self.stream.flush()
+
+    def spin(self) -> None:
+        for frame in itertools.cycle(FRAMES):
+            if self.done.wait(REDRAW):
+                return
+            self.tick(frame)
+
+    def finish(self) -> None:
+        self.done.set()
+        with _lock:
+            self._clear()
+
+
+@contextmanager
+def compiling(step: str) -> Iterator[None]:
+    """Name what the block compiles (``the engine``, ``strategy greedy``) to the notice
+    open in this process, if any."""
+    with _lock:
+        notice = _current[-1] if _current else None
+    if notice is None:
+        yield
+        return
+    notice.begin(step)
+    try:
+        yield
+    finally:
+        notice.end()
+
+
+@contextmanager
+def compile_notice(quiet: bool = False, stream: TextIO | None = None
+                   ) -> Iterator[CompileNotice | None]:
+    """Announce the compile steps ``compiling`` names inside the block, after SILENT_FOR
+    seconds each; ``quiet`` says nothing (``--quiet``). A cold cache's whole duration is
+    recorded as the next estimate."""
+    if quiet:
+        yield None
+        return
+    notice = CompileNotice(stream or sys.stderr, cache_is_cold())
+    spinner = threading.Thread(target=notice.spin, name="mexsim-compile-notice",
+                               daemon=True)
+    with _lock:
+        _current.append(notice)
+    spinner.start()
+    try:
+        yield notice
+    finally:
+        notice.finish()
+        spinner.join()
+        with _lock:
+            _current.remove(notice)
+    if notice.cold and not cache_is_cold():
+        remember_seconds(time.monotonic() - notice.started)
