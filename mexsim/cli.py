@@ -93,7 +93,9 @@ class _Group(TyperGroup):
                     print(help_text, file=sys.stderr)
                 sys.exit(USAGE_ERROR)
             _fail(exc.format_message())
-        except typer.Abort:  # click's word for Ctrl-C outside the runner's handlers
+        except typer.Abort:
+            _fail("aborted", status=1)
+        if status == INTERRUPTED:  # typer's silent answer to a Ctrl-C outside the runner
             _fail("interrupted", status=INTERRUPTED)
         sys.exit(status if isinstance(status, int) else 0)
 

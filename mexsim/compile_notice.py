@@ -91,7 +91,7 @@ class CompileNotice:
 
     def describe(self) -> str:
         why = (f"first run of this version only, ~{self.expected} s in all" if self.cold
-               else "once per change of a strategy file")
+               else "after a change, then cached")
         return f"mexsim: compiling {self.step} ({why})"
 
     def tick(self, frame: str) -> None:

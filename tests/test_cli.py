@@ -184,3 +184,18 @@ def test_python_dash_m_help() -> None:
     assert proc.returncode == 0, proc.stderr
     for option in ("--match", "--seed", "--format"):
         assert option in proc.stdout
+
+
+@pytest.mark.parametrize("command", [["replay", "CFG", "--match", "0"], ["run", "CFG"]])
+def test_ctrl_c_before_play_is_one_line_and_exit_130(tmp_path: Path, monkeypatch, command):
+    """Ctrl-C while the config loads or the strategies compile (before the runner's own
+    handlers): 'interrupted', exit 130, no traceback."""
+    def interrupted(*args: Any, **kwargs: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("mexsim.cli.load_config", interrupted)
+    cfg = str(write(tmp_path, GOOD))
+    result = runner.invoke(app, [cfg if word == "CFG" else word for word in command])
+    assert result.exit_code == 130
+    assert result.stderr.strip().splitlines()[-1] == "mexsim: error: interrupted"
+    assert "Traceback" not in result.stderr

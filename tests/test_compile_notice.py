@@ -94,7 +94,7 @@ def test_cold_cache_and_the_estimate_of_next_time(tmp_path: Path, monkeypatch):
     with cn.compile_notice(stream=stream) as notice:
         assert not notice.cold
         notice.begin("strategy mine")
-        assert "once per change of a strategy file" in notice.describe()
+        assert "after a change, then cached" in notice.describe()
 
 
 def test_the_cli_names_the_strategy_it_compiles(tmp_path: Path, monkeypatch):

@@ -2,6 +2,7 @@
 
 At each decision of the tested seat, in this order (the first that fails is reported):
 
+- **returns in time** — within DECIDE_LIMIT_S, not an endless loop;
 - **does not raise** — decide returns a move;
 - **no out-of-bounds access** — the bounds-checked compile (mexsim.testing.probes)
   raises IndexError where a run would read or write past the view;
@@ -20,6 +21,7 @@ the recorded states. Then the decision time is measured on those states.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,7 +44,11 @@ CHECKS = (
     "writes only its random stream and notes",
     "deterministic",
     "deterministic across processes",
+    "returns in time",
 )
+# a decision this slow is an endless loop, or as good as one: a run of a million matches
+# makes tens of millions of decisions
+DECIDE_LIMIT_S = 10.0
 KEEP_STATES = 400  # decisions kept for the cross-process check and the timing
 
 
@@ -77,6 +83,7 @@ class Checker:
     kept: list[Decision] = field(default_factory=list)
     decisions: int = 0  # all decisions checked
     rounds: int = 0  # rounds played
+    hung: ContractViolation | None = None  # a decide that never returned
 
     def writable(self) -> np.ndarray:
         mask = np.zeros(V.SIZE, dtype=bool)
@@ -85,13 +92,34 @@ class Checker:
         return mask
 
     def call(self, view: np.ndarray, params: np.ndarray, d: Decision) -> int:
-        try:
-            return int(self.checked(view, params))
-        except IndexError as exc:
-            raise ContractViolation("no out-of-bounds access", f"IndexError: {exc}", d) from None
-        except Exception as exc:  # a user's decide: whatever it raised is the cause
-            raise ContractViolation("does not raise", f"{type(exc).__name__}: {exc}",
-                                    d) from None
+        """decide on a thread of its own (the checked compile releases the GIL), so that
+        one that never returns is reported after DECIDE_LIMIT_S instead of hanging the
+        check; it is left spinning, and every later call fails at once (hypothesis
+        would otherwise start another on each replay)."""
+        if self.hung is not None:
+            raise self.hung
+        outcome: list = []
+
+        def decide() -> None:
+            try:
+                outcome.append(int(self.checked(view, params)))
+            except Exception as exc:  # a user's decide: whatever it raised is the cause
+                outcome.append(exc)
+
+        thread = threading.Thread(target=decide, name="mexsim-check-decide", daemon=True)
+        thread.start()
+        thread.join(DECIDE_LIMIT_S)
+        if not outcome:
+            self.hung = ContractViolation(
+                "returns in time", f"decide did not return within {DECIDE_LIMIT_S:g} s "
+                "(an endless loop?); it was left running", d)
+            raise self.hung
+        if isinstance(outcome[0], IndexError):
+            raise ContractViolation("no out-of-bounds access", f"IndexError: {outcome[0]}", d)
+        if isinstance(outcome[0], Exception):
+            raise ContractViolation("does not raise",
+                                    f"{type(outcome[0]).__name__}: {outcome[0]}", d)
+        return outcome[0]
 
     def decide(self, view: np.ndarray, params: np.ndarray) -> int:
         """Stands in for the tested seat's decide in the reference engine."""
@@ -142,7 +170,8 @@ class Checker:
             Round(game.rules, game.round_no, hands, boneyard, players,
                   static_view(game.rules, game.match), lambda event: None).play_round()
         except ContractViolation as exc:
-            exc.game = game
+            if exc.game is None:  # (a hang keeps the game it hung in)
+                exc.game = game
             raise
         self.rounds += 1
 

@@ -13,11 +13,13 @@ silently truncates a float to an integer.
 from __future__ import annotations
 
 import random
+import warnings
 
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
+from numba.core.errors import NumbaWarning
 from numba.extending import intrinsic
 
 from mexsim.strategy.api import DECIDE_SIGNATURE
@@ -26,8 +28,10 @@ from mexsim.strategy.api import DECIDE_SIGNATURE
 def checked_compile(py_func):
     """``(dispatcher, return type)``: decide compiled with bounds checks for the view's
     and params' types; raises numba's error if it cannot be compiled so."""
-    dispatcher = njit(boundscheck=True)(py_func)
-    dispatcher.compile(DECIDE_SIGNATURE.args)
+    dispatcher = njit(boundscheck=True, nogil=True)(py_func)  # nogil: see Checker.call
+    with warnings.catch_warnings():  # objmode blocks hold the GIL: numba says so, the
+        warnings.simplefilter("ignore", NumbaWarning)  # checks do not mind
+        dispatcher.compile(DECIDE_SIGNATURE.args)
     return dispatcher, dispatcher.nopython_signatures[0].return_type
 
 

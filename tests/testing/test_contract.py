@@ -14,7 +14,8 @@ import pytest
 
 from mexsim.strategy.registry import available_strategies
 from mexsim.strategy.starter import write_starter
-from mexsim.testing import CHECKS, check_strategy, format_report
+from mexsim.testing import CHECKS, check_strategy, contract, format_report
+from tests.cli_output import without_compile_notes
 
 ROOT = Path(__file__).resolve().parents[2]
 HEADER = """
@@ -67,7 +68,15 @@ BROKEN = {
                    "return p % move_count(view)", 0, "deterministic across processes"),
     "untyped_name": ("return no_such_helper(view)", 0, "loads"),
     "no_return_on_a_path": ("if move_count(view) > 2:\n    return 0", 0, "loads"),
+    "endless_loop": ("k = 1\nwhile k != 0:  # never 0\n    k = (k * 3 + 1) % 1_000_003 or 1\n"
+                     "return 0", 0, "returns in time"),
 }
+
+
+@pytest.fixture(autouse=True)
+def short_limit(monkeypatch):
+    """The endless loop is reported after 2 s, not the real 10."""
+    monkeypatch.setattr(contract, "DECIDE_LIMIT_S", 2.0)
 
 
 def write(tmp_path: Path, name: str, body: str, memory: int) -> Path:
@@ -143,8 +152,9 @@ def test_cli_check_passes_a_builtin_and_fails_a_broken_one(tmp_path):
 def test_cli_check_unknown_strategy_is_one_line(tmp_path):
     done = run_cli("check", "nope", cwd=tmp_path)
     assert done.returncode == 2
-    assert done.stderr.startswith("mexsim: error: 'nope' is not a known strategy")
-    assert len(done.stderr.splitlines()) == 1
+    stderr = without_compile_notes(done.stderr)
+    assert stderr.startswith("mexsim: error: 'nope' is not a known strategy")
+    assert len(stderr.splitlines()) == 1
     done = run_cli("check", "missing.py", cwd=tmp_path)
     assert done.returncode == 2 and "missing.py: strategy file not found" in done.stderr
     assert not any(tmp_path.iterdir())  # writes nothing where it runs
