@@ -28,30 +28,38 @@ def fake_jobs(monkeypatch, log: Path, seconds: float) -> None:
     monkeypatch.setattr(warmup, "job_command", command)
 
 
-def test_jobs_are_the_engine_then_strategy_files_largest_first(tmp_path: Path):
+def test_jobs_are_the_planner_and_engine_then_strategy_files_largest_first(tmp_path: Path):
     (tmp_path / "small.py").write_text("x = 1\n")
     (tmp_path / "big.py").write_text("x = 1\n" * 50)
+    (tmp_path / "planning.py").write_text("from mexsim.planner import longest_chain\n")
     (tmp_path / "_private.py").write_text("x = 1\n" * 99)
-    jobs = warmup.warm_up_jobs([tmp_path])
-    assert jobs[0] == warmup.ENGINE
-    mine = [Path(j).name for j in jobs if Path(j).parent == tmp_path]
-    assert mine == ["big.py", "small.py"]
-    assert any(Path(j).name == "longest_train.py" for j in jobs)  # the built-ins
+    jobs = dict(warmup.warm_up_jobs([tmp_path]))
+    order = list(jobs)
+    assert order[:3] == [*warmup.PLANNER, warmup.ENGINE]
+    mine = [Path(j).name for j in order if Path(j).parent == tmp_path]
+    assert mine == ["big.py", "planning.py", "small.py"]
+    assert jobs[str(tmp_path / "planning.py")] == warmup.PLANNER
+    assert jobs[str(tmp_path / "big.py")] == ()
+    builtin = {Path(j).name: after for j, after in jobs.items()}
+    assert builtin["longest_train.py"] == warmup.PLANNER and builtin["greedy.py"] == ()
 
 
-def test_every_job_runs_and_at_most_cores_at_once(tmp_path: Path, monkeypatch):
+def test_every_job_runs_at_most_cores_at_once_after_what_it_waits_for(tmp_path: Path,
+                                                                       monkeypatch):
     log = tmp_path / "log"
     fake_jobs(monkeypatch, log, 0.4)
     jobs = warmup.warm_up_jobs()
     warmup.warm_up(cores=2)
-    events = sorted((float(t), kind) for kind, _, t in
+    events = sorted((float(t), kind, name) for kind, name, t in
                     (line.split() for line in log.read_text().splitlines()))
-    assert sum(kind == "end" for _, kind in events) == len(jobs)
+    assert sum(kind == "end" for _, kind, _ in events) == len(jobs)
     running = peak = 0
-    for _, kind in events:
+    for _, kind, _ in events:
         running += 1 if kind == "start" else -1
         peak = max(peak, running)
     assert peak == 2
+    when = {(kind, name): t for t, kind, name in events}
+    assert when["start", "longest_train.py"] >= max(when["end", job] for job in warmup.PLANNER)
 
 
 def test_a_warm_cache_or_one_core_starts_nothing(tmp_path: Path, monkeypatch):
@@ -81,3 +89,17 @@ def test_ctrl_c_leaves_no_compiler_running(tmp_path: Path, monkeypatch):
     assert time.monotonic() - begun < 10
     assert len(started) == 2 and all(job.poll() is not None for job in started)
     assert "end" not in (log.read_text() if log.exists() else "")
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_the_planner_jobs_compile_what_longest_train_calls(weighted):
+    """The jobs' argument types are longest_chain's, or longest_train would compile the
+    paths again: after both, numba's cache holds one signature of each path."""
+    from mexsim.planner.dense import dense_chain, weighted_dense_chain
+    from mexsim.strategy.registry import BUILTIN_STRATEGIES, load_strategy_file
+
+    load_strategy_file(BUILTIN_STRATEGIES / "longest_train.py")  # cached by now, or compiled
+    warmup.compile_planner(weighted)
+    path = weighted_dense_chain if weighted else dense_chain
+    signatures = {key[0] for key in path._cache._cache_file._load_index()}
+    assert len(signatures) == 1, signatures
