@@ -40,8 +40,24 @@ def cache_folder() -> Path:
     return Path(os.environ["NUMBA_CACHE_DIR"])
 
 
+def engine_index() -> Path | None:
+    """numba's index file of the run's kernel in this process's cache folder (None if
+    numba's internals moved). numba keys its entries on the source file's path too, so
+    a copy of mexsim installed elsewhere starts cold beside a compiled one."""
+    from mexsim.game import kernel  # numba, no compile
+
+    try:
+        return Path(kernel.play_matches._cache._cache_file._index_path)
+    except AttributeError:
+        return None
+
+
 def cache_is_cold() -> bool:
-    """No compiled code for this version of mexsim yet: nothing has been cached."""
+    """The engine was never compiled for this version and place of mexsim: the first
+    run after installing or upgrading it."""
+    index = engine_index()
+    if index is not None:
+        return not index.exists()
     folder = cache_folder()
     return not folder.is_dir() or not any(folder.rglob("*.nbi"))
 

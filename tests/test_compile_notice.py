@@ -81,12 +81,20 @@ def test_a_terminal_is_never_silent_for_2_s_and_is_left_clean():
     assert text.endswith("\r\x1b[K")
 
 
+def test_the_engine_index_is_where_numba_caches_the_run_kernel():
+    index = cn.engine_index()
+    assert index is not None and index.name.startswith("kernel.play_matches-")
+    assert index.is_relative_to(cn.cache_folder())
+
+
 def test_cold_cache_and_the_estimate_of_next_time(tmp_path: Path, monkeypatch):
     cache = tmp_path / "numba-0123456789abcdef"
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(cache))
+    index = cache / "game_0123" / "kernel.play_matches-1.py311.nbi"
+    monkeypatch.setattr(cn, "engine_index", lambda: index)
     assert cn.cache_is_cold() and cn.expected_seconds() == cn.FIRST_RUN_SECONDS
-    cache.mkdir()
-    (cache / "kernel.play_matches-1.py311.nbi").write_bytes(b"")
+    index.parent.mkdir(parents=True)
+    index.write_bytes(b"")
     assert not cn.cache_is_cold()
     cn.remember_seconds(41.6)
     assert cn.expected_seconds() == 42
