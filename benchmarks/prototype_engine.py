@@ -141,24 +141,34 @@ def play(seed, first_match, n_matches, lo, hi, pips, mask0, mask1):
                 laid = 0
                 last_double = False
                 while True:  # one tile laid (or a draw, or the pass)
-                    # greedy: the lowest tile number over the usable trains, own first
+                    # greedy: the heaviest tile (lowest number) that fits any usable
+                    # train, then the first usable train it fits, own train first
                     e = end[seat]
-                    best = _lowest(h0 & mask0[e], h1 & mask1[e])
-                    best_tr = seat
+                    u0 = mask0[e]
+                    u1 = mask1[e]
                     if not is_first:
                         e = end[P]
-                        t = _lowest(h0 & mask0[e], h1 & mask1[e])
-                        if t < best:
-                            best = t
-                            best_tr = P
-                        for k in range(1, P):
+                        u0 |= mask0[e]
+                        u1 |= mask1[e]
+                        for k in range(1, P):  # marked trains, without a branch
                             tr = seat + k if seat + k < P else seat + k - P
-                            if (marked >> tr) & 1:
-                                e = end[tr]
-                                t = _lowest(h0 & mask0[e], h1 & mask1[e])
-                                if t < best:
-                                    best = t
-                                    best_tr = tr
+                            keep = ZERO - np.uint64((marked >> tr) & 1)
+                            e = end[tr]
+                            u0 |= mask0[e] & keep
+                            u1 |= mask1[e] & keep
+                    best = _lowest(h0 & u0, h1 & u1)
+                    best_tr = seat
+                    if best < T and not is_first:
+                        a = lo[best]
+                        b = hi[best]
+                        if end[seat] != a and end[seat] != b:
+                            best_tr = P
+                            if end[P] != a and end[P] != b:
+                                for k in range(1, P):
+                                    tr = seat + k if seat + k < P else seat + k - P
+                                    if (marked >> tr) & 1 and (end[tr] == a or end[tr] == b):
+                                        best_tr = tr
+                                        break
                     if best == T:
                         if is_first and laid > 0 and not last_double:
                             break  # R11: the first turn's chain stops, no draw
