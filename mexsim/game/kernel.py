@@ -84,18 +84,21 @@ from mexsim.game.view import (
 )
 
 # bookkeeping slots of the private table (where the view keeps its tile table, which
-# the table never needs): how much of the moves, params and notes the last decision
-# showed, so that what lies beyond can be cleared
+# the table never needs): how far the view's move list has been written since it was
+# cleared, and how much of the params and notes the last decision showed, so that
+# what lies beyond can be cleared
 MOVES_SHOWN = TILE_LO
+PARAMS_SHOWN = TILE_LO + 1
+NOTES_SHOWN = TILE_LO + 2
+
 # Unsigned indices where the turn loop is hottest: numba tests a signed index for a
 # negative value (Python's wraparound) on every access; an unsigned one it cannot be
-# (docs/speed.md: the move listing ran ~7 % faster)
+# (docs/speed.md: ~5 % on 4 x greedy)
 UMOVE_TILE = np.uint64(MOVE_TILE)
 UMOVE_TRAIN = np.uint64(MOVE_TRAIN)
 U2 = np.uint64(2)
 U6 = np.uint64(6)
-PARAMS_SHOWN = TILE_LO + 1
-NOTES_SHOWN = TILE_LO + 2
+
 
 @njit(cache=True)
 def _bit(t):
