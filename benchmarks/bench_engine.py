@@ -4,8 +4,11 @@ A 4-player table of `greedy` under each preset, on one core: matches per second 
 numba core with greedy as a plug-in (what users run), the same seeds on the pure-Python
 reference engine, and their ratio. Then the cost of plug-in dispatch: the same table
 with greedy compiled into the core as a direct call (view filled the same way), and the
-engine alone. Targets: issue 2 (>= 20,000 matches/s per core, >= 50x the reference),
-issue 3 (dispatch overhead <= 10 %).
+engine alone. Last, the limit: the bare prototype of benchmarks/prototype_engine.py
+against the core, run in turns, with nanoseconds a turn (a turn: one seat's moves,
+draws and pass between two other seats'; counted from the core's traces). Targets:
+issue 2 (>= 20,000 matches/s per core, >= 50x the reference), issue 3 (dispatch
+overhead <= 10 %), issue 14 (the core >= 0.5 x the prototype).
 """
 
 from __future__ import annotations
@@ -13,8 +16,11 @@ from __future__ import annotations
 import argparse
 import time
 
+from prototype_engine import play as play_prototype  # a sibling script
+from prototype_engine import tables as prototype_tables
+
 from mexsim.game.enums import Dispatch
-from mexsim.game.play import play_matches_results
+from mexsim.game.play import core_trace, play_matches_results
 from mexsim.game.reference import play_match
 from mexsim.game.rules import PRESETS, resolve_rules
 
@@ -40,12 +46,52 @@ def core_rate(rules, n: int, dispatch: int = Dispatch.plugin) -> float:
                 n, repeats=3)
 
 
+def turns_a_match(rules, n: int = 200) -> float:
+    """Turns a match of 4 x greedy: a run of one seat's draws, plays and pass, in the
+    core's traces of matches 0..n-1 (the engine's placement excluded)."""
+    turns = 0
+    for m in range(n):
+        prev, started = None, False
+        for e in core_trace(rules, SEATS, SEED, m):
+            kind = e["event"]
+            if kind in ("draw", "play", "pass") and started:
+                turns += e["seat"] != prev
+                prev = e["seat"]
+            elif kind in ("deal", "engine", "round_end"):
+                prev, started = None, kind == "engine"
+    return turns / n
+
+
+def limit_rates(rules, n: int, repeats: int = 5) -> tuple[float, float, float]:
+    """(core, prototype matches/s, prototype turns a match), best of ``repeats`` runs
+    taken in turns, so that both see the same load of a shared machine."""
+    args = prototype_tables()
+    play_prototype(SEED, 0, 2, *args)  # compile / load the cache
+    play_matches_results(rules, SEATS, SEED, 0, 2)
+    core = proto = 0.0
+    turns = 0
+    for _ in range(repeats):
+        core = max(core, rate(lambda k: play_matches_results(rules, SEATS, SEED, 0, k), n))
+        start = time.process_time()
+        _, turns = play_prototype(SEED, 0, n, *args)
+        proto = max(proto, n / (time.process_time() - start))
+    return core, proto, turns / n
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--core-matches", type=int, default=30_000)
     parser.add_argument("--reference-matches", type=int, default=100)
+    parser.add_argument("--limit-only", action="store_true",
+                        help="only the core against the prototype")
     args = parser.parse_args()
+    rules = resolve_rules({"preset": "seed-001"}, 4)
+    if not args.limit_only:
+        presets_and_dispatch(args)
+    limit(rules, args.core_matches)
 
+
+def presets_and_dispatch(args: argparse.Namespace) -> None:
     print("engine: 4 x greedy, one core, matches per second")
     print(f"{'preset':<10} {'core':>9} {'reference':>10} {'ratio':>7}")
     for preset in PRESETS:
@@ -64,6 +110,18 @@ def main() -> None:
     print(f"  hard-wired call                {hardwired:>9,.0f}"
           f"   plug-in overhead {hardwired / plugin - 1:+.1%}")
     print(f"  engine alone (no view filled)  {engine:>9,.0f}")
+
+
+def limit(rules, n: int) -> None:
+    """The core against the prototype (issue 14), side by side."""
+    core, proto, proto_turns = limit_rates(rules, n)
+    core_turns = turns_a_match(rules)
+    print("\nlimit: 4 x greedy, seed-001, the bare prototype (benchmarks/prototype_engine.py)")
+    print(f"  core       {core:>9,.0f} matches/s, {core_turns:.0f} turns a match, "
+          f"{1e9 / core / core_turns:5.1f} ns a turn")
+    print(f"  prototype  {proto:>9,.0f} matches/s, {proto_turns:.0f} turns a match, "
+          f"{1e9 / proto / proto_turns:5.1f} ns a turn")
+    print(f"  core / prototype {core / proto:.2f} (matches/s; issue 14 asks >= 0.5)")
 
 
 if __name__ == "__main__":

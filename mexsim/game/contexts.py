@@ -3,8 +3,10 @@
 
 Named tuples are numba values: a kernel takes one as an argument, builds one, or
 unpacks it into locals, and the compiled turn loop is the same as with loose arguments.
-They are built once per call from Python (mexsim/game/play.py) and once per match or
-round inside the kernels, so they cost nothing measurable (README, "Speed"). The
+They are built once per call from Python (mexsim/game/play.py) and once per block of
+matches inside the kernels. Passing one to a compiled function costs two atomic
+reference counts per array in it, so the kernels pass them once a match, not once a
+round or a turn (docs/speed.md). The
 tuple of strategy functions stays a separate argument: it is what makes the kernels'
 cache hold for every table (mexsim/game/kernel.py).
 """
@@ -49,12 +51,12 @@ class PlayerArrays(NamedTuple):
 
 
 class RoundScratch(NamedTuple):
-    """A match's working arrays, reused round after round (mexsim/game/kernel.py)."""
+    """The working arrays of a block of matches, reused match after match and round
+    after round (mexsim/game/kernel.py; kernel.start_match resets them)."""
 
     rng: np.ndarray  # uint64[P, 4]: each seat's strategy stream
     hands: np.ndarray  # uint64[P, WORDS]: bitmask hands
     boneyard: np.ndarray  # int64[T]: the deal's order
-    had_turn: np.ndarray  # int64[P]
     played: np.ndarray  # int64[P]
     draws: np.ndarray  # int64[P]
     scan: np.ndarray  # int64[P+1]: the trains a move list covers

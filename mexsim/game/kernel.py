@@ -12,7 +12,7 @@ per hand: 2 up to double-14, 3 for double-15):
     hands       uint64[P, W]      bitmask of the tiles in each seat's hand (hidden, R17)
     boneyard    int64[T]          the deal's order; boneyard[bpos:n] is still to draw
     rng         uint64[P, 4]      xoshiro256** state of each seat's strategy stream
-    had_turn, played, draws       int64[P] per-seat counters of the round
+    played, draws                 int64[P] per-seat counters of the round
     scan        int64[P+1]        the trains a move list covers, in that order
 
 Strategies are plug-ins (mexsim/strategy/registry.py): a tuple of first-class functions
@@ -24,9 +24,11 @@ decides them). The other arguments travel in the named tuples of
 mexsim/game/contexts.py (the rules as numbers, the tile tables, the players' arrays,
 the scratch arrays above, the outputs); the integer codes are mexsim/game/enums.py's.
 
-The turn loop is written out in one function on purpose: helpers that take arrays pay
-atomic reference counting on every call (measured: two thirds of the run time), so the
-only helpers here take and return plain numbers.
+The rounds and their turn loop are written out in one function on purpose: helpers
+that take arrays pay atomic reference counting on every call (measured: two thirds of
+the run time; a call with the bundles below counts ~25 arrays in and out), so the only
+helpers called in the loop take and return plain numbers; a block of matches shares
+one set of working arrays. Where a turn's time goes, measured, is docs/speed.md.
 """
 
 from __future__ import annotations
@@ -82,11 +84,21 @@ from mexsim.game.view import (
 )
 
 # bookkeeping slots of the private table (where the view keeps its tile table, which
-# the table never needs): how much of the moves, params and notes the last decision
-# showed, so that what lies beyond can be cleared
+# the table never needs): how far the view's move list has been written since it was
+# cleared, and how much of the params and notes the last decision showed, so that
+# what lies beyond can be cleared
 MOVES_SHOWN = TILE_LO
 PARAMS_SHOWN = TILE_LO + 1
 NOTES_SHOWN = TILE_LO + 2
+
+# Unsigned indices where the turn loop is hottest: numba tests a signed index for a
+# negative value (Python's wraparound) on every access; an unsigned one it cannot be
+# (docs/speed.md: ~5 % on 4 x greedy)
+UMOVE_TILE = np.uint64(MOVE_TILE)
+UMOVE_TRAIN = np.uint64(MOVE_TRAIN)
+U2 = np.uint64(2)
+U6 = np.uint64(6)
+
 
 @njit(cache=True)
 def _bit(t):
@@ -101,25 +113,6 @@ def engine_tile_of(rnd, N, lo, hi):
         if lo[t] == engine and hi[t] == engine:
             return t
     return -1
-
-
-@njit(cache=True)
-def shuffle_deal(seed, match, rnd, N, set_aside, lo, hi, order):
-    """R3/R5: the tiles (without the engine under set_aside), Fisher–Yates shuffled into
-    order[:n]; returns n. Seats take H tiles each from the front, the rest is the boneyard."""
-    engine_tile = engine_tile_of(rnd, N, lo, hi)
-    n = 0
-    for t in range(lo.shape[0]):
-        if not (set_aside and t == engine_tile):
-            order[n] = t
-            n += 1
-    r0, r1, r2, r3 = seed_words(stream_key(seed, match, STREAM_SHUFFLE, rnd))
-    for i in range(n - 1, 0, -1):
-        j, r0, r1, r2, r3 = xoshiro_bounded(i + 1, r0, r1, r2, r3)
-        tmp = order[i]
-        order[i] = order[j]
-        order[j] = tmp
-    return n
 
 
 @njit(cache=True)
@@ -141,105 +134,141 @@ def fill_static_view(view, match, P, N, lo, hi, pips, number_mask):
             view[NUMBER_MASK + n * MAX_WORDS + w] = np.int64(number_mask[n, w])
 
 
+@njit(cache=True)
+def start_match(match, rules, seats, tiles, scratch, view):
+    """Make the scratch arrays and the view those of a new match: the view's static
+    part (also copied into the private table, so that st[:HAND] is laid out as the
+    view's public part), scores and notes at zero, nothing shown yet."""
+    P, N = rules.players, rules.max_pip
+    lo, hi, pips, number_mask = tiles
+    st = scratch.st
+    fill_static_view(view, match, P, N, lo, hi, pips, number_mask)
+    st[:HAND] = view[:HAND]
+    st[MOVES_SHOWN] = 0  # the view was cleared: nothing shown is left to clear
+    st[PARAMS_SHOWN] = 0
+    st[NOTES_SHOWN] = 0
+    scratch.pbuf[:] = 0.0
+    for s in range(P):
+        for k in range(seats.n_memory[s]):
+            scratch.memory[s, k] = 0
+
+
 @njit(cache=True, error_model="numpy")
-def play_round(rnd, n, rules, funcs, seats, tiles, scratch, out, n_ev, record, dispatch):
-    """Play round ``rnd`` dealt as scratch.boneyard[:n] (see shuffle_deal) into
-    out.res[rnd, seat, Field.*]; returns n_ev, the event rows written so far (-1 when a
-    strategy failed: see out.status). The bundles are mexsim/game/contexts.py's."""
+def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scratch, out, n_ev,
+                record, dispatch):
+    """Play rounds rnd0 .. rnd1-1 of a match into out.res[rnd, seat, Field.*]; returns
+    n_ev, the event rows written so far (-1 when a strategy failed: see out.status).
+
+    Each round is dealt by R3/R5's shuffle of (seed, deal, round) into scratch.boneyard,
+    unless ``dealt`` >= 0: then scratch.boneyard[:dealt] is the deal (hands first, as
+    the shuffle lays it out). The rounds run in one call, not one call a round: a call
+    that takes the bundles of mexsim/game/contexts.py pays two atomic reference counts
+    for each of their ~25 arrays."""
     P, N, H, first_turn_train, set_aside, draw_to_start, double_blank_points = rules
     seat_func, params, n_params, n_memory = seats
     lo, hi, pips, number_mask = tiles
-    rng, hands, boneyard, had_turn, played, draws, scan, pbuf, memory, st = scratch
+    rng, hands, boneyard, played, draws, scan, pbuf, memory, st = scratch
     view, res, ev, status = out
     T = lo.shape[0]
     W = MAX_WORDS
-    engine = N - rnd  # R4
-    engine_tile = engine_tile_of(rnd, N, lo, hi)
-    hands[:, :] = 0
-    for s in range(P):
-        for k in range(s * H, s * H + H):
-            hands[s, boneyard[k] >> 6] |= _bit(boneyard[k])
-    bpos = P * H  # the boneyard is boneyard[bpos:n], drawn from the front
-    if record:
-        for s in range(P):
-            for t in range(T):
-                if hands[s, t >> 6] & _bit(t):
-                    ev[n_ev] = (Event.deal_hand, rnd, s, t, 0)
-                    n_ev += 1
-        for k in range(bpos, n):
-            ev[n_ev] = (Event.deal_boneyard, rnd, -1, boneyard[k], 0)
-            n_ev += 1
     number_bits = number_mask.ravel()  # row n at n * MAX_WORDS: a constant stride
-    st[ROUND] = rnd
-    st[ENGINE] = engine
-    for tr in range(MAX_TRAINS):
-        st[TRAIN_END + tr] = engine
-        st[TRAIN_LEN + tr] = 0
-        st[TRAIN_MARKED + tr] = 0
-        st[OPEN_DOUBLES + tr] = -1
-        if tr > P:  # trains no one owns: decisions rewrite only trains 0..P
-            view[TRAIN_END + tr] = engine
-            view[TRAIN_LEN + tr] = 0
-            view[TRAIN_MARKED + tr] = 0
-            view[OPEN_DOUBLES + tr] = -1
-    st[N_OPEN] = 0
-    for s in range(P):
-        st[HAND_SIZE + s] = H
-    had_turn[:] = 0
-    played[:] = 0
-    draws[:] = 0
-    n_open = 0  # open doubles, st[OPEN_DOUBLES : OPEN_DOUBLES + n_open]
-    marked_bits = 0  # bit s set while train s carries a marker (mirrors TRAIN_MARKED)
-    all_seats = (1 << P) - 1
-    count = 0  # R15
-
-    # R5: the engine and the first player
-    if set_aside:
-        seat = rnd % P
-    else:
-        seat = -1
-        for s in range(P):
-            if hands[s, engine_tile >> 6] & _bit(engine_tile):
-                seat = s
-        if seat < 0:  # nobody holds it: draw clockwise until it turns up
-            seat = rnd % P
-            while True:
-                t = boneyard[bpos]
-                bpos += 1
-                hands[seat, t >> 6] |= _bit(t)
-                draws[seat] += 1
-                st[HAND_SIZE + seat] += 1
-                if record:
-                    ev[n_ev] = (Event.draw, rnd, seat, t, 0)
-                    n_ev += 1
-                if t == engine_tile:
-                    break
-                seat = seat + 1 if seat + 1 < P else 0
-        hands[seat, engine_tile >> 6] ^= _bit(engine_tile)
-        st[HAND_SIZE + seat] -= 1
-    st[BONEYARD] = n - bpos
-    if record:
-        ev[n_ev] = (Event.engine, rnd, seat, -1, 0)
-        n_ev += 1
-
-    outcome = Outcome.goes_on
-    while True:
-        # --- one turn of `seat` (docs/rules.md, "A turn")
-        first = had_turn[seat] == 0
-        had_turn[seat] = 1
-        duty = n_open > 0  # R13: the oldest open double must be served
-        if duty:
-            which = Scope.oldest_double
-        elif first:
-            which = Scope.own_train  # R11: first turn on the own train only
+    for rnd in range(rnd0, rnd1):
+        engine = N - rnd  # R4
+        engine_tile = engine_tile_of(rnd, N, lo, hi)
+        if dealt >= 0:
+            n = dealt
         else:
-            which = Scope.usable_trains
-        chain = first and first_turn_train and not duty  # R11 "train"
-        laid = 0
-        last_double = False
-        drawn = 0  # draws made for the current obligation to play
+            # R3/R5: the tiles (without the engine under set_aside) Fisher-Yates
+            # shuffled; seats take H tiles each from the front, the rest is the boneyard
+            n = 0
+            for t in range(T):
+                if not (set_aside and t == engine_tile):
+                    boneyard[n] = t
+                    n += 1
+            r0, r1, r2, r3 = seed_words(stream_key(seed, deal, STREAM_SHUFFLE, rnd))
+            for i in range(n - 1, 0, -1):
+                j, r0, r1, r2, r3 = xoshiro_bounded(i + 1, r0, r1, r2, r3)
+                tmp = boneyard[i]
+                boneyard[i] = boneyard[j]
+                boneyard[j] = tmp
+        hands[:, :] = 0
+        for s in range(P):
+            for k in range(s * H, s * H + H):
+                hands[s, boneyard[k] >> 6] |= _bit(boneyard[k])
+        bpos = P * H  # the boneyard is boneyard[bpos:n], drawn from the front
+        if record:
+            for s in range(P):
+                for t in range(T):
+                    if hands[s, t >> 6] & _bit(t):
+                        ev[n_ev] = (Event.deal_hand, rnd, s, t, 0)
+                        n_ev += 1
+            for k in range(bpos, n):
+                ev[n_ev] = (Event.deal_boneyard, rnd, -1, boneyard[k], 0)
+                n_ev += 1
+        st[ROUND] = rnd
+        st[ENGINE] = engine
+        for tr in range(MAX_TRAINS):
+            st[TRAIN_END + tr] = engine
+            st[TRAIN_LEN + tr] = 0
+            st[TRAIN_MARKED + tr] = 0
+            st[OPEN_DOUBLES + tr] = -1
+        for s in range(P):
+            st[HAND_SIZE + s] = H
+        played[:] = 0
+        draws[:] = 0
+        fresh = (1 << P) - 1  # bit s set until seat s has had its first turn
+        n_open = 0  # open doubles, st[OPEN_DOUBLES : OPEN_DOUBLES + n_open]
+        marked_bits = 0  # bit s set while train s carries a marker (mirrors TRAIN_MARKED)
+        all_seats = (1 << P) - 1
+        count = 0  # R15
+
+        # R5: the engine and the first player
+        if set_aside:
+            seat = rnd % P
+        else:
+            seat = -1
+            for s in range(P):
+                if hands[s, engine_tile >> 6] & _bit(engine_tile):
+                    seat = s
+            if seat < 0:  # nobody holds it: draw clockwise until it turns up
+                seat = rnd % P
+                while True:
+                    t = boneyard[bpos]
+                    bpos += 1
+                    hands[seat, t >> 6] |= _bit(t)
+                    draws[seat] += 1
+                    st[HAND_SIZE + seat] += 1
+                    if record:
+                        ev[n_ev] = (Event.draw, rnd, seat, t, 0)
+                        n_ev += 1
+                    if t == engine_tile:
+                        break
+                    seat = seat + 1 if seat + 1 < P else 0
+            hands[seat, engine_tile >> 6] ^= _bit(engine_tile)
+            st[HAND_SIZE + seat] -= 1
+        if record:
+            ev[n_ev] = (Event.engine, rnd, seat, -1, 0)
+            n_ev += 1
+
+        outcome = Outcome.goes_on
         while True:
-            # legal moves: own, Mexican, then marked trains clockwise (docs/rules.md)
+            # --- one turn of `seat` (docs/rules.md, "A turn")
+            first = (fresh >> seat) & 1 == 1
+            fresh &= ~(1 << seat)
+            duty = n_open > 0  # R13: the oldest open double must be served
+            if duty:
+                which = Scope.oldest_double
+            elif first:
+                which = Scope.own_train  # R11: first turn on the own train only
+            else:
+                which = Scope.usable_trains
+            chain = first and first_turn_train and not duty  # R11 "train"
+            laid = 0
+            last_double = False
+            drawn = 0  # draws made for the current obligation to play
+            # the trains a move list covers: own, Mexican, then marked trains clockwise
+            # (docs/rules.md, "Move order"); fixed for the turn but for the own marker,
+            # which only a play on the own train removes, and so never adds a train
             n_scan = 1
             if which == Scope.oldest_double:
                 scan[0] = st[OPEN_DOUBLES]
@@ -256,204 +285,231 @@ def play_round(rnd, n, rules, funcs, seats, tiles, scratch, out, n_ev, record, d
                         rot &= rot - 1
                         scan[n_scan] = tr - P if tr >= P else tr
                         n_scan += 1
-            h0 = hands[seat, 0]
-            h1 = hands[seat, 1]
-            h2 = hands[seat, 2]
-            nm = 0
-            for i in range(n_scan):
-                tr = scan[i]
-                row = st[TRAIN_END + tr] * MAX_WORDS
-                m0 = h0 & number_bits[row]
-                m1 = h1 & number_bits[row + 1]
-                m2 = h2 & number_bits[row + 2]
-                if (m0 | m1 | m2) == 0:
-                    continue  # the common case: nothing fits this train
-                while m0:
-                    st[MOVE_TILE + nm] = trailing_zeros(m0)
-                    st[MOVE_TRAIN + nm] = tr
-                    nm += 1
-                    m0 &= m0 - U1
-                while m1:
-                    st[MOVE_TILE + nm] = 64 + trailing_zeros(m1)
-                    st[MOVE_TRAIN + nm] = tr
-                    nm += 1
-                    m1 &= m1 - U1
-                while m2:
-                    st[MOVE_TILE + nm] = 128 + trailing_zeros(m2)
-                    st[MOVE_TRAIN + nm] = tr
-                    nm += 1
-                    m2 &= m2 - U1
-
-            if nm == 0:
-                if chain and laid > 0 and not last_double:
-                    break  # R11: the chain stops; no draw, no marker
-                keep = draw_to_start and not duty and st[TRAIN_LEN + seat] == 0  # R11
-                if bpos < n and (drawn == 0 or keep):
-                    t = boneyard[bpos]  # R10: draw one tile and look again
-                    bpos += 1
-                    hands[seat, t >> 6] |= _bit(t)
-                    draws[seat] += 1
-                    drawn += 1
-                    st[HAND_SIZE + seat] += 1
-                    st[BONEYARD] = n - bpos
-                    if record:
-                        ev[n_ev] = (Event.draw, rnd, seat, t, 0)
-                        n_ev += 1
-                    continue
-                # R8/R10: pass and mark the own train
-                if record:
-                    ev[n_ev] = (Event.pass_, rnd, seat, -1, 0)
-                    n_ev += 1
-                if st[TRAIN_MARKED + seat] == 0:
-                    st[TRAIN_MARKED + seat] = 1
-                    marked_bits |= 1 << seat
-                    count = 1  # R15: a new marker restarts the count
+            new_tile = -1  # after a draw, the only tile that can have become playable
+            while True:
+                nm = 0
+                if new_tile >= 0:
+                    # nothing fitted before the draw: only the drawn tile may fit now
+                    a = lo[new_tile]
+                    b = hi[new_tile]
+                    for i in range(n_scan):
+                        tr = scan[i]
+                        e = st[TRAIN_END + tr]
+                        if a == e or b == e:
+                            st[MOVE_TILE + nm] = new_tile
+                            st[MOVE_TRAIN + nm] = tr
+                            view[MOVE_TILE + nm] = new_tile
+                            view[MOVE_TRAIN + nm] = tr
+                            nm += 1
                 else:
-                    count += 1
-                if bpos == n and count >= P:
-                    outcome = Outcome.blocked  # R15
-                break
+                    h0 = hands[seat, 0]
+                    h1 = hands[seat, 1]
+                    h2 = hands[seat, 2]
+                    for i in range(n_scan):
+                        tr = scan[i]
+                        row = np.uint64(st[np.uint64(TRAIN_END + tr)] * MAX_WORDS)
+                        m0 = h0 & number_bits[row]
+                        m1 = h1 & number_bits[row + U1]
+                        m2 = h2 & number_bits[row + U2]
+                        if (m0 | m1 | m2) == 0:
+                            continue  # the common case: nothing fits this train
+                        while m0:
+                            t = np.int64(trailing_zeros(m0))
+                            u = np.uint64(nm)
+                            st[UMOVE_TILE + u] = t
+                            st[UMOVE_TRAIN + u] = tr
+                            view[UMOVE_TILE + u] = t
+                            view[UMOVE_TRAIN + u] = tr
+                            nm += 1
+                            m0 &= m0 - U1
+                        while m1:
+                            t = 64 + np.int64(trailing_zeros(m1))
+                            u = np.uint64(nm)
+                            st[UMOVE_TILE + u] = t
+                            st[UMOVE_TRAIN + u] = tr
+                            view[UMOVE_TILE + u] = t
+                            view[UMOVE_TRAIN + u] = tr
+                            nm += 1
+                            m1 &= m1 - U1
+                        while m2:
+                            t = 128 + np.int64(trailing_zeros(m2))
+                            u = np.uint64(nm)
+                            st[UMOVE_TILE + u] = t
+                            st[UMOVE_TRAIN + u] = tr
+                            view[UMOVE_TILE + u] = t
+                            view[UMOVE_TRAIN + u] = tr
+                            nm += 1
+                            m2 &= m2 - U1
+                # the moves are listed in the view as they are found (the decision
+                # below shows them without a second copy); beyond st[MOVES_SHOWN] the
+                # view's move list is all zero
+                if nm > st[MOVES_SHOWN]:
+                    st[MOVES_SHOWN] = nm
 
-            # the strategy chooses (R9: which legal play is the strategy's choice); a
-            # forced move is played without asking (docs/rules.md, "Move order")
-            if nm == 1:
-                i = 0
-            elif dispatch == Dispatch.engine_only:  # benchmark: the engine without a strategy
-                i = 0
-                for k in range(1, nm):
-                    if st[MOVE_TILE + k] < st[MOVE_TILE + i]:
-                        i = k
-            else:
-                # R17: the mover's view, written afresh from the private table (the
-                # core never reads the view back but for the mover's own stream and
-                # notes), with nothing left over from another seat
-                view[ROUND] = rnd
-                view[ENGINE] = engine
-                view[SEAT] = seat
-                view[BONEYARD] = n - bpos
-                view[N_OPEN] = n_open
-                view[N_MOVES] = nm
-                view[FIRST_TURN] = 1 if first else 0
-                view[DUTY] = 1 if duty else 0
-                view[LAID_THIS_TURN] = laid
-                for tr in range(P + 1):
-                    view[TRAIN_END + tr] = st[TRAIN_END + tr]
-                    view[TRAIN_LEN + tr] = st[TRAIN_LEN + tr]
-                    view[TRAIN_MARKED + tr] = st[TRAIN_MARKED + tr]
-                    view[OPEN_DOUBLES + tr] = st[OPEN_DOUBLES + tr]
-                for s in range(P):
-                    view[HAND_SIZE + s] = st[HAND_SIZE + s]
-                    view[SCORE + s] = st[SCORE + s]
-                for w in range(W):
-                    view[HAND + w] = np.int64(hands[seat, w])
-                for k in range(nm):
-                    view[MOVE_TILE + k] = st[MOVE_TILE + k]
-                    view[MOVE_TRAIN + k] = st[MOVE_TRAIN + k]
-                for k in range(nm, st[MOVES_SHOWN]):
-                    view[MOVE_TILE + k] = 0
-                    view[MOVE_TRAIN + k] = 0
-                st[MOVES_SHOWN] = nm
-                for k in range(4):
-                    view[RNG + k] = np.int64(rng[seat, k])
-                for k in range(n_params[seat]):
-                    pbuf[k] = params[seat, k]
-                for k in range(n_params[seat], st[PARAMS_SHOWN]):
-                    pbuf[k] = 0.0
-                st[PARAMS_SHOWN] = n_params[seat]
-                for k in range(n_memory[seat]):
-                    view[NOTES + k] = memory[seat, k]
-                for k in range(n_memory[seat], st[NOTES_SHOWN]):
-                    view[NOTES + k] = 0
-                st[NOTES_SHOWN] = n_memory[seat]
-                if dispatch == Dispatch.hardwired:  # benchmark: greedy as a direct call
+                if nm == 0:
+                    if chain and laid > 0 and not last_double:
+                        break  # R11: the chain stops; no draw, no marker
+                    keep = draw_to_start and not duty and st[TRAIN_LEN + seat] == 0  # R11
+                    if bpos < n and (drawn == 0 or keep):
+                        t = boneyard[bpos]  # R10: draw one tile and look again
+                        bpos += 1
+                        hands[seat, t >> 6] |= _bit(t)
+                        draws[seat] += 1
+                        drawn += 1
+                        new_tile = t
+                        st[HAND_SIZE + seat] += 1
+                        if record:
+                            ev[n_ev] = (Event.draw, rnd, seat, t, 0)
+                            n_ev += 1
+                        continue
+                    # R8/R10: pass and mark the own train
+                    if record:
+                        ev[n_ev] = (Event.pass_, rnd, seat, -1, 0)
+                        n_ev += 1
+                    if st[TRAIN_MARKED + seat] == 0:
+                        st[TRAIN_MARKED + seat] = 1
+                        marked_bits |= 1 << seat
+                        count = 1  # R15: a new marker restarts the count
+                    else:
+                        count += 1
+                    if bpos == n and count >= P:
+                        outcome = Outcome.blocked  # R15
+                    break
+
+                # the strategy chooses (R9: which legal play is the strategy's choice); a
+                # forced move is played without asking (docs/rules.md, "Move order")
+                if nm == 1:
                     i = 0
-                    for k in range(1, view[N_MOVES]):
-                        if view[MOVE_TILE + k] < view[MOVE_TILE + i]:
+                elif dispatch == Dispatch.engine_only:  # benchmark: the engine without a strategy
+                    i = 0
+                    for k in range(1, nm):
+                        if st[MOVE_TILE + k] < st[MOVE_TILE + i]:
                             i = k
                 else:
-                    i = funcs[seat_func[seat]](view, pbuf)
-                for k in range(4):
-                    rng[seat, k] = np.uint64(view[RNG + k])
-                for k in range(n_memory[seat]):
-                    memory[seat, k] = view[NOTES + k]
-                if i < 0 or i >= nm:
-                    status[Status.bad_choice] = 1
-                    status[Status.match] = view[MATCH]
-                    status[Status.round] = rnd
-                    status[Status.seat] = seat
-                    status[Status.choice] = i
-                    status[Status.n_moves] = nm
-                    return -1
+                    # R17: the mover's view, written afresh from the private table (the
+                    # core never reads the view back but for the mover's own stream and
+                    # notes), with nothing left over from another seat
+                    view[ROUND] = rnd
+                    view[ENGINE] = engine
+                    view[SEAT] = seat
+                    view[BONEYARD] = n - bpos
+                    view[N_OPEN] = n_open
+                    view[N_MOVES] = nm
+                    view[FIRST_TURN] = 1 if first else 0
+                    view[DUTY] = 1 if duty else 0
+                    view[LAID_THIS_TURN] = laid
+                    for k in range(TRAIN_END, HAND):  # trains and seats: one block copy
+                        view[k] = st[k]
+                    for w in range(W):
+                        view[HAND + w] = np.int64(hands[seat, w])
+                    for k in range(nm, st[MOVES_SHOWN]):
+                        view[MOVE_TILE + k] = 0
+                        view[MOVE_TRAIN + k] = 0
+                    st[MOVES_SHOWN] = nm
+                    for k in range(4):
+                        view[RNG + k] = np.int64(rng[seat, k])
+                    for k in range(n_params[seat]):
+                        pbuf[k] = params[seat, k]
+                    for k in range(n_params[seat], st[PARAMS_SHOWN]):
+                        pbuf[k] = 0.0
+                    st[PARAMS_SHOWN] = n_params[seat]
+                    for k in range(n_memory[seat]):
+                        view[NOTES + k] = memory[seat, k]
+                    for k in range(n_memory[seat], st[NOTES_SHOWN]):
+                        view[NOTES + k] = 0
+                    st[NOTES_SHOWN] = n_memory[seat]
+                    if dispatch == Dispatch.hardwired:  # benchmark: greedy as a direct call
+                        i = 0
+                        for k in range(1, view[N_MOVES]):
+                            if view[MOVE_TILE + k] < view[MOVE_TILE + i]:
+                                i = k
+                    else:
+                        i = funcs[seat_func[seat]](view, pbuf)
+                    for k in range(4):
+                        rng[seat, k] = np.uint64(view[RNG + k])
+                    for k in range(n_memory[seat]):
+                        memory[seat, k] = view[NOTES + k]
+                    if i < 0 or i >= nm:
+                        status[Status.bad_choice] = 1
+                        status[Status.match] = view[MATCH]
+                        status[Status.round] = rnd
+                        status[Status.seat] = seat
+                        status[Status.choice] = i
+                        status[Status.n_moves] = nm
+                        return -1
 
-            t = st[MOVE_TILE + i]
-            tr = st[MOVE_TRAIN + i]
-            st[TRAIN_END + tr] = hi[t] if lo[t] == st[TRAIN_END + tr] else lo[t]
-            st[TRAIN_LEN + tr] += 1
-            hands[seat, t >> 6] ^= _bit(t)
-            st[HAND_SIZE + seat] -= 1
-            if tr == seat:
-                st[TRAIN_MARKED + seat] = 0  # R8: the owner's play removes the marker
-                marked_bits &= ~(1 << seat)
-            for k in range(n_open):  # R13: a tile on an open double satisfies it
-                if st[OPEN_DOUBLES + k] == tr:
-                    for j in range(k, n_open - 1):
-                        st[OPEN_DOUBLES + j] = st[OPEN_DOUBLES + j + 1]
-                    n_open -= 1
-                    st[OPEN_DOUBLES + n_open] = -1
+                t = st[UMOVE_TILE + np.uint64(i)]
+                tr = st[UMOVE_TRAIN + np.uint64(i)]
+                ut = np.uint64(t)
+                end = np.uint64(TRAIN_END + tr)
+                # the half that does not match the end becomes the new end (R6)
+                st[end] = lo[ut] + hi[ut] - st[end]
+                st[np.uint64(TRAIN_LEN + tr)] += 1
+                hands[np.uint64(seat), ut >> U6] ^= _bit(t)
+                st[HAND_SIZE + seat] -= 1
+                if tr == seat:
+                    st[TRAIN_MARKED + seat] = 0  # R8: the owner's play removes the marker
+                    marked_bits &= ~(1 << seat)
+                for k in range(n_open):  # R13: a tile on an open double satisfies it
+                    if st[OPEN_DOUBLES + k] == tr:
+                        for j in range(k, n_open - 1):
+                            st[OPEN_DOUBLES + j] = st[OPEN_DOUBLES + j + 1]
+                        n_open -= 1
+                        st[OPEN_DOUBLES + n_open] = -1
+                        break
+                is_double = lo[ut] == hi[ut]
+                if is_double:
+                    st[OPEN_DOUBLES + n_open] = tr  # R12: a double stays open until covered
+                    n_open += 1
+                count = 0  # R15: a play resets the count
+                played[seat] += 1
+                drawn = 0
+                new_tile = -1
+                if record:
+                    ev[n_ev] = (Event.play, rnd, seat, t, tr)
+                    n_ev += 1
+                if st[HAND_SIZE + seat] == 0:
+                    outcome = Outcome.out  # R14: going out ends the round at once
                     break
-            is_double = lo[t] == hi[t]
-            if is_double:
-                st[OPEN_DOUBLES + n_open] = tr  # R12: a double stays open until covered
-                n_open += 1
-            st[N_OPEN] = n_open
-            count = 0  # R15: a play resets the count
-            played[seat] += 1
-            drawn = 0
-            if record:
-                ev[n_ev] = (Event.play, rnd, seat, t, tr)
-                n_ev += 1
-            if st[HAND_SIZE + seat] == 0:
-                outcome = Outcome.out  # R14: going out ends the round at once
+                laid += 1
+                last_double = is_double
+                if duty or (not chain and not is_double):
+                    break  # R13: serving a double ends the turn; R12: so does a non-double
+            if outcome != Outcome.goes_on:
                 break
-            laid += 1
-            last_double = is_double
-            if duty or (not chain and not is_double):
-                break  # R13: serving a double ends the turn; R12: so does a non-double
-        if outcome != Outcome.goes_on:
-            break
-        seat = seat + 1 if seat + 1 < P else 0  # R2: clockwise
+            seat = seat + 1 if seat + 1 < P else 0  # R2: clockwise
 
-    # R16: penalties, 0|0 (tile T-1) at double_blank_points
-    for s in range(P):
-        pen = 0
-        left = 0
-        for w in range(W):
-            m = hands[s, w]
-            while m:
-                t = (w << 6) + trailing_zeros(m)
-                m &= m - U1
-                left += 1
-                pen += double_blank_points if t == T - 1 else pips[t]
-        res[rnd, s, Field.penalty] = pen
-        res[rnd, s, Field.tiles_left] = left
-        res[rnd, s, Field.went_out] = 1 if (outcome == Outcome.out and s == seat) else 0
-        res[rnd, s, Field.blocked] = 1 if outcome == Outcome.blocked else 0
-        res[rnd, s, Field.tiles_played] = played[s]
-        res[rnd, s, Field.draws] = draws[s]
-        st[SCORE + s] += pen
-    if record:
-        ev[n_ev] = (Event.round_end, rnd, -1, -1,
-                    Reason.blocked if outcome == Outcome.blocked else Reason.out)
-        n_ev += 1
+        # R16: penalties, 0|0 (tile T-1) at double_blank_points
+        for s in range(P):
+            pen = 0
+            left = 0
+            for w in range(W):
+                m = hands[s, w]
+                while m:
+                    t = (w << 6) + trailing_zeros(m)
+                    m &= m - U1
+                    left += 1
+                    pen += double_blank_points if t == T - 1 else pips[t]
+            res[rnd, s, Field.penalty] = pen
+            res[rnd, s, Field.tiles_left] = left
+            res[rnd, s, Field.went_out] = 1 if (outcome == Outcome.out and s == seat) else 0
+            res[rnd, s, Field.blocked] = 1 if outcome == Outcome.blocked else 0
+            res[rnd, s, Field.tiles_played] = played[s]
+            res[rnd, s, Field.draws] = draws[s]
+            st[SCORE + s] += pen
+        if record:
+            ev[n_ev] = (Event.round_end, rnd, -1, -1,
+                        Reason.blocked if outcome == Outcome.blocked else Reason.out)
+            n_ev += 1
     return n_ev
 
 
 @njit(cache=True)
 def new_scratch(P, T, words, view_size):
-    """The working arrays of a match (contexts.RoundScratch), before its first round."""
+    """The working arrays of a block of matches (contexts.RoundScratch)."""
     return RoundScratch(np.empty((P, 4), dtype=np.uint64),
                         np.zeros((P, words), dtype=np.uint64),
-                        np.empty(T, dtype=np.int64), np.empty(P, dtype=np.int64),
+                        np.empty(T, dtype=np.int64),
                         np.empty(P, dtype=np.int64), np.empty(P, dtype=np.int64),
                         np.empty(P + 1, dtype=np.int64), np.zeros(MAX_PARAMS, dtype=np.float64),
                         np.zeros((P, MAX_MEMORY), dtype=np.int64),
@@ -476,20 +532,13 @@ def play_match(seed, match, deal, rules, funcs, seats, tiles, out, record, dispa
 
     Returns the number of event rows written, or -1 when a strategy chose an impossible
     move (details in out.status)."""
-    P, N = rules.players, rules.max_pip
-    lo, hi, pips, number_mask = tiles
     view = out.view_array
-    scratch = new_scratch(P, lo.shape[0], number_mask.shape[1], view.shape[0])
+    scratch = new_scratch(rules.players, tiles.lo.shape[0], tiles.number_mask.shape[1],
+                          view.shape[0])
+    start_match(match, rules, seats, tiles, scratch, view)
     seed_streams(scratch.rng, seed, deal)
-    fill_static_view(view, match, P, N, lo, hi, pips, number_mask)
-    n_ev = 0
-    for rnd in range(N + 1):
-        n = shuffle_deal(seed, deal, rnd, N, rules.set_aside, lo, hi, scratch.boneyard)
-        n_ev = play_round(rnd, n, rules, funcs, seats, tiles, scratch, out, n_ev, record,
-                          dispatch)
-        if n_ev < 0:
-            return -1
-    return n_ev
+    return play_rounds(seed, deal, 0, rules.max_pip + 1, -1, rules, funcs, seats, tiles,
+                       scratch, out, 0, record, dispatch)
 
 
 @njit(cache=True, nogil=True)
@@ -506,6 +555,9 @@ def play_matches(seed, match_ids, deal_ids, seating, rules, funcs, players, tile
     seats = PlayerArrays(np.empty(P, dtype=np.int64),
                          np.empty((P, players.params.shape[1]), dtype=np.float64),
                          np.empty(P, dtype=np.int64), np.empty(P, dtype=np.int64))
+    # one set of working arrays for the whole block: start_match resets what a match
+    # must find fresh
+    scratch = new_scratch(P, tiles.lo.shape[0], tiles.number_mask.shape[1], view.shape[0])
     for k in range(match_ids.shape[0]):
         for s in range(P):
             i = seating[k, s]
@@ -513,21 +565,23 @@ def play_matches(seed, match_ids, deal_ids, seating, rules, funcs, players, tile
             seats.params[s, :] = players.params[i, :]
             seats.n_params[s] = players.n_params[i]
             seats.n_memory[s] = players.n_memory[i]
-        if play_match(seed, match_ids[k], deal_ids[k], rules, funcs, seats, tiles,
-                      Outputs(view, res[k], ev, status), False, dispatch) < 0:
+        start_match(match_ids[k], rules, seats, tiles, scratch, view)
+        seed_streams(scratch.rng, seed, deal_ids[k])
+        if play_rounds(seed, deal_ids[k], 0, rules.max_pip + 1, -1, rules, funcs, seats, tiles,
+                       scratch, Outputs(view, res[k], ev, status), 0, False, dispatch) < 0:
             return k
     return match_ids.shape[0]
 
 
 @njit(cache=True)
 def play_dealt_round(seed, match, rnd, order, n, rules, funcs, seats, tiles, out):
-    """Play one round from a given deal (order[:n], as shuffle_deal lays it out), with
+    """Play one round from a given deal (order[:n], as the shuffle lays it out), with
     events recorded: the entry point of the hand-built scenario tests."""
-    lo, hi, pips, number_mask = tiles
     view = out.view_array
-    scratch = new_scratch(rules.players, lo.shape[0], number_mask.shape[1], view.shape[0])
+    scratch = new_scratch(rules.players, tiles.lo.shape[0], tiles.number_mask.shape[1],
+                          view.shape[0])
+    start_match(match, rules, seats, tiles, scratch, view)
     seed_streams(scratch.rng, seed, match)
     scratch.boneyard[:n] = order[:n]
-    fill_static_view(view, match, rules.players, rules.max_pip, lo, hi, pips, number_mask)
-    return play_round(rnd, n, rules, funcs, seats, tiles, scratch, out, 0, True,
-                      Dispatch.plugin)
+    return play_rounds(seed, match, rnd, rnd + 1, n, rules, funcs, seats, tiles, scratch, out,
+                       0, True, Dispatch.plugin)
