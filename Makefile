@@ -28,6 +28,7 @@ bench: venv
 	$(BIN)/python benchmarks/bench_strategies.py
 	$(BIN)/python benchmarks/bench_tournament.py
 	$(BIN)/python benchmarks/bench_run.py
+	$(BIN)/python benchmarks/bench_scaling.py
 
 golden: venv
 	$(BIN)/python -m tests.make_golden

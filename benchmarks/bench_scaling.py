@@ -1,0 +1,311 @@
+"""`make bench` (scaling part, issue 12): where a run's time goes, the writer's ceiling,
+end to end on 1 and 2 workers and on a local Dask cluster, and peak memory by size.
+
+Side by side in one run (sizes are arguments, so the big sizes can be run later on a
+quiet machine):
+
+1. **Phases** of an in-process ``run`` of ``--matches`` default matches on one worker
+   thread: each step's CPU time, taken with ``time.thread_time`` inside the thread
+   that does it (play runs on the worker thread, the rest on the main thread, so they
+   overlap and are still told apart): play, Arrow conversion (``block_tables``), Parquet
+   (the part files and the results files, written and read back), the per-block
+   statistics fold, the tables at the end (ratings, head to head, the rest), and the
+   wall time after the last block arrived (the post-play share; target <= 5 %).
+2. **Writer ceiling**: the blocks of phase 1, played once, fed again to the writing side
+   (conversion + parts + results files + fold, exactly the runner's code) as if play
+   cost nothing: matches/s absorbed, and its ratio to one core's play rate (>= 10 x).
+3. **End to end**: the whole ``mexsim run`` command in a fresh process: ``--workers 1``,
+   ``--workers 2`` (>= 1.8 x) and ``--cluster local:2`` (within 10 % of 2 threads).
+4. **Memory**: peak RSS of a fresh ``mexsim run`` and ``mexsim report`` process (its own,
+   from ``wait4``) at each of ``--memory-sizes``; it should not grow with matches.
+
+``--only phases,ceiling,e2e,memory`` picks sections. CPU is what counts on a shared
+machine: process CPU seconds are printed beside every wall time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIG = ROOT / "configs" / "default.toml"
+SECTIONS = ("phases", "ceiling", "e2e", "memory")
+
+
+class Phases:
+    """CPU seconds per named step, summed over the threads that ran it."""
+
+    def __init__(self) -> None:
+        self.cpu: dict[str, float] = defaultdict(float)
+        self.calls: dict[str, int] = defaultdict(int)
+        self.lock = threading.Lock()
+
+    def wrap(self, name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(function)
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            start = time.thread_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                with self.lock:
+                    self.cpu[name] += time.thread_time() - start
+                    self.calls[name] += 1
+        return timed
+
+
+def patch(target: Any, attribute: str, replacement: Any, undo: list) -> None:
+    undo.append((target, attribute, getattr(target, attribute)))
+    setattr(target, attribute, replacement)
+
+
+def load_default(matches: int) -> Any:
+    from mexsim.tournament.config import load_config, with_overrides
+
+    return with_overrides(load_config(CONFIG), matches=matches)
+
+
+def write_tables_for(config: Any) -> Callable[[Path, Any], None]:
+    """What `mexsim run` does with the statistics at the end (mexsim/cli.py)."""
+    import numpy as np
+
+    from mexsim.analysis.comparison import analyze_statistics, config_sweeps
+
+    names = [p.name for p in config.players]
+    kinds = [p.strategy for p in config.players]
+
+    def write_tables(folder: Path, statistics: Any) -> None:
+        analysis = analyze_statistics(statistics, names, kinds, config_sweeps(config.players),
+                                      np.full(len(names), np.nan), config.rules.rounds)
+        analysis.write(folder)
+        analysis.format()
+
+    return write_tables
+
+
+def phases(matches: int, work: Path) -> tuple[dict[str, float], float]:
+    """Section 1; returns the CPU per phase and one core's play rate."""
+    import mexsim.analysis.comparison as comparison
+    import mexsim.analysis.summary as summary
+    import mexsim.tournament.parts as parts
+    import mexsim.tournament.runner as runner
+    from mexsim.analysis.accumulate import RunAccumulator
+
+    config = load_default(matches)
+    timer = Phases()
+    undo: list = []
+    patch(runner, "play_block", timer.wrap("play", runner.play_block), undo)
+    patch(runner, "block_tables", timer.wrap("Arrow conversion", runner.block_tables), undo)
+    patch(parts.WorkFolder, "write_block",
+          timer.wrap("Parquet: part files", parts.WorkFolder.write_block), undo)
+    patch(parts.Assembler, "add", timer.wrap("assembler (results files + fold)",
+                                             parts.Assembler.add), undo)
+    patch(parts, "_totals", timer.wrap("statistics fold", parts._totals), undo)
+    patch(RunAccumulator, "add", timer.wrap("statistics fold ", RunAccumulator.add), undo)
+    patch(parts.Assembler, "close", timer.wrap("close the results files",
+                                               parts.Assembler.close), undo)
+    patch(summary, "ratings_from_statistics",
+          timer.wrap("ratings", summary.ratings_from_statistics), undo)
+    patch(comparison, "head_to_head_table",
+          timer.wrap("head to head", comparison.head_to_head_table), undo)
+    last_block = [0.0]
+
+    def progress(n: int) -> None:
+        last_block[0] = time.perf_counter()
+
+    write_tables = timer.wrap("tables at the end (all)", write_tables_for(config))
+    try:
+        # a first tiny run loads the kernels, so that the timed one measures the run only
+        runner.run(load_default(10), work / "warm", 1, force=True)
+        cpu0 = time.process_time()
+        result = runner.run(config, work / "phases", 1, force=True, progress=progress,
+                            write_tables=write_tables)
+        done = time.perf_counter()
+        cpu = time.process_time() - cpu0
+    finally:
+        for target, attribute, original in reversed(undo):
+            setattr(target, attribute, original)
+    c = dict(timer.cpu)
+    fold = c.pop("statistics fold", 0.0) + c.pop("statistics fold ", 0.0)
+    assembler = c.pop("assembler (results files + fold)", 0.0)
+    # the fold runs inside Assembler.add: the rest of it is reading parts back and
+    # appending them to the results files
+    c["Parquet: results files"] = assembler - fold
+    c["statistics fold"] = fold
+    tables = c.pop("tables at the end (all)", 0.0)
+    c["tables: ratings"] = c.pop("ratings", 0.0)
+    c["tables: head to head"] = c.pop("head to head", 0.0)
+    c["tables: the rest (summary, pairs, csv)"] = tables - c["tables: ratings"] - c[
+        "tables: head to head"]
+    post_play = done - last_block[0]
+    play_rate = matches / c["play"]
+    print(f"phases: {matches:,} matches of configs/default.toml, --workers 1 (in process), "
+          f"wall {result.wall_seconds:.1f} s, process CPU {cpu:.1f} s")
+    width = max(len(k) for k in c)
+    for name, seconds in sorted(c.items(), key=lambda kv: -kv[1]):
+        print(f"  {name:<{width}}  {seconds:8.2f} s CPU  {100 * seconds / cpu:5.1f} %  "
+              f"{1e6 * seconds / matches:7.2f} us/match")
+    print(f"  one core plays {play_rate:,.0f} matches/s (CPU time of the playing thread)")
+    print(f"  after the last block: {post_play:.2f} s = "
+          f"{100 * post_play / result.wall_seconds:.1f} % of the run (target <= 5 %)")
+    return c, play_rate
+
+
+def ceiling(matches: int, work: Path, play_rate: float | None) -> None:
+    """Section 2: the writing side alone, fed blocks played beforehand."""
+    import numpy as np
+
+    from mexsim.tournament.config import config_schedule
+    from mexsim.tournament.identity import run_id
+    from mexsim.tournament.lineup import player_policies
+    from mexsim.tournament.parts import Assembler, WorkFolder, blocks
+    from mexsim.tournament.results import block_tables
+    from mexsim.tournament.runner import config_identity, play_block
+
+    config = load_default(matches)
+    players = player_policies(config)
+    schedule = config_schedule(config)
+    names = [p.name for p in config.players]
+    strategies = [p.strategy for p in config.players]
+    all_blocks = blocks(matches)
+    distinct = min(8, len(all_blocks))
+    cpu0 = time.thread_time()
+    played = [play_block(config, players, first, n) for first, n in all_blocks[:distinct]]
+    play_cpu = time.thread_time() - cpu0
+    if play_rate is None:
+        play_rate = sum(n for _, n in all_blocks[:distinct]) / play_cpu
+    identity = config_identity(config)
+    work_folder = WorkFolder.create(work / "ceiling", run_id(identity), identity)
+    assembler = Assembler(work_folder, run_id(identity), names, len(players))
+    wall0, cpu0 = time.perf_counter(), time.process_time()
+    for index, (first, n) in enumerate(all_blocks):
+        res = played[index % distinct]
+        if len(res) != n:  # the short last block: cut a played one to its length
+            res = np.ascontiguousarray(res[:n])
+        rounds_table, matches_table = block_tables(
+            res, first, config.rules.max_pip, schedule.seating(first, n), names, strategies,
+            schedule.deals(first, n))
+        work_folder.write_block(index, rounds_table, matches_table)
+        assembler.add(index)
+    assembler.close()
+    wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+    rate = matches / wall
+    print(f"writer ceiling: {matches:,} pre-played matches through conversion, part files, "
+          f"results files and the fold: wall {wall:.1f} s, process CPU {cpu:.1f} s")
+    print(f"  {rate:,.0f} matches/s wall ({matches / cpu:,.0f} per CPU second) = "
+          f"{rate / play_rate:.1f} x one core's play rate of {play_rate:,.0f} matches/s "
+          "(target >= 10 x)")
+    work_folder.remove()
+
+
+# A small launcher between this process and the measured one: a child forked from this
+# process would start with this process's resident pages counted in its peak (Linux
+# keeps the high-water mark across exec), so the launcher, a bare interpreter of a few
+# MB, forks it instead and reports its CPU time and peak RSS from wait4.
+LAUNCHER = """import json, os, subprocess, sys
+child = subprocess.Popen(sys.argv[2:], stdout=subprocess.DEVNULL)
+_, status, usage = os.wait4(child.pid, 0)
+with open(sys.argv[1], "w") as report:
+    json.dump([os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime,
+               usage.ru_maxrss], report)
+"""
+
+
+def child(args: list[str]) -> tuple[float, float, float]:
+    """Run ``python -m mexsim ARGS`` in a fresh process: wall s, its CPU s (with its
+    children's), the peak RSS in MB of it or of its largest child (wait4)."""
+    with tempfile.NamedTemporaryFile(suffix=".json") as report:
+        start = time.perf_counter()
+        done = subprocess.run([sys.executable, "-c", LAUNCHER, report.name, sys.executable,
+                               "-m", "mexsim", *args], cwd=ROOT, stderr=subprocess.PIPE,
+                              text=True)
+        wall = time.perf_counter() - start
+        status, cpu, maxrss_kb = json.loads(Path(report.name).read_text() or "[1, 0, 0]")
+    if done.returncode != 0 or status != 0:
+        raise SystemExit(f"mexsim {' '.join(args)} failed ({status}): {done.stderr}")
+    return wall, cpu, maxrss_kb / 1024
+
+
+def end_to_end(matches: int, work: Path, dask: bool) -> None:
+    base = ["run", str(CONFIG), "--matches", str(matches), "--quiet", "--force"]
+    child([*base[:3], "10", *base[4:], "--out", str(work / "warm")])  # load the cache
+    rows = [("--workers 1", ["--workers", "1"]), ("--workers 2", ["--workers", "2"])]
+    if dask:
+        rows.append(("--cluster local:2", ["--cluster", "local:2"]))
+    walls = {}
+    print(f"end to end: `mexsim run configs/default.toml --matches {matches}` in a fresh "
+          "process (wall of the whole command)")
+    for label, extra in rows:
+        wall, cpu, rss = child([*base, "--out", str(work / "e2e"), *extra])
+        walls[label] = wall
+        print(f"  {label:<18} wall {wall:7.1f} s  {matches / wall:9,.0f} matches/s  "
+              f"CPU {cpu:6.1f} s (with its children)  peak {rss:,.0f} MB")
+    print(f"  2 workers / 1 worker: {walls['--workers 1'] / walls['--workers 2']:.2f} x "
+          "(target >= 1.8 x)")
+    if dask:
+        ratio = walls["--cluster local:2"] / walls["--workers 2"]
+        print(f"  local:2 / 2 threads (wall): {ratio:.2f} (target <= 1.10)")
+
+
+def memory(sizes: list[int], work: Path) -> None:
+    print("memory: peak RSS of a fresh `mexsim run --workers 2` and `mexsim report`")
+    for size in sizes:
+        out = work / f"mem-{size}"
+        wall, _, run_rss = child(["run", str(CONFIG), "--matches", str(size), "--quiet",
+                                  "--force", "--workers", "2", "--out", str(out)])
+        rwall, _, report_rss = child(["report", str(out)])
+        print(f"  {size:>12,} matches: run {run_rss:7,.0f} MB ({wall:.1f} s), "
+              f"report {report_rss:7,.0f} MB ({rwall:.1f} s)")
+        shutil.rmtree(out, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--matches", type=int, default=200_000,
+                        help="matches for the phases, the ceiling and end to end")
+    parser.add_argument("--memory-sizes", default="20000,80000",
+                        help="comma-separated match counts for the memory rows "
+                             "(e.g. 1000000,2000000,10000000)")
+    parser.add_argument("--only", default=",".join(SECTIONS),
+                        help=f"comma-separated sections of {', '.join(SECTIONS)}")
+    args = parser.parse_args()
+    chosen = set(args.only.split(","))
+    unknown = chosen - set(SECTIONS)
+    if unknown:
+        parser.error(f"--only: unknown section {sorted(unknown)[0]!r}")
+    sizes = [int(float(s)) for s in args.memory_sizes.split(",") if s.strip()]
+    try:
+        import distributed  # noqa: F401
+        dask = True
+    except ImportError:
+        dask = False
+    work = Path(tempfile.mkdtemp(prefix="mexsim-bench-scaling-"))
+    sys.path.insert(0, str(ROOT))  # the mexsim of this checkout, as the children use
+    try:
+        play_rate = None
+        if "phases" in chosen:
+            _, play_rate = phases(args.matches, work)
+        if "ceiling" in chosen:
+            ceiling(args.matches, work, play_rate)
+        if "e2e" in chosen:
+            end_to_end(args.matches, work, dask)
+        if "memory" in chosen:
+            memory(sizes, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
