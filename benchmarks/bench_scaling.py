@@ -11,9 +11,10 @@ quiet machine):
    (the part files and the results files, written and read back), the per-block
    statistics fold, the tables at the end (ratings, head to head, the rest), and the
    wall time after the last block arrived (the post-play share; target <= 5 %).
-2. **Writer ceiling**: the blocks of phase 1, played once, fed again to the writing side
-   (conversion + parts + results files + fold, exactly the runner's code) as if play
-   cost nothing: matches/s absorbed, and its ratio to one core's play rate (>= 10 x).
+2. **Writer ceiling**: the runner itself with ``play_block`` replaced by a lookup of a
+   few blocks played beforehand (play costs nothing; conversion, part files, reading
+   back, results files, fold and the end of the run are the runner's own code, on all
+   cores): matches/s absorbed, and its ratio to one core's play rate (>= 10 x).
 3. **End to end**: the whole ``mexsim run`` command in a fresh process: ``--workers 1``,
    ``--workers 2`` (>= 1.8 x) and ``--cluster local:2`` (within 10 % of 2 threads).
 4. **Memory**: peak RSS of a fresh ``mexsim run`` and ``mexsim report`` process (its own,
@@ -28,6 +29,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -111,10 +113,15 @@ def phases(matches: int, work: Path) -> tuple[dict[str, float], float]:
           timer.wrap("Parquet: part files", parts.WorkFolder.write_block), undo)
     patch(parts.Assembler, "add", timer.wrap("assembler (results files + fold)",
                                              parts.Assembler.add), undo)
-    patch(parts, "_totals", timer.wrap("statistics fold", parts._totals), undo)
-    patch(RunAccumulator, "add", timer.wrap("statistics fold ", RunAccumulator.add), undo)
+    patch(parts, "read_block", timer.wrap("read back", parts.read_block), undo)
+    patch(parts, "block_totals", timer.wrap("fold: block totals", parts.block_totals), undo)
+    patch(RunAccumulator, "add", timer.wrap("fold: accumulate", RunAccumulator.add), undo)
     patch(parts.Assembler, "close", timer.wrap("close the results files",
                                                parts.Assembler.close), undo)
+    patch(runner.output, "publish", timer.wrap("end: publish (fsync, swap)",
+                                               runner.output.publish), undo)
+    patch(parts.WorkFolder, "remove", timer.wrap("end: remove the parts",
+                                                 parts.WorkFolder.remove), undo)
     patch(summary, "ratings_from_statistics",
           timer.wrap("ratings", summary.ratings_from_statistics), undo)
     patch(comparison, "head_to_head_table",
@@ -137,12 +144,14 @@ def phases(matches: int, work: Path) -> tuple[dict[str, float], float]:
         for target, attribute, original in reversed(undo):
             setattr(target, attribute, original)
     c = dict(timer.cpu)
-    fold = c.pop("statistics fold", 0.0) + c.pop("statistics fold ", 0.0)
-    assembler = c.pop("assembler (results files + fold)", 0.0)
-    # the fold runs inside Assembler.add: the rest of it is reading parts back and
-    # appending them to the results files
-    c["Parquet: results files"] = assembler - fold
-    c["statistics fold"] = fold
+    totals, accumulate = c.pop("fold: block totals", 0.0), c.pop("fold: accumulate", 0.0)
+    # nested steps: the block's totals are taken while reading it back (a pool thread),
+    # and folded in by Assembler.add (the main thread), which appends it to the files
+    c["Parquet: read parts back"] = c.pop("read back", 0.0) - totals
+    c["Parquet: results files (main thread)"] = c.pop(
+        "assembler (results files + fold)", 0.0) - accumulate
+    c["statistics fold (main thread)"] = accumulate
+    c["statistics fold: block totals"] = totals
     tables = c.pop("tables at the end (all)", 0.0)
     c["tables: ratings"] = c.pop("ratings", 0.0)
     c["tables: head to head"] = c.pop("head to head", 0.0)
@@ -163,50 +172,46 @@ def phases(matches: int, work: Path) -> tuple[dict[str, float], float]:
 
 
 def ceiling(matches: int, work: Path, play_rate: float | None) -> None:
-    """Section 2: the writing side alone, fed blocks played beforehand."""
+    """Section 2: the runner's own writing side (mexsim/tournament/runner.py ``_play``:
+    conversion and part files on the pool's threads, results files and the fold on the
+    main thread), fed blocks played beforehand: ``play_block`` is replaced by a lookup."""
     import numpy as np
 
-    from mexsim.tournament.config import config_schedule
-    from mexsim.tournament.identity import run_id
+    import mexsim.tournament.runner as runner
     from mexsim.tournament.lineup import player_policies
-    from mexsim.tournament.parts import Assembler, WorkFolder, blocks
-    from mexsim.tournament.results import block_tables
-    from mexsim.tournament.runner import config_identity, play_block
+    from mexsim.tournament.parts import blocks
 
     config = load_default(matches)
     players = player_policies(config)
-    schedule = config_schedule(config)
-    names = [p.name for p in config.players]
-    strategies = [p.strategy for p in config.players]
     all_blocks = blocks(matches)
+    size = all_blocks[0][1]
     distinct = min(8, len(all_blocks))
     cpu0 = time.thread_time()
-    played = [play_block(config, players, first, n) for first, n in all_blocks[:distinct]]
+    played = [runner.play_block(config, players, first, n)
+              for first, n in all_blocks[:distinct]]
     play_cpu = time.thread_time() - cpu0
     if play_rate is None:
         play_rate = sum(n for _, n in all_blocks[:distinct]) / play_cpu
-    identity = config_identity(config)
-    work_folder = WorkFolder.create(work / "ceiling", run_id(identity), identity)
-    assembler = Assembler(work_folder, run_id(identity), names, len(players))
-    wall0, cpu0 = time.perf_counter(), time.process_time()
-    for index, (first, n) in enumerate(all_blocks):
-        res = played[index % distinct]
-        if len(res) != n:  # the short last block: cut a played one to its length
-            res = np.ascontiguousarray(res[:n])
-        rounds_table, matches_table = block_tables(
-            res, first, config.rules.max_pip, schedule.seating(first, n), names, strategies,
-            schedule.deals(first, n))
-        work_folder.write_block(index, rounds_table, matches_table)
-        assembler.add(index)
-    assembler.close()
-    wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
-    rate = matches / wall
-    print(f"writer ceiling: {matches:,} pre-played matches through conversion, part files, "
-          f"results files and the fold: wall {wall:.1f} s, process CPU {cpu:.1f} s")
-    print(f"  {rate:,.0f} matches/s wall ({matches / cpu:,.0f} per CPU second) = "
-          f"{rate / play_rate:.1f} x one core's play rate of {play_rate:,.0f} matches/s "
-          "(target >= 10 x)")
-    work_folder.remove()
+
+    def pre_played(config: Any, players: Any, first: int, n: int) -> np.ndarray:
+        return np.ascontiguousarray(played[(first // size) % distinct][:n])
+
+    threads = os.cpu_count() or 1
+    original = runner.play_block
+    runner.play_block = pre_played
+    try:
+        cpu0 = time.process_time()
+        result = runner.run(config, work / "ceiling", threads, force=True,
+                            write_tables=write_tables_for(config))
+        cpu = time.process_time() - cpu0
+    finally:
+        runner.play_block = original
+    rate = matches / result.play_seconds
+    print(f"writer ceiling: {matches:,} pre-played matches through the runner "
+          f"({threads} threads convert and write parts; the main thread appends and folds): "
+          f"{result.play_seconds:.1f} s, process CPU {cpu:.1f} s (with the end of the run)")
+    print(f"  {rate:,.0f} matches/s = {rate / play_rate:.1f} x one core's play rate of "
+          f"{play_rate:,.0f} matches/s (target >= 10 x)")
 
 
 # A small launcher between this process and the measured one: a child forked from this

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -121,15 +122,48 @@ class WorkFolder:
         shutil.rmtree(self.path, ignore_errors=True)
 
 
+@dataclass(frozen=True)
+class Block:
+    """A block as the results files take it: its two tables read back from its part
+    files (with the run id), and its match totals and deals for the statistics."""
+
+    rounds: pa.Table
+    matches: pa.Table
+    totals: np.ndarray
+    deals: np.ndarray
+
+
+def read_block(work: WorkFolder, index: int, run_id: str, names: list[str], players: int
+               ) -> Block:
+    """Block ``index`` from its part files."""
+    rounds, matches = (with_run_id(pq.read_table(work.part(index, kind)), run_id)
+                       for kind in ("rounds", "matches"))
+    return Block(rounds, matches, *block_totals(matches, names, players))
+
+
+def write_and_read(work: WorkFolder, index: int, rounds: pa.Table, matches: pa.Table,
+                   run_id: str, names: list[str], players: int) -> Block:
+    """Write block ``index`` durably and read it back, as the results files take it.
+
+    Called on the thread that played the block, so that conversion, compression and
+    reading back run in parallel and the thread that appends to the results files
+    (the only serial step) does little more than that (README, "Speed": the writer's
+    ceiling). Reading back rather than passing ``rounds`` on keeps a block played now
+    and one kept by an interrupted run the same bytes in the results files."""
+    work.write_block(index, rounds, matches)
+    return read_block(work, index, run_id, names, players)
+
+
 class Assembler:
     """Streams blocks into results/rounds.parquet and results/matches.parquet as
     they are written, one row group per block, and folds each block's match totals
     into the run's statistics (mexsim/analysis/accumulate.py: memory independent of
     the number of matches).
 
-    Every block is appended as read back from its part file, whether it was just
-    played or kept by an interrupted run: the final files are the same bytes either
-    way, and nothing is re-encoded at the end of a run."""
+    Every block is appended as read back from its part files, whether it was just
+    played (read back by the thread that wrote it: :func:`write_and_read`) or kept by
+    an interrupted run: the final files are the same bytes either way, and nothing is
+    re-encoded at the end of a run."""
 
     def __init__(self, work: WorkFolder, run_id: str, names: list[str], players: int
                  ) -> None:
@@ -141,18 +175,20 @@ class Assembler:
         self.statistics = RunAccumulator(players)
         self.matches = 0
 
-    def add(self, index: int) -> None:
-        for kind in ("rounds", "matches"):
-            table = with_run_id(pq.read_table(self.work.part(index, kind)), self.run_id)
+    def add(self, index: int, block: Block | None = None) -> None:
+        """Append block ``index``: ``block`` as its writer read it back
+        (:func:`write_and_read`), or, for a block kept by an interrupted run, read from
+        its part files here."""
+        if block is None:
+            block = read_block(self.work, index, self.run_id, self.names, self.players)
+        for kind, table in (("rounds", block.rounds), ("matches", block.matches)):
             if kind not in self.writers:
                 self.writers[kind] = pq.ParquetWriter(
                     self.work.results / f"{kind}.parquet", table.schema,
                     compression=COMPRESSION)
             self.writers[kind].write_table(table, row_group_size=max(1, table.num_rows))
-            if kind == "matches":
-                totals, deals = _totals(table, self.names, self.players)
-                self.statistics.add(totals, deals)
-                self.matches += len(totals)
+        self.statistics.add(block.totals, block.deals)
+        self.matches += len(block.totals)
 
     def close(self) -> RunStatistics:
         """Finish the files; the run's statistics."""
@@ -164,7 +200,7 @@ class Assembler:
 
 
 
-def _totals(table: pa.Table, names: list[str], players: int
+def block_totals(table: pa.Table, names: list[str], players: int
             ) -> tuple[np.ndarray, np.ndarray]:
     """totals[match, player] of one block's matches table (NaN where a player of a pool
     sat a match out), and each match's deal."""

@@ -1,8 +1,10 @@
 """`mexsim run`: play a config's matches on all cores and keep every finished block.
 
 Matches are played in fixed blocks (mexsim/tournament/parts.py) by threads (the numba
-kernels release the GIL); each finished block is written durably into the run's hidden
-work folder ``.NAME.tmp-PID`` in match order, so memory stays bounded, a killed run
+kernels release the GIL); the thread that played a block also converts it to Arrow,
+writes it durably into the run's hidden work folder ``.NAME.tmp-PID`` and reads it
+back, and the main thread appends the blocks to the results files in match order and
+folds their statistics (the one serial step), so memory stays bounded, a killed run
 keeps what it played (``--resume`` continues it), and the files depend on (config,
 seed) only — never on the worker count, block timing or resume point. When all blocks
 are in, the results are assembled, summarised and put in place of ``out`` without ever
@@ -43,8 +45,9 @@ from mexsim.tournament.config import Config, config_schedule
 from mexsim.tournament.identity import differences, run_id, run_identity
 from mexsim.tournament.limits import check_resources
 from mexsim.tournament.lineup import player_policies
-from mexsim.tournament.parts import Assembler, WorkFolder, blocks
+from mexsim.tournament.parts import Assembler, Block, WorkFolder, blocks, write_and_read
 from mexsim.tournament.results import block_tables
+from mexsim.tournament.schedule import Schedule
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
@@ -151,6 +154,7 @@ def run(config: Config, out: Path, workers: int, force: bool = False,
     check_resources(f"{config.path} [run]", config.matches, len(config.players), workers)
     if cluster:
         parse_address(cluster)  # a bad address is refused before anything is done
+
     signals = _Signals()
     signals.install()
     lock = output.OutputLock(out)
@@ -240,7 +244,6 @@ def _play(config: Config, players: list[Policy], work: WorkFolder, assembler: As
     which are never joined on the way out (see the module docstring)."""
     schedule = config_schedule(config)
     names = [p.name for p in config.players]
-    strategies = [p.strategy for p in config.players]
     whole_deals = config.table_size if config.duplicate else 1
 
     def decided(end: int) -> Verdict | None:
@@ -260,8 +263,12 @@ def _play(config: Config, players: list[Policy], work: WorkFolder, assembler: As
             return 0, stop
     todo = ((index, first, n) for index, (first, n) in enumerate(all_blocks)
             if index >= done)
-    pool = None if cluster else ThreadPoolExecutor(max_workers=workers)
     in_flight = 2 * (cluster.workers if cluster else workers)
+    # Threads play the blocks (or wait for the cluster's result), convert them and write
+    # their part files; this thread only appends them to the results files in order
+    # and folds their totals (the serial step: README, "Speed", the writer's ceiling).
+    pool = ThreadPoolExecutor(max_workers=min(in_flight, os.cpu_count() or 1)
+                              if cluster else workers)
     pending: deque[tuple[int, int, int, Any]] = deque()
     played = 0
     try:
@@ -271,18 +278,14 @@ def _play(config: Config, players: list[Policy], work: WorkFolder, assembler: As
                 if nxt is None:
                     break
                 index, first, n = nxt
-                future = (cluster.submit(first, n) if cluster else
-                          pool.submit(play_block, config, players, first, n))
+                played_block = cluster.submit(first, n) if cluster else None
+                future = pool.submit(_play_and_write, config, players, work, assembler,
+                                     index, first, n, schedule, played_block)
                 pending.append((index, first, n, future))
             if not pending:
                 break
             index, first, n, future = pending.popleft()
-            res = future.result()
-            rounds_table, matches_table = block_tables(
-                res, first, config.rules.max_pip, schedule.seating(first, n), names,
-                strategies, schedule.deals(first, n))
-            work.write_block(index, rounds_table, matches_table)
-            assembler.add(index)
+            assembler.add(index, future.result())
             played += n
             if progress:
                 progress(n)
@@ -291,11 +294,23 @@ def _play(config: Config, players: list[Policy], work: WorkFolder, assembler: As
                 return played, stop
     finally:
         # never wait: a thread stuck in a strategy would hold the process forever
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+        pool.shutdown(wait=False, cancel_futures=True)
         for *_, future in pending:
             future.cancel()
     return played, None
+
+
+def _play_and_write(config: Config, players: list[Policy], work: WorkFolder,
+                    assembler: Assembler, index: int, first: int, n: int,
+                    schedule: Schedule, remote: Any = None) -> Block:
+    """On a pool thread: play block ``index`` (or wait for the cluster's ``remote``
+    result), convert it, write its parts and read them back for the assembler."""
+    res = play_block(config, players, first, n) if remote is None else remote.result()
+    rounds_table, matches_table = block_tables(
+        res, first, config.rules.max_pip, schedule.seating(first, n), assembler.names,
+        [p.strategy for p in config.players], schedule.deals(first, n))
+    return write_and_read(work, index, rounds_table, matches_table, assembler.run_id,
+                          assembler.names, assembler.players)
 
 
 def _stale_work(out: Path, rid: str, identity: dict[str, Any], resume: bool, force: bool,
