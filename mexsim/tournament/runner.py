@@ -48,13 +48,14 @@ from mexsim.tournament.lineup import player_policies
 from mexsim.tournament.parts import Assembler, Block, WorkFolder, blocks, write_and_read
 from mexsim.tournament.results import block_tables
 from mexsim.tournament.schedule import Schedule
+from mexsim.tournament.shared import is_url
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 @dataclass(frozen=True)
 class RunResult:
-    directory: Path
+    directory: Path | str  # a results folder or a shared location's URL
     matches: int
     workers: int
     wall_seconds: float  # the whole command, from its start to the results in place
@@ -131,7 +132,7 @@ class _Signals:
         self.previous.clear()
 
 
-def run(config: Config, out: Path, workers: int, force: bool = False,
+def run(config: Config, out: Path | str, workers: int, force: bool = False,
         progress: Callable[[int], None] | None = None,
         write_tables: Callable[[Path, RunStatistics], None] | None = None,
         resume: bool = False, note: Callable[[str], None] | None = None,
@@ -147,6 +148,9 @@ def run(config: Config, out: Path, workers: int, force: bool = False,
     ``until``: stop once decided (``--until decided``); ``cluster``: play the blocks on
     a Dask cluster (``local:N`` or a scheduler address: mexsim/tournament/cluster.py).
 
+    ``out``: a results folder, or an fsspec URL (``file:///…``, ``s3://…``) where the
+    blocks are written as parts by whoever plays them (mexsim/tournament/shared.py).
+
     Raises ConfigError (refused before play), OutputError (the system refused a
     write), OutputConflict (complete results not put in place) or Interrupted."""
     started = time.perf_counter() if started is None else started
@@ -154,7 +158,12 @@ def run(config: Config, out: Path, workers: int, force: bool = False,
     check_resources(f"{config.path} [run]", config.matches, len(config.players), workers)
     if cluster:
         parse_address(cluster)  # a bad address is refused before anything is done
+    if is_url(out):
+        from mexsim.tournament.shared import run_shared
 
+        return run_shared(config, str(out), workers, force, progress, write_tables,
+                          resume, note, started, until, cluster)
+    out = Path(out)
     signals = _Signals()
     signals.install()
     lock = output.OutputLock(out)
