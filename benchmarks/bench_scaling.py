@@ -14,7 +14,9 @@ quiet machine):
 2. **Writer ceiling**: the runner itself with ``play_block`` replaced by a lookup of a
    few blocks played beforehand (play costs nothing; conversion, part files, reading
    back, results files, fold and the end of the run are the runner's own code, on all
-   cores): matches/s absorbed, and its ratio to one core's play rate (>= 10 x).
+   cores): matches/s absorbed, and its ratio to one core's play rate (>= 10 x); and the
+   CPU per match of each serial step (each results file's appender thread, the main
+   thread's fold), whose busiest caps a machine with cores to spare.
 3. **End to end**: the whole ``mexsim run`` command in a fresh process: ``--workers 1``,
    ``--workers 2`` (>= 1.8 x) and ``--cluster local:2`` (within 10 % of 2 threads).
 4. **Memory**: peak RSS of a fresh ``mexsim run`` and ``mexsim report`` process (its own,
@@ -111,13 +113,11 @@ def phases(matches: int, work: Path) -> tuple[dict[str, float], float]:
     patch(runner, "block_tables", timer.wrap("Arrow conversion", runner.block_tables), undo)
     patch(parts.WorkFolder, "write_block",
           timer.wrap("Parquet: part files", parts.WorkFolder.write_block), undo)
-    patch(parts.Assembler, "add", timer.wrap("assembler (results files + fold)",
-                                             parts.Assembler.add), undo)
+    patch(parts.Appender, "_loop", timer.wrap("Parquet: results files (own threads)",
+                                              parts.Appender._loop), undo)
     patch(parts, "read_block", timer.wrap("read back", parts.read_block), undo)
     patch(parts, "block_totals", timer.wrap("fold: block totals", parts.block_totals), undo)
     patch(RunAccumulator, "add", timer.wrap("fold: accumulate", RunAccumulator.add), undo)
-    patch(parts.Assembler, "close", timer.wrap("close the results files",
-                                               parts.Assembler.close), undo)
     patch(runner.output, "publish", timer.wrap("end: publish (fsync, swap)",
                                                runner.output.publish), undo)
     patch(parts.WorkFolder, "remove", timer.wrap("end: remove the parts",
@@ -145,11 +145,8 @@ def phases(matches: int, work: Path) -> tuple[dict[str, float], float]:
             setattr(target, attribute, original)
     c = dict(timer.cpu)
     totals, accumulate = c.pop("fold: block totals", 0.0), c.pop("fold: accumulate", 0.0)
-    # nested steps: the block's totals are taken while reading it back (a pool thread),
-    # and folded in by Assembler.add (the main thread), which appends it to the files
+    # nested steps: the block's totals are taken while reading it back (a pool thread)
     c["Parquet: read parts back"] = c.pop("read back", 0.0) - totals
-    c["Parquet: results files (main thread)"] = c.pop(
-        "assembler (results files + fold)", 0.0) - accumulate
     c["statistics fold (main thread)"] = accumulate
     c["statistics fold: block totals"] = totals
     tables = c.pop("tables at the end (all)", 0.0)
@@ -177,6 +174,7 @@ def ceiling(matches: int, work: Path, play_rate: float | None) -> None:
     main thread), fed blocks played beforehand: ``play_block`` is replaced by a lookup."""
     import numpy as np
 
+    import mexsim.tournament.parts as parts
     import mexsim.tournament.runner as runner
     from mexsim.tournament.lineup import player_policies
     from mexsim.tournament.parts import blocks
@@ -196,22 +194,41 @@ def ceiling(matches: int, work: Path, play_rate: float | None) -> None:
     def pre_played(config: Any, players: Any, first: int, n: int) -> np.ndarray:
         return np.ascontiguousarray(played[(first // size) % distinct][:n])
 
+    # the serial steps, each on one thread: appending to each results file, and the
+    # main thread's share of a block (queueing it, folding its statistics)
+    serial = Phases()
+    original_loop = parts.Appender._loop
+
+    def loop(self: Any) -> None:
+        serial.wrap(f"append to {self.path.name}", original_loop)(self)
+
     threads = os.cpu_count() or 1
-    original = runner.play_block
-    runner.play_block = pre_played
+    undo: list = []
+    patch(runner, "play_block", pre_played, undo)
+    patch(parts.Appender, "_loop", loop, undo)
+    patch(parts.Assembler, "add", serial.wrap("main thread: queue and fold",
+                                              parts.Assembler.add), undo)
     try:
         cpu0 = time.process_time()
         result = runner.run(config, work / "ceiling", threads, force=True,
                             write_tables=write_tables_for(config))
         cpu = time.process_time() - cpu0
     finally:
-        runner.play_block = original
+        for target, attribute, original in reversed(undo):
+            setattr(target, attribute, original)
     rate = matches / result.play_seconds
     print(f"writer ceiling: {matches:,} pre-played matches through the runner "
-          f"({threads} threads convert and write parts; the main thread appends and folds): "
+          f"({threads} threads convert and write parts, two append to the results files, the "
+          "main thread folds): "
           f"{result.play_seconds:.1f} s, process CPU {cpu:.1f} s (with the end of the run)")
     print(f"  {rate:,.0f} matches/s = {rate / play_rate:.1f} x one core's play rate of "
-          f"{play_rate:,.0f} matches/s (target >= 10 x)")
+          f"{play_rate:,.0f} matches/s (target >= 10 x), on the {threads} cores of this machine")
+    step, busiest = max(serial.cpu.items(), key=lambda kv: kv[1])
+    for name, seconds in sorted(serial.cpu.items()):
+        print(f"  serial step {name}: {1e6 * seconds / matches:.2f} us/match CPU")
+    print(f"  with cores to spare, the busiest serial step ({step}) caps the run at "
+          f"{matches / busiest:,.0f} matches/s = {matches / busiest / play_rate:.1f} x one "
+          "core's play rate (target >= 10 x)")
 
 
 # A small launcher between this process and the measured one: a child forked from this

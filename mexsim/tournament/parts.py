@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import shutil
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -154,6 +156,69 @@ def write_and_read(work: WorkFolder, index: int, rounds: pa.Table, matches: pa.T
     return read_block(work, index, run_id, names, players)
 
 
+class Appender:
+    """Appends tables to one Parquet file, one row group each, in the order given, on a
+    thread of its own: the two results files are written side by side and beside the
+    statistics fold, so the run's one serial step is the slowest of the three, not
+    their sum (pyarrow encodes and compresses without the GIL). An error of the thread
+    (a full disk) is raised at the next ``put`` or at ``close``."""
+
+    QUEUED = 4  # blocks waiting: bounded memory, enough to ride out a slow write
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.queue: queue.Queue[pa.Table | None] = queue.Queue(maxsize=self.QUEUED)
+        self.error: BaseException | None = None
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._loop, name=f"mexsim-{path.name}",
+                                       daemon=True)
+        self.thread.start()
+
+    def put(self, table: pa.Table) -> None:
+        self._raise()
+        self.queue.put(table)
+
+    def close(self) -> None:
+        """Write what is queued, finish the file; raise the thread's error, if any."""
+        self.queue.put(None)
+        self.thread.join()
+        self._raise()
+
+    def abandon(self) -> None:
+        """Stop the thread without finishing the file (a run that failed or stopped)."""
+        self.stopped.set()
+
+    def _raise(self) -> None:
+        if self.error is not None:
+            raise self.error
+
+    def _loop(self) -> None:
+        writer = None
+        try:
+            while not self.stopped.is_set():
+                try:
+                    table = self.queue.get(timeout=0.2)
+                except queue.Empty:
+                    continue
+                if table is None:
+                    break
+                if writer is None:
+                    writer = pq.ParquetWriter(self.path, table.schema,
+                                              compression=COMPRESSION)
+                writer.write_table(table, row_group_size=max(1, table.num_rows))
+        except BaseException as exc:  # handed to the main thread, which reports it
+            self.error = exc
+            self.stopped.set()
+        finally:
+            if writer is not None:
+                try:
+                    writer.close()
+                except BaseException as exc:
+                    self.error = self.error or exc
+            while not self.queue.empty():  # unblock a put waiting on a failed thread
+                self.queue.get_nowait()
+
+
 class Assembler:
     """Streams blocks into results/rounds.parquet and results/matches.parquet as
     they are written, one row group per block, and folds each block's match totals
@@ -163,7 +228,8 @@ class Assembler:
     Every block is appended as read back from its part files, whether it was just
     played (read back by the thread that wrote it: :func:`write_and_read`) or kept by
     an interrupted run: the final files are the same bytes either way, and nothing is
-    re-encoded at the end of a run."""
+    re-encoded at the end of a run. Each file is appended on a thread of its own
+    (:class:`Appender`)."""
 
     def __init__(self, work: WorkFolder, run_id: str, names: list[str], players: int
                  ) -> None:
@@ -171,7 +237,8 @@ class Assembler:
             shutil.rmtree(work.results)
         work.results.mkdir()
         self.work, self.run_id, self.names, self.players = work, run_id, names, players
-        self.writers: dict[str, pq.ParquetWriter] = {}
+        self.appenders = {kind: Appender(work.results / f"{kind}.parquet")
+                          for kind in ("rounds", "matches")}
         self.statistics = RunAccumulator(players)
         self.matches = 0
 
@@ -181,23 +248,21 @@ class Assembler:
         its part files here."""
         if block is None:
             block = read_block(self.work, index, self.run_id, self.names, self.players)
-        for kind, table in (("rounds", block.rounds), ("matches", block.matches)):
-            if kind not in self.writers:
-                self.writers[kind] = pq.ParquetWriter(
-                    self.work.results / f"{kind}.parquet", table.schema,
-                    compression=COMPRESSION)
-            self.writers[kind].write_table(table, row_group_size=max(1, table.num_rows))
+        self.appenders["rounds"].put(block.rounds)
+        self.appenders["matches"].put(block.matches)
         self.statistics.add(block.totals, block.deals)
         self.matches += len(block.totals)
 
     def close(self) -> RunStatistics:
         """Finish the files; the run's statistics."""
-        for writer in self.writers.values():
-            writer.close()
-        self.writers.clear()
+        for appender in self.appenders.values():
+            appender.close()
         return self.statistics.close()
 
-
+    def abandon(self) -> None:
+        """Stop the file threads of a run that failed or was stopped."""
+        for appender in self.appenders.values():
+            appender.abandon()
 
 
 def block_totals(table: pa.Table, names: list[str], players: int

@@ -168,6 +168,7 @@ def run(config: Config, out: Path | str, workers: int, force: bool = False,
     signals.install()
     lock = output.OutputLock(out)
     work: WorkFolder | None = None
+    assembler: Assembler | None = None
     close_cluster = _nothing
     try:
         try:
@@ -229,6 +230,8 @@ def run(config: Config, out: Path | str, workers: int, force: bool = False,
         # anything else (OutputConflict, a bug) keeps the work folder: the next run
         # names it, --resume continues it
     finally:
+        if assembler is not None:
+            assembler.abandon()  # closed already when the run succeeded
         close_cluster()
         signals.restore()
         lock.release()
