@@ -278,6 +278,13 @@ def end_to_end(matches: int, work: Path, dask: bool) -> None:
     if dask:
         ratio = walls["--cluster local:2"] / walls["--workers 2"]
         print(f"  local:2 / 2 threads (wall): {ratio:.2f} (target <= 1.10)")
+        # what the cluster adds whatever the size: its start-up (worker processes,
+        # their imports and numba cache) and shutdown, from a run of a single block
+        small = [*base[:3], "64", *base[4:], "--out", str(work / "e2e")]
+        fixed = (child([*small, "--cluster", "local:2"])[0]
+                 - child([*small, "--workers", "2"])[0])
+        print(f"  local:2's fixed cost (a 64-match run, local:2 minus 2 threads): {fixed:.1f} s; "
+              f"without it: {(walls['--cluster local:2'] - fixed) / walls['--workers 2']:.2f}")
 
 
 def memory(sizes: list[int], work: Path) -> None:
