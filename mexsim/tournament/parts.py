@@ -111,15 +111,6 @@ class WorkFolder:
             fsync_file(tmp)
             os.replace(tmp, final)
 
-    def done_prefix(self) -> int:
-        """How many blocks from the first are on disk (blocks are written in order;
-        any beyond a gap are played again)."""
-        done = self.done()
-        count = 0
-        while count in done:
-            count += 1
-        return count
-
     def remove(self) -> None:
         shutil.rmtree(self.path, ignore_errors=True)
 

@@ -191,13 +191,14 @@ def run(config: Config, out: Path | str, workers: int, force: bool = False,
                 note(f"playing on {player.workers} Dask workers; dashboard {player.dashboard}")
             work = _work_folder(out, stale, rid, identity)
             all_blocks = blocks(config.matches)
-            done = work.done_prefix()
+            kept = work.done()  # blocks are written in parallel: not always a prefix
+            done = len(kept)
             if done:
                 note(f"resuming {work.path}: {done:,} of {len(all_blocks):,} blocks "
                      "already played")
             play_start = time.perf_counter()
             assembler = Assembler(work, rid, [p.name for p in config.players], len(players))
-            played, stopped = _play(config, players, work, assembler, all_blocks, done,
+            played, stopped = _play(config, players, work, assembler, all_blocks, kept,
                                     workers, progress, until, player)
             if stopped is not None:
                 note(stopped.describe())
@@ -247,13 +248,14 @@ class StopRule:
 
 
 def _play(config: Config, players: list[Policy], work: WorkFolder, assembler: Assembler,
-          all_blocks: list[tuple[int, int]], done: int, workers: int,
+          all_blocks: list[tuple[int, int]], kept: set[int], workers: int,
           progress: Callable[[int], None] | None, until: StopRule | None = None,
           cluster: ClusterPlayer | None = None) -> tuple[int, Verdict | None]:
-    """Play the blocks after the first ``done`` (on disk already), writing each in
-    order; returns the matches played and, when ``until`` stopped the run, the verdict
-    that did. Blocks are played on ``cluster`` when given, else on ``workers`` threads,
-    which are never joined on the way out (see the module docstring)."""
+    """Play the blocks not ``kept`` (on disk already, from an interrupted run), adding
+    every block to the results in order; returns the matches played and, when ``until``
+    stopped the run, the verdict that did. Blocks are played on ``cluster`` when given,
+    else on ``workers`` threads, which are never joined on the way out (see the module
+    docstring)."""
     schedule = config_schedule(config)
     names = [p.name for p in config.players]
     whole_deals = config.table_size if config.duplicate else 1
@@ -265,8 +267,11 @@ def _play(config: Config, players: list[Policy], work: WorkFolder, assembler: As
         result = verdict(assembler.statistics.stats, names, until.confidence, until.margin)
         return result if result.decided else None
 
+    done = 0  # the kept blocks from the first: added before any thread starts
+    while done in kept:
+        done += 1
     if progress:
-        progress(sum(n for _, n in all_blocks[:done]))
+        progress(sum(n for index, (_, n) in enumerate(all_blocks) if index in kept))
     for index in range(done):
         assembler.add(index)
         first, n = all_blocks[index]
@@ -282,14 +287,18 @@ def _play(config: Config, players: list[Policy], work: WorkFolder, assembler: As
     pool = ThreadPoolExecutor(max_workers=min(in_flight, os.cpu_count() or 1)
                               if cluster else workers)
     pending: deque[tuple[int, int, int, Any]] = deque()
-    played = 0
+    played = flying = 0
     try:
         while True:
-            while len(pending) < in_flight:
+            while flying < in_flight:
                 nxt = next(todo, None)
                 if nxt is None:
                     break
                 index, first, n = nxt
+                if index in kept:  # past a gap the threads left: read, not played
+                    pending.append((index, first, n, None))
+                    continue
+                flying += 1
                 played_block = cluster.submit(first, n) if cluster else None
                 future = pool.submit(_play_and_write, config, players, work, assembler,
                                      index, first, n, schedule, played_block)
@@ -297,10 +306,14 @@ def _play(config: Config, players: list[Policy], work: WorkFolder, assembler: As
             if not pending:
                 break
             index, first, n, future = pending.popleft()
-            assembler.add(index, future.result())
-            played += n
-            if progress:
-                progress(n)
+            if future is None:
+                assembler.add(index)
+            else:
+                flying -= 1
+                assembler.add(index, future.result())
+                played += n
+                if progress:
+                    progress(n)
             stop = decided(first + n)
             if stop is not None:
                 return played, stop
@@ -308,7 +321,8 @@ def _play(config: Config, players: list[Policy], work: WorkFolder, assembler: As
         # never wait: a thread stuck in a strategy would hold the process forever
         pool.shutdown(wait=False, cancel_futures=True)
         for *_, future in pending:
-            future.cancel()
+            if future is not None:
+                future.cancel()
     return played, None
 
 

@@ -161,16 +161,16 @@ class Location:
         except FileNotFoundError:
             return []
 
-    def done_prefix(self) -> int:
-        """How many blocks from the first have both parts in place."""
-        have = {kind: set(self.names(kind)) for kind in KINDS}
-        count = 0
-        while all(Path(part_name(k, count)).name in have[k] for k in KINDS):
-            count += 1
-        return count
+    def done(self) -> set[int]:
+        """The blocks with both parts in place (written in parallel: not always the
+        first ones)."""
+        have = [{name for name in self.names(kind) if not name.startswith(".")}
+                for kind in KINDS]
+        both = set.intersection(*have)
+        return {int(name.split(".")[0]) for name in both if name.endswith(".parquet")}
 
     def prepare(self, run_id: str, identity: dict, resume: bool, force: bool,
-                note: Callable[[str], None]) -> int:
+                note: Callable[[str], None]) -> set[int]:
         """Check what is at the location and make it ours; the blocks kept (resume)."""
         if self.read_json(MANIFEST) is not None or self.fs.exists(self.path(MANIFEST)):
             raise ConfigError(
@@ -182,10 +182,11 @@ class Location:
             raise ConfigError(f"{self.url}: exists and was not written by mexsim (no "
                               f"{WORK_FILE} or {MANIFEST}): choose another --out")
         if work is not None:
-            kept = self.done_prefix()
+            done = self.done()
+            kept = len(done)
             if work.get("run_id") == run_id and resume:
                 note(f"resuming {self.url}: {kept:,} blocks already played")
-                return kept
+                return done
             if not force:
                 what = ("of this config: add --resume to continue it" if
                         work.get("run_id") == run_id else "of another config or mexsim "
@@ -200,7 +201,7 @@ class Location:
             self.fs.makedirs(self.path(kind), exist_ok=True)
         self.write_bytes(WORK_FILE, json.dumps({"run_id": run_id, "identity": identity},
                                                indent=1).encode())
-        return 0
+        return set()
 
     def kept_totals(self, index: int, names: list[str], players: int
                     ) -> tuple[np.ndarray, np.ndarray]:
@@ -243,7 +244,6 @@ def run_shared(config: Config, url: str, workers: int, force: bool, progress: An
         # one run at a time, as for a local folder; an object store has no such lock
         lock = runner.output.OutputLock(Path(location.root))
     close_cluster = runner._nothing
-    done = 0
     try:
         try:
             players = player_policies(config)
@@ -252,7 +252,7 @@ def run_shared(config: Config, url: str, workers: int, force: bool, progress: An
             if lock is not None:
                 Path(location.root).parent.mkdir(parents=True, exist_ok=True)
                 lock.acquire()
-            done = location.prepare(rid, identity, resume, force, note)
+            kept = location.prepare(rid, identity, resume, force, note)
             runner.play_block(config, players, 0, 0)  # the kernels, before any thread
             player, close_cluster = open_player(cluster, config)
             if player is not None:
@@ -270,21 +270,9 @@ def run_shared(config: Config, url: str, workers: int, force: bool, progress: An
                 result = verdict(statistics.stats, names, until.confidence, until.margin)
                 return result if result.decided else None
 
-            stopped = None
-            blocks_in = 0
-            for index in range(done):
-                statistics.add(*location.kept_totals(index, names, len(players)))
-                blocks_in = index + 1
-                if progress:
-                    progress(all_blocks[index][1])
-                stopped = decided(sum(all_blocks[index]))
-                if stopped is not None:
-                    break
-            played = 0
-            if stopped is None:
-                played, blocks_in, stopped = _play(
-                    config, players, url, rid, all_blocks, done, workers, player,
-                    statistics, progress, decided)
+            played, blocks_in, stopped = _play(
+                config, players, location, rid, all_blocks, kept, workers, player,
+                statistics, progress, decided)
             if stopped is not None:
                 note(stopped.describe())
             play_seconds = time.perf_counter() - play_start
@@ -298,7 +286,8 @@ def run_shared(config: Config, url: str, workers: int, force: bool, progress: An
                 result = runner.RunResult(url, stats.matches, workers,
                                           time.perf_counter() - started, play_seconds,
                                           summary_seconds, played)
-                runner._write_run_json(tables, config, rid, result, done, until, stopped)
+                runner._write_run_json(tables, config, rid, result, len(kept), until,
+                                       stopped)
                 signals.finishing = True
                 location.commit(blocks_in, rid, stats.matches, tables)
             return runner.RunResult(url, stats.matches, workers,
@@ -320,24 +309,32 @@ def run_shared(config: Config, url: str, workers: int, force: bool, progress: An
             lock.release()
 
 
-def _play(config: Config, players: list, url: str, rid: str,
-          all_blocks: list[tuple[int, int]], done: int, workers: int, player: Any,
+def _play(config: Config, players: list, location: Location, rid: str,
+          all_blocks: list[tuple[int, int]], kept: set[int], workers: int, player: Any,
           statistics: RunAccumulator, progress: Any, decided: Callable[[int], Any]
           ) -> tuple[int, int, Any]:
-    """Play and write the blocks after ``done``, folding each block's totals in match
-    order; returns (matches played, blocks in the results, the verdict that stopped)."""
+    """Play and write the blocks not ``kept`` (there already), folding every block's
+    totals in match order; returns (matches played, blocks in the results, the verdict
+    that stopped the run)."""
+    url = location.url
+    names = [p.name for p in config.players]
     pool = None if player else ThreadPoolExecutor(max_workers=workers)
     in_flight = 2 * (player.workers if player else workers)
-    todo = ((i, first, n) for i, (first, n) in enumerate(all_blocks) if i >= done)
+    todo = ((i, first, n) for i, (first, n) in enumerate(all_blocks))
     pending: deque[tuple[int, int, int, Any]] = deque()
-    played, blocks_in, stopped = 0, done, None
+    played = flying = blocks_in = 0
+    stopped = None
     try:
         while True:
-            while len(pending) < in_flight:
+            while flying < in_flight:
                 nxt = next(todo, None)
                 if nxt is None:
                     break
                 index, first, n = nxt
+                if index in kept:
+                    pending.append((index, first, n, None))
+                    continue
+                flying += 1
                 future = (player.submit(first, n, write=(url, rid, index)) if player else
                           pool.submit(play_and_write, url, rid, config, players, index,
                                       first, n))
@@ -345,8 +342,13 @@ def _play(config: Config, players: list, url: str, rid: str,
             if not pending:
                 break
             index, first, n, future = pending.popleft()
-            statistics.add(*future.result())
-            played, blocks_in = played + n, index + 1
+            if future is None:
+                statistics.add(*location.kept_totals(index, names, len(players)))
+            else:
+                flying -= 1
+                statistics.add(*future.result())
+                played += n
+            blocks_in = index + 1
             if progress:
                 progress(n)
             stopped = decided(first + n)
@@ -354,21 +356,23 @@ def _play(config: Config, players: list, url: str, rid: str,
                 # blocks in flight may still be writing: let them end, so that commit
                 # removes every part beyond the stop
                 for *_, other in pending:
-                    with contextlib.suppress(Exception):
-                        other.result()
+                    if other is not None:
+                        with contextlib.suppress(Exception):
+                            other.result()
                 pending.clear()
                 break
     finally:
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
         for *_, future in pending:
-            future.cancel()
+            if future is not None:
+                future.cancel()
     return played, blocks_in, stopped
 
 
 def _kept(location: Location, what: str) -> str:
     try:
-        kept = location.done_prefix()
+        kept = len(location.done())
     except OSError:
         kept = 0
     if kept == 0:
