@@ -29,6 +29,7 @@ bench: venv
 	$(BIN)/python benchmarks/bench_tournament.py
 	$(BIN)/python benchmarks/bench_run.py
 	$(BIN)/python benchmarks/bench_cold_start.py --one-core
+	$(BIN)/python benchmarks/bench_scaling.py
 
 golden: venv
 	$(BIN)/python -m tests.make_golden

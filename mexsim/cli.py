@@ -223,7 +223,7 @@ def run(
     try:
         with compile_notice(quiet):  # the engine, when it was never compiled
             result = run_matches(
-                cfg, Path(cfg.out), workers or os.cpu_count() or 1, force=force,
+                cfg, cfg.out, workers or os.cpu_count() or 1, force=force,
                 progress=progress, write_tables=write_summary, resume=resume, note=note,
                 started=started, cluster=cluster or cfg.cluster,
                 until=StopRule(confidence, margin) if until == StopWhen.decided else None)

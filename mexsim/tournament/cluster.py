@@ -11,7 +11,8 @@ mexsim is another version than the client's is refused before play, with one lin
 
 When a worker dies, the scheduler runs its blocks elsewhere; a block's result is
 written once, by the client, when its future completes, so nothing is lost or written
-twice.
+twice. With ``--out URL`` (a shared location: mexsim/tournament/shared.py) the workers
+write the blocks' parts there themselves and send back only their match totals.
 """
 
 from __future__ import annotations
@@ -91,6 +92,21 @@ def play_remote_block(config: Config, sources: dict[str, tuple[str, str]], versi
     return play_block(worker_config, player_policies(worker_config), first, n)
 
 
+def play_write_remote_block(config: Config, sources: dict[str, tuple[str, str]],
+                            version: str, url: str, run_id: str, index: int, first: int,
+                            n: int) -> tuple[np.ndarray, np.ndarray]:
+    """A worker's task when ``--out`` is a shared location: play block ``index``, write
+    its parts there (mexsim/tournament/shared.py) and return only its totals and deals."""
+    from mexsim.tournament.lineup import player_policies
+    from mexsim.tournament.shared import play_and_write
+
+    if version != __version__:
+        raise RuntimeError(f"worker runs mexsim {__version__}, the client {version}")
+    worker_config = _worker_config(config, sources)
+    return play_and_write(url, run_id, worker_config, player_policies(worker_config), index,
+                          first, n)
+
+
 def _worker_version() -> str:
     return __version__
 
@@ -131,9 +147,17 @@ class ClusterPlayer:
         self._config = config
         self._sources = strategy_sources(config)
 
-    def submit(self, first: int, n: int) -> Any:
-        return self.client.submit(play_remote_block, self._config, self._sources, __version__,
-                                  first, n, pure=False, key=f"mexsim-block-{first}-{n}")
+    def submit(self, first: int, n: int, write: tuple[str, str, int] | None = None) -> Any:
+        """Play matches first … first+n-1; with ``write`` = (url, run id, block index),
+        the worker also writes the block's parts to that shared location and the
+        future's result is only its totals and deals."""
+        if write is None:
+            return self.client.submit(play_remote_block, self._config, self._sources,
+                                      __version__, first, n, pure=False,
+                                      key=f"mexsim-block-{first}-{n}")
+        return self.client.submit(play_write_remote_block, self._config, self._sources,
+                                  __version__, *write, first, n, pure=False,
+                                  key=f"mexsim-part-{first}-{n}")
 
     def close(self) -> None:
         for closer in (getattr(self, "client", None), self._cluster):

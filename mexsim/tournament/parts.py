@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import shutil
+import threading
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -108,17 +111,103 @@ class WorkFolder:
             fsync_file(tmp)
             os.replace(tmp, final)
 
-    def done_prefix(self) -> int:
-        """How many blocks from the first are on disk (blocks are written in order;
-        any beyond a gap are played again)."""
-        done = self.done()
-        count = 0
-        while count in done:
-            count += 1
-        return count
-
     def remove(self) -> None:
         shutil.rmtree(self.path, ignore_errors=True)
+
+
+@dataclass(frozen=True)
+class Block:
+    """A block as the results files take it: its two tables read back from its part
+    files (with the run id), and its match totals and deals for the statistics."""
+
+    rounds: pa.Table
+    matches: pa.Table
+    totals: np.ndarray
+    deals: np.ndarray
+
+
+def read_block(work: WorkFolder, index: int, run_id: str, names: list[str], players: int
+               ) -> Block:
+    """Block ``index`` from its part files."""
+    rounds, matches = (with_run_id(pq.read_table(work.part(index, kind)), run_id)
+                       for kind in ("rounds", "matches"))
+    return Block(rounds, matches, *block_totals(matches, names, players))
+
+
+def write_and_read(work: WorkFolder, index: int, rounds: pa.Table, matches: pa.Table,
+                   run_id: str, names: list[str], players: int) -> Block:
+    """Write block ``index`` durably and read it back, as the results files take it.
+
+    Called on the thread that played the block, so that conversion, compression and
+    reading back run in parallel and the thread that appends to the results files
+    (the only serial step) does little more than that (README, "Speed": the writer's
+    ceiling). Reading back rather than passing ``rounds`` on keeps a block played now
+    and one kept by an interrupted run the same bytes in the results files."""
+    work.write_block(index, rounds, matches)
+    return read_block(work, index, run_id, names, players)
+
+
+class Appender:
+    """Appends tables to one Parquet file, one row group each, in the order given, on a
+    thread of its own: the two results files are written side by side and beside the
+    statistics fold, so the run's one serial step is the slowest of the three, not
+    their sum (pyarrow encodes and compresses without the GIL). An error of the thread
+    (a full disk) is raised at the next ``put`` or at ``close``."""
+
+    QUEUED = 4  # blocks waiting: bounded memory, enough to ride out a slow write
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.queue: queue.Queue[pa.Table | None] = queue.Queue(maxsize=self.QUEUED)
+        self.error: BaseException | None = None
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._loop, name=f"mexsim-{path.name}",
+                                       daemon=True)
+        self.thread.start()
+
+    def put(self, table: pa.Table) -> None:
+        self._raise()
+        self.queue.put(table)
+
+    def close(self) -> None:
+        """Write what is queued, finish the file; raise the thread's error, if any."""
+        self.queue.put(None)
+        self.thread.join()
+        self._raise()
+
+    def abandon(self) -> None:
+        """Stop the thread without finishing the file (a run that failed or stopped)."""
+        self.stopped.set()
+
+    def _raise(self) -> None:
+        if self.error is not None:
+            raise self.error
+
+    def _loop(self) -> None:
+        writer = None
+        try:
+            while not self.stopped.is_set():
+                try:
+                    table = self.queue.get(timeout=0.2)
+                except queue.Empty:
+                    continue
+                if table is None:
+                    break
+                if writer is None:
+                    writer = pq.ParquetWriter(self.path, table.schema,
+                                              compression=COMPRESSION)
+                writer.write_table(table, row_group_size=max(1, table.num_rows))
+        except BaseException as exc:  # handed to the main thread, which reports it
+            self.error = exc
+            self.stopped.set()
+        finally:
+            if writer is not None:
+                try:
+                    writer.close()
+                except BaseException as exc:
+                    self.error = self.error or exc
+            while not self.queue.empty():  # unblock a put waiting on a failed thread
+                self.queue.get_nowait()
 
 
 class Assembler:
@@ -127,9 +216,11 @@ class Assembler:
     into the run's statistics (mexsim/analysis/accumulate.py: memory independent of
     the number of matches).
 
-    Every block is appended as read back from its part file, whether it was just
-    played or kept by an interrupted run: the final files are the same bytes either
-    way, and nothing is re-encoded at the end of a run."""
+    Every block is appended as read back from its part files, whether it was just
+    played (read back by the thread that wrote it: :func:`write_and_read`) or kept by
+    an interrupted run: the final files are the same bytes either way, and nothing is
+    re-encoded at the end of a run. Each file is appended on a thread of its own
+    (:class:`Appender`)."""
 
     def __init__(self, work: WorkFolder, run_id: str, names: list[str], players: int
                  ) -> None:
@@ -137,34 +228,35 @@ class Assembler:
             shutil.rmtree(work.results)
         work.results.mkdir()
         self.work, self.run_id, self.names, self.players = work, run_id, names, players
-        self.writers: dict[str, pq.ParquetWriter] = {}
+        self.appenders = {kind: Appender(work.results / f"{kind}.parquet")
+                          for kind in ("rounds", "matches")}
         self.statistics = RunAccumulator(players)
         self.matches = 0
 
-    def add(self, index: int) -> None:
-        for kind in ("rounds", "matches"):
-            table = with_run_id(pq.read_table(self.work.part(index, kind)), self.run_id)
-            if kind not in self.writers:
-                self.writers[kind] = pq.ParquetWriter(
-                    self.work.results / f"{kind}.parquet", table.schema,
-                    compression=COMPRESSION)
-            self.writers[kind].write_table(table, row_group_size=max(1, table.num_rows))
-            if kind == "matches":
-                totals, deals = _totals(table, self.names, self.players)
-                self.statistics.add(totals, deals)
-                self.matches += len(totals)
+    def add(self, index: int, block: Block | None = None) -> None:
+        """Append block ``index``: ``block`` as its writer read it back
+        (:func:`write_and_read`), or, for a block kept by an interrupted run, read from
+        its part files here."""
+        if block is None:
+            block = read_block(self.work, index, self.run_id, self.names, self.players)
+        self.appenders["rounds"].put(block.rounds)
+        self.appenders["matches"].put(block.matches)
+        self.statistics.add(block.totals, block.deals)
+        self.matches += len(block.totals)
 
     def close(self) -> RunStatistics:
         """Finish the files; the run's statistics."""
-        for writer in self.writers.values():
-            writer.close()
-        self.writers.clear()
+        for appender in self.appenders.values():
+            appender.close()
         return self.statistics.close()
 
+    def abandon(self) -> None:
+        """Stop the file threads of a run that failed or was stopped."""
+        for appender in self.appenders.values():
+            appender.abandon()
 
 
-
-def _totals(table: pa.Table, names: list[str], players: int
+def block_totals(table: pa.Table, names: list[str], players: int
             ) -> tuple[np.ndarray, np.ndarray]:
     """totals[match, player] of one block's matches table (NaN where a player of a pool
     sat a match out), and each match's deal."""

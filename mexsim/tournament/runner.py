@@ -1,8 +1,10 @@
 """`mexsim run`: play a config's matches on all cores and keep every finished block.
 
 Matches are played in fixed blocks (mexsim/tournament/parts.py) by threads (the numba
-kernels release the GIL); each finished block is written durably into the run's hidden
-work folder ``.NAME.tmp-PID`` in match order, so memory stays bounded, a killed run
+kernels release the GIL); the thread that played a block also converts it to Arrow,
+writes it durably into the run's hidden work folder ``.NAME.tmp-PID`` and reads it
+back, and the main thread appends the blocks to the results files in match order and
+folds their statistics (the one serial step), so memory stays bounded, a killed run
 keeps what it played (``--resume`` continues it), and the files depend on (config,
 seed) only — never on the worker count, block timing or resume point. When all blocks
 are in, the results are assembled, summarised and put in place of ``out`` without ever
@@ -44,15 +46,17 @@ from mexsim.tournament.config import Config, config_schedule
 from mexsim.tournament.identity import differences, run_id, run_identity
 from mexsim.tournament.limits import check_resources
 from mexsim.tournament.lineup import player_policies
-from mexsim.tournament.parts import Assembler, WorkFolder, blocks
+from mexsim.tournament.parts import Assembler, Block, WorkFolder, blocks, write_and_read
 from mexsim.tournament.results import block_tables
+from mexsim.tournament.schedule import Schedule
+from mexsim.tournament.shared import is_url
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 @dataclass(frozen=True)
 class RunResult:
-    directory: Path
+    directory: Path | str  # a results folder or a shared location's URL
     matches: int
     workers: int
     wall_seconds: float  # the whole command, from its start to the results in place
@@ -129,7 +133,7 @@ class _Signals:
         self.previous.clear()
 
 
-def run(config: Config, out: Path, workers: int, force: bool = False,
+def run(config: Config, out: Path | str, workers: int, force: bool = False,
         progress: Callable[[int], None] | None = None,
         write_tables: Callable[[Path, RunStatistics], None] | None = None,
         resume: bool = False, note: Callable[[str], None] | None = None,
@@ -145,6 +149,9 @@ def run(config: Config, out: Path, workers: int, force: bool = False,
     ``until``: stop once decided (``--until decided``); ``cluster``: play the blocks on
     a Dask cluster (``local:N`` or a scheduler address: mexsim/tournament/cluster.py).
 
+    ``out``: a results folder, or an fsspec URL (``file:///…``, ``s3://…``) where the
+    blocks are written as parts by whoever plays them (mexsim/tournament/shared.py).
+
     Raises ConfigError (refused before play), OutputError (the system refused a
     write), OutputConflict (complete results not put in place) or Interrupted."""
     started = time.perf_counter() if started is None else started
@@ -152,10 +159,17 @@ def run(config: Config, out: Path, workers: int, force: bool = False,
     check_resources(f"{config.path} [run]", config.matches, len(config.players), workers)
     if cluster:
         parse_address(cluster)  # a bad address is refused before anything is done
+    if is_url(out):
+        from mexsim.tournament.shared import run_shared
+
+        return run_shared(config, str(out), workers, force, progress, write_tables,
+                          resume, note, started, until, cluster)
+    out = Path(out)
     signals = _Signals()
     signals.install()
     lock = output.OutputLock(out)
     work: WorkFolder | None = None
+    assembler: Assembler | None = None
     close_cluster = _nothing
     try:
         try:
@@ -179,13 +193,14 @@ def run(config: Config, out: Path, workers: int, force: bool = False,
                 note(f"playing on {player.workers} Dask workers; dashboard {player.dashboard}")
             work = _work_folder(out, stale, rid, identity)
             all_blocks = blocks(config.matches)
-            done = work.done_prefix()
+            kept = work.done()  # blocks are written in parallel: not always a prefix
+            done = len(kept)
             if done:
                 note(f"resuming {work.path}: {done:,} of {len(all_blocks):,} blocks "
                      "already played")
             play_start = time.perf_counter()
             assembler = Assembler(work, rid, [p.name for p in config.players], len(players))
-            played, stopped = _play(config, players, work, assembler, all_blocks, done,
+            played, stopped = _play(config, players, work, assembler, all_blocks, kept,
                                     workers, progress, until, player)
             if stopped is not None:
                 note(stopped.describe())
@@ -218,6 +233,8 @@ def run(config: Config, out: Path, workers: int, force: bool = False,
         # anything else (OutputConflict, a bug) keeps the work folder: the next run
         # names it, --resume continues it
     finally:
+        if assembler is not None:
+            assembler.abandon()  # closed already when the run succeeded
         close_cluster()
         signals.restore()
         lock.release()
@@ -233,16 +250,16 @@ class StopRule:
 
 
 def _play(config: Config, players: list[Policy], work: WorkFolder, assembler: Assembler,
-          all_blocks: list[tuple[int, int]], done: int, workers: int,
+          all_blocks: list[tuple[int, int]], kept: set[int], workers: int,
           progress: Callable[[int], None] | None, until: StopRule | None = None,
           cluster: ClusterPlayer | None = None) -> tuple[int, Verdict | None]:
-    """Play the blocks after the first ``done`` (on disk already), writing each in
-    order; returns the matches played and, when ``until`` stopped the run, the verdict
-    that did. Blocks are played on ``cluster`` when given, else on ``workers`` threads,
-    which are never joined on the way out (see the module docstring)."""
+    """Play the blocks not ``kept`` (on disk already, from an interrupted run), adding
+    every block to the results in order; returns the matches played and, when ``until``
+    stopped the run, the verdict that did. Blocks are played on ``cluster`` when given,
+    else on ``workers`` threads, which are never joined on the way out (see the module
+    docstring)."""
     schedule = config_schedule(config)
     names = [p.name for p in config.players]
-    strategies = [p.strategy for p in config.players]
     whole_deals = config.table_size if config.duplicate else 1
 
     def decided(end: int) -> Verdict | None:
@@ -252,8 +269,11 @@ def _play(config: Config, players: list[Policy], work: WorkFolder, assembler: As
         result = verdict(assembler.statistics.stats, names, until.confidence, until.margin)
         return result if result.decided else None
 
+    done = 0  # the kept blocks from the first: added before any thread starts
+    while done in kept:
+        done += 1
     if progress:
-        progress(sum(n for _, n in all_blocks[:done]))
+        progress(sum(n for index, (_, n) in enumerate(all_blocks) if index in kept))
     for index in range(done):
         assembler.add(index)
         first, n = all_blocks[index]
@@ -262,42 +282,63 @@ def _play(config: Config, players: list[Policy], work: WorkFolder, assembler: As
             return 0, stop
     todo = ((index, first, n) for index, (first, n) in enumerate(all_blocks)
             if index >= done)
-    pool = None if cluster else ThreadPoolExecutor(max_workers=workers)
     in_flight = 2 * (cluster.workers if cluster else workers)
+    # Threads play the blocks (or wait for the cluster's result), convert them and write
+    # their part files; this thread only appends them to the results files in order
+    # and folds their totals (the serial step: README, "Speed", the writer's ceiling).
+    pool = ThreadPoolExecutor(max_workers=min(in_flight, os.cpu_count() or 1)
+                              if cluster else workers)
     pending: deque[tuple[int, int, int, Any]] = deque()
-    played = 0
+    played = flying = 0
     try:
         while True:
-            while len(pending) < in_flight:
+            while flying < in_flight:
                 nxt = next(todo, None)
                 if nxt is None:
                     break
                 index, first, n = nxt
-                future = (cluster.submit(first, n) if cluster else
-                          pool.submit(play_block, config, players, first, n))
+                if index in kept:  # past a gap the threads left: read, not played
+                    pending.append((index, first, n, None))
+                    continue
+                flying += 1
+                played_block = cluster.submit(first, n) if cluster else None
+                future = pool.submit(_play_and_write, config, players, work, assembler,
+                                     index, first, n, schedule, played_block)
                 pending.append((index, first, n, future))
             if not pending:
                 break
             index, first, n, future = pending.popleft()
-            res = future.result()
-            rounds_table, matches_table = block_tables(
-                res, first, config.rules.max_pip, schedule.seating(first, n), names,
-                strategies, schedule.deals(first, n))
-            work.write_block(index, rounds_table, matches_table)
-            assembler.add(index)
-            played += n
-            if progress:
-                progress(n)
+            if future is None:
+                assembler.add(index)
+            else:
+                flying -= 1
+                assembler.add(index, future.result())
+                played += n
+                if progress:
+                    progress(n)
             stop = decided(first + n)
             if stop is not None:
                 return played, stop
     finally:
         # never wait: a thread stuck in a strategy would hold the process forever
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+        pool.shutdown(wait=False, cancel_futures=True)
         for *_, future in pending:
-            future.cancel()
+            if future is not None:
+                future.cancel()
     return played, None
+
+
+def _play_and_write(config: Config, players: list[Policy], work: WorkFolder,
+                    assembler: Assembler, index: int, first: int, n: int,
+                    schedule: Schedule, remote: Any = None) -> Block:
+    """On a pool thread: play block ``index`` (or wait for the cluster's ``remote``
+    result), convert it, write its parts and read them back for the assembler."""
+    res = play_block(config, players, first, n) if remote is None else remote.result()
+    rounds_table, matches_table = block_tables(
+        res, first, config.rules.max_pip, schedule.seating(first, n), assembler.names,
+        [p.strategy for p in config.players], schedule.deals(first, n))
+    return write_and_read(work, index, rounds_table, matches_table, assembler.run_id,
+                          assembler.names, assembler.players)
 
 
 def _stale_work(out: Path, rid: str, identity: dict[str, Any], resume: bool, force: bool,

@@ -1,0 +1,108 @@
+"""The results files' appender threads (mexsim/tournament/parts.py): the same bytes as
+appending on the calling thread, and an error of the thread reaches the caller."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from mexsim.tournament.parts import COMPRESSION, Appender
+
+
+def tables(count: int) -> list[pa.Table]:
+    rng = np.random.default_rng(7)
+    return [pa.table({"match": np.arange(i * 100, i * 100 + 100 + i, dtype=np.int64),
+                      "total": rng.integers(0, 300, 100 + i).astype(np.int32)})
+            for i in range(count)]
+
+
+def test_an_appender_writes_the_bytes_of_a_writer_on_the_calling_thread(tmp_path: Path
+                                                                        ) -> None:
+    blocks = tables(12)  # more than the queue holds
+    direct = tmp_path / "direct.parquet"
+    with pq.ParquetWriter(direct, blocks[0].schema, compression=COMPRESSION) as writer:
+        for table in blocks:
+            writer.write_table(table, row_group_size=table.num_rows)
+    appender = Appender(tmp_path / "threaded.parquet")
+    for table in blocks:
+        appender.put(table)
+    appender.close()
+    assert (tmp_path / "threaded.parquet").read_bytes() == direct.read_bytes()
+    assert pq.ParquetFile(direct).metadata.num_row_groups == len(blocks)
+
+
+def test_an_error_of_the_thread_reaches_the_caller(tmp_path: Path) -> None:
+    appender = Appender(tmp_path / "missing" / "results.parquet")  # no such folder
+    with pytest.raises(OSError):
+        for table in tables(12):  # the thread fails at once: a put or the close says so
+            appender.put(table)
+        appender.close()
+    assert not appender.thread.is_alive()
+
+
+def test_an_abandoned_appender_stops(tmp_path: Path) -> None:
+    appender = Appender(tmp_path / "results.parquet")
+    appender.put(tables(1)[0])
+    appender.abandon()
+    appender.thread.join(timeout=5)
+    assert not appender.thread.is_alive()
+
+
+def test_resume_keeps_blocks_past_a_gap(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                        ) -> None:
+    """Blocks are written by the threads that play them, so a dead run's blocks need
+    not be the first ones: --resume reads every block on disk and plays only the
+    missing ones, and the files are those of an uninterrupted run."""
+    import filecmp
+    import os
+    import signal
+    import time
+
+    from mexsim.errors import Interrupted
+    from mexsim.tournament import runner
+    from mexsim.tournament.config import load_config, with_overrides
+    from mexsim.tournament.parts import WorkFolder
+    from tests.tournament.test_run import config_text, write_config
+    from tests.tournament.test_safety import run_cli
+
+    cfg = write_config(tmp_path, config_text(tmp_path / "whole", matches=400))  # 7 blocks
+    assert run_cli(cfg, "--workers", "1", "--quiet").exit_code == 0
+    original = runner.play_block
+
+    def ctrl_c_at_block_five(config: object, players: object, first: int, n: int) -> object:
+        if first == 5 * 64:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.5)  # the main thread stops meanwhile
+            raise RuntimeError("stopped")  # this block is never written
+        return original(config, players, first, n)
+
+    monkeypatch.setattr(runner, "play_block", ctrl_c_at_block_five)
+    out = tmp_path / "res"
+    with pytest.raises(Interrupted):
+        runner.run(with_overrides(load_config(cfg), out=str(out)), out, 1)
+    monkeypatch.setattr(runner, "play_block", original)
+    work = WorkFolder(next(tmp_path.glob(".res.tmp-*")))
+    assert work.done() >= {0, 1, 2, 3, 4}
+    for kind in ("rounds", "matches"):  # a gap: block 1 missing, blocks after it kept
+        work.part(1, kind).unlink()
+    kept = len(work.done())
+    missing = set(range(7)) - work.done()
+    assert 1 in missing and len(missing) < 7 - 1
+    played: set[int] = set()
+
+    def counting(config: object, players: object, first: int, n: int) -> object:
+        if n:  # (0, 0) loads the kernels
+            played.add(first // 64)
+        return original(config, players, first, n)
+
+    monkeypatch.setattr(runner, "play_block", counting)
+    resumed = run_cli(cfg, "--out", out, "--workers", "1", "--quiet", "--resume")
+    assert resumed.exit_code == 0, resumed.stderr
+    assert f"{kept:,} of 7 blocks already played" in resumed.stderr
+    assert played == missing  # the blocks past the gap were read, not played again
+    for name in ("rounds.parquet", "matches.parquet", "summary.csv"):
+        assert filecmp.cmp(tmp_path / "whole" / name, out / name, shallow=False), name

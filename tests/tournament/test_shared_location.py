@@ -1,0 +1,186 @@
+"""`mexsim run --out URL` (issue 12 item 3): parts written straight to a shared location
+by whoever plays them, committed by a manifest; the rows and row groups of a local run,
+resumable, never replacing committed results."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from mexsim.errors import Interrupted
+from mexsim.tournament import runner, shared
+from mexsim.tournament.config import load_config, with_overrides
+from tests.tournament.test_run import config_text, write_config
+from tests.tournament.test_safety import one_line_error, run_cli
+
+pytest.importorskip("fsspec")
+
+MATCHES = 400  # 7 blocks of 64 matches (the last one short)
+BLOCKS = 7
+KINDS = ("rounds", "matches")
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("shared")
+
+
+@pytest.fixture(scope="module")
+def cfg(folder: Path) -> Path:
+    return write_config(folder, config_text(folder / "unused", matches=MATCHES))
+
+
+@pytest.fixture(scope="module")
+def local(folder: Path, cfg: Path) -> Path:
+    out = folder / "local"
+    result = run_cli(cfg, "--out", out, "--workers", "1", "--quiet")
+    assert result.exit_code == 0, result.stderr
+    return out
+
+
+def url(path: Path) -> str:
+    return f"file://{path}"
+
+
+def manifest(out: Path) -> dict[str, Any]:
+    return json.loads((out / shared.MANIFEST).read_text())
+
+
+def parts_table(out: Path, kind: str) -> pa.Table:
+    return pa.concat_tables(pq.read_table(out / f) for f in manifest(out)["files"][kind])
+
+
+def same_content(local: Path, out: Path) -> None:
+    """The same rows and row groups as the local run's files; the same tables."""
+    for kind in KINDS:
+        whole = pq.ParquetFile(local / f"{kind}.parquet")
+        files = manifest(out)["files"][kind]
+        assert len(files) == whole.metadata.num_row_groups == BLOCKS
+        for group, name in enumerate(files):
+            part = pq.ParquetFile(out / name)
+            assert part.metadata.num_row_groups == 1
+            assert part.read().equals(whole.read_row_group(group)), (kind, group)
+        assert parts_table(out, kind).equals(whole.read())
+        assert parts_table(out, kind).schema.metadata == whole.schema_arrow.metadata
+    for name in ("summary.csv", "head_to_head.csv"):
+        assert (out / name).read_bytes() == (local / name).read_bytes(), name
+
+
+def test_a_url_out_holds_the_rows_and_row_groups_of_a_local_run(local: Path, cfg: Path,
+                                                                tmp_path: Path) -> None:
+    out = tmp_path / "shared"
+    result = run_cli(cfg, "--out", url(out), "--workers", "2", "--quiet")
+    assert result.exit_code == 0, result.stderr
+    assert url(out) in result.stdout
+    same_content(local, out)
+    m = manifest(out)
+    assert m["format"] == shared.MANIFEST_FORMAT and m["matches"] == MATCHES
+    assert not (out / shared.WORK_FILE).exists()
+    assert sorted(p.name for p in (out / "matches").iterdir()) == [
+        Path(f).name for f in m["files"]["matches"]]  # nothing but the committed parts
+    run = json.loads((out / "run.json").read_text())
+    assert run["matches"] == MATCHES and run["run_id"] == m["run_id"]
+    # what the README shows readers: pandas reads the folder of parts in match order
+    whole = pd.read_parquet(local / "matches.parquet")
+    pd.testing.assert_frame_equal(pd.read_parquet(out / "matches"), whole)
+    listed = pq.read_table([str(out / f) for f in m["files"]["matches"]]).to_pandas()
+    pd.testing.assert_frame_equal(listed, whole)
+
+
+def test_parts_are_the_same_bytes_for_any_worker_count(cfg: Path, tmp_path: Path) -> None:
+    runs = {}
+    for workers in ("1", "2"):
+        out = tmp_path / f"w{workers}"
+        assert run_cli(cfg, "--out", url(out), "--workers", workers, "--quiet"
+                       ).exit_code == 0
+        runs[workers] = {name: (out / name).read_bytes()
+                         for kind in KINDS for name in manifest(out)["files"][kind]}
+    assert runs["1"] == runs["2"]
+
+
+def test_an_interrupted_url_run_resumes_to_the_same_content(local: Path, cfg: Path,
+                                                            tmp_path: Path,
+                                                            monkeypatch: Any) -> None:
+    out = tmp_path / "shared"
+    original = shared.play_and_write
+
+    def ctrl_c_at_block_three(*args: Any) -> Any:
+        result = original(*args)
+        if args[4] == 3:
+            os.kill(os.getpid(), signal.SIGINT)
+        return result
+
+    monkeypatch.setattr(shared, "play_and_write", ctrl_c_at_block_three)
+    config = with_overrides(load_config(cfg), out=url(out))
+    with pytest.raises(Interrupted) as caught:  # a real SIGINT, in process
+        runner.run(config, url(out), 1)
+    assert caught.value.signum == signal.SIGINT
+    assert "--resume" in str(caught.value) and url(out) in str(caught.value)
+    assert not (out / shared.MANIFEST).exists() and (out / shared.WORK_FILE).exists()
+    monkeypatch.setattr(shared, "play_and_write", original)
+
+    again = run_cli(cfg, "--out", url(out), "--quiet")  # without --resume: named, kept
+    assert "--resume" in one_line_error(again, 2)
+    resumed = run_cli(cfg, "--out", url(out), "--workers", "2", "--quiet", "--resume")
+    assert resumed.exit_code == 0, resumed.stderr
+    assert "blocks already played" in resumed.stderr
+    same_content(local, out)
+    assert json.loads((out / "run.json").read_text())["resumed_blocks"] >= 3
+
+
+def test_committed_results_at_a_url_are_never_replaced(cfg: Path, tmp_path: Path) -> None:
+    out = tmp_path / "shared"
+    assert run_cli(cfg, "--out", url(out), "--matches", "64", "--quiet").exit_code == 0
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    for extra in ([], ["--force"], ["--resume", "--force"]):
+        line = one_line_error(run_cli(cfg, "--out", url(out), "--quiet", *extra), 2)
+        assert url(out) in line and "manifest.json" in line
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+    foreign = tmp_path / "foreign"
+    foreign.mkdir()
+    (foreign / "notes.txt").write_text("mine")
+    for extra in ([], ["--force"]):
+        line = one_line_error(run_cli(cfg, "--out", url(foreign), "--quiet", *extra), 2)
+        assert "not written by mexsim" in line
+    assert (foreign / "notes.txt").read_text() == "mine"
+
+
+def test_a_url_without_fsspec_support_is_one_line(cfg: Path) -> None:
+    line = one_line_error(run_cli(cfg, "--out", "nosuchscheme://bucket/r", "--quiet"), 2)
+    assert "nosuchscheme://bucket/r" in line
+
+
+def test_until_decided_commits_only_the_blocks_it_used(tmp_path: Path) -> None:
+    players = '[[players]]\nstrategy = "greedy"\n[[players]]\nstrategy = "random"\n'
+    out = tmp_path / "shared"
+    cfg = write_config(tmp_path, config_text(out, matches=20_000, players=players))
+    result = run_cli(cfg, "--out", url(out), "--until", "decided", "--margin", "0.5",
+                     "--workers", "2", "--quiet")
+    assert result.exit_code == 0, result.stderr
+    m = manifest(out)
+    assert m["matches"] < 20_000
+    assert parts_table(out, "matches").num_rows == 2 * m["matches"]
+    for kind in KINDS:  # the blocks played past the stop were removed before the commit
+        assert sorted(p.name for p in (out / kind).iterdir()) == [
+            Path(f).name for f in m["files"][kind]]
+
+
+pytest.importorskip("distributed")
+
+
+def test_a_local_cluster_writes_the_parts_of_a_threaded_run(local: Path, cfg: Path,
+                                                            tmp_path: Path) -> None:
+    out = tmp_path / "dask"
+    result = run_cli(cfg, "--out", url(out), "--cluster", "local:2", "--quiet")
+    assert result.exit_code == 0, result.stderr
+    assert "Dask workers" in result.stderr
+    same_content(local, out)
