@@ -17,9 +17,11 @@ write the blocks' parts there themselves and send back only their match totals.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import dataclasses
 import hashlib
+import shutil
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -74,6 +76,8 @@ def _worker_config(config: Config, sources: dict[str, tuple[str, str]]) -> Confi
     folder = _WORKER_FOLDERS.get(key)
     if folder is None:
         folder = Path(tempfile.mkdtemp(prefix=f"mexsim-strategies-{key}-"))
+        # kept for the worker's next runs of the same sources, gone when it exits
+        atexit.register(shutil.rmtree, folder, True)
         for file_name, text in sources.values():
             (folder / file_name).write_text(text, encoding="utf-8")
         _WORKER_FOLDERS[key] = folder

@@ -8,6 +8,8 @@ import filecmp
 import json
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -119,3 +121,20 @@ def test_a_worker_killed_mid_run_loses_nothing(tmp_path: Path) -> None:
     for name in RESULTS:
         assert filecmp.cmp(tmp_path / "threads" / name, tmp_path / "dask" / name,
                            shallow=False), name
+
+
+def test_a_worker_removes_its_copies_of_the_strategies_when_it_exits(tmp_path):
+    """A worker keeps the strategy sources it was sent in a folder of its own for its
+    next tasks; the folder goes when the worker process does."""
+    code = (
+        "import dataclasses\n"
+        "from mexsim.tournament.cluster import _worker_config\n"
+        "@dataclasses.dataclass(frozen=True)\n"
+        "class Cfg:\n"
+        "    strategy_dirs: tuple = ()\n"
+        "print(_worker_config(Cfg(), {'mine': ('mine.py', 'x = 1')}).strategy_dirs[0])\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, env=os.environ | {"TMPDIR": str(tmp_path)})
+    folder = Path(done.stdout.strip())
+    assert folder.parent == tmp_path and folder.name.startswith("mexsim-strategies-")
+    assert not folder.exists()
