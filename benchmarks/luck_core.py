@@ -1,6 +1,6 @@
 """The luck of a match's chance events, replayed from its event rows (issue 13 study).
 
-Walks the rows of kernel.play_match(record=True) keeping the table (who holds each
+Walks the rows of kernel.play_match(..., record=True, ...) keeping the table (who holds each
 tile, train ends, markers, open doubles) and, at every chance event, scores each seat j
 with a value model V_j (an estimate of seat j's round penalty, quadratic in the
 features below; luck_study.py fits it on a pilot block):
@@ -21,14 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from mexsim.game.kernel import (
-    EV_DEAL_BONEYARD,
-    EV_DEAL_HAND,
-    EV_DRAW,
-    EV_ENGINE,
-    EV_PASS,
-    EV_PLAY,
-)
+from mexsim.game.enums import Event, EventField
 from mexsim.planner import longest_chain
 
 # per-seat statistics
@@ -158,11 +151,11 @@ def replay(ev, P, N, set_aside, lo, hi, pips, mu, sd, coef, collect, X, Xrs, dea
     engine_tile = -1
     bone = 0
     for i in range(ev.shape[0]):
-        kind = ev[i, 0]
-        r = ev[i, 1]
-        s = ev[i, 2]
-        t = ev[i, 3]
-        if kind == EV_DEAL_HAND or kind == EV_DEAL_BONEYARD:  # noqa: SIM109 (numba)
+        kind = ev[i, EventField.kind]
+        r = ev[i, EventField.round]
+        s = ev[i, EventField.seat]
+        t = ev[i, EventField.tile]
+        if kind == Event.deal_hand or kind == Event.deal_boneyard:
             if not dealing:  # a new round
                 dealing = True
                 rnd = r
@@ -177,7 +170,7 @@ def replay(ev, P, N, set_aside, lo, hi, pips, mu, sd, coef, collect, X, Xrs, dea
                 n_open = 0
                 placed = set_aside
                 bone = 0
-            if kind == EV_DEAL_HAND:
+            if kind == Event.deal_hand:
                 owner[t] = s
             else:
                 owner[t] = -1
@@ -216,7 +209,7 @@ def replay(ev, P, N, set_aside, lo, hi, pips, mu, sd, coef, collect, X, Xrs, dea
                 seat_stats(owner, k, ends, P, N, lo, hi, pips, engine_tile, hand, chain,
                            stats[k])
                 dirty[k] = 0
-        if kind == EV_DRAW:
+        if kind == Event.draw:
             for k in range(P):
                 if dirty[k]:
                     seat_stats(owner, k, ends, P, N, lo, hi, pips, engine_tile, hand, chain,
@@ -258,11 +251,11 @@ def replay(ev, P, N, set_aside, lo, hi, pips, mu, sd, coef, collect, X, Xrs, dea
                     Xrs[rows, 0] = rnd
                     Xrs[rows, 1] = j
                     rows += 1
-        elif kind == EV_ENGINE:
+        elif kind == Event.engine:
             owner[engine_tile] = -2
             placed = True
-        elif kind == EV_PLAY:
-            tr = ev[i, 4]
+        elif kind == Event.play:
+            tr = ev[i, EventField.extra]
             ends[tr] = hi[t] if lo[t] == ends[tr] else lo[t]
             owner[t] = -2
             if tr == s:
@@ -284,6 +277,6 @@ def replay(ev, P, N, set_aside, lo, hi, pips, mu, sd, coef, collect, X, Xrs, dea
             else:
                 dirty[tr] = 1
             dirty[s] = 1
-        elif kind == EV_PASS:
+        elif kind == Event.pass_:
             marked[s] = 1
     return rows

@@ -14,7 +14,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from mexsim.game.kernel import EV_DRAW, F_PENALTY, play_dealt_round
+from mexsim.game.contexts import Outputs
+from mexsim.game.enums import N_FIELDS, N_STATUS, Event, EventField, Field
+from mexsim.game.kernel import play_dealt_round
 
 
 @njit(cache=True)
@@ -37,29 +39,28 @@ def _replay_order(order, fixed, n, u, keys, q, out):
 
 
 @njit(cache=True)
-def rollout_luck(seed, match, rnd, order, n, P, N, H, first_turn_train, set_aside,
-                 draw_to_start, double_blank_points, funcs, seat_func, params, n_params,
-                 n_memory, lo, hi, pips, number_mask, view, ev, keys, R, deal_luck, draw_luck,
-                 actual):
+def rollout_luck(seed, match, rnd, order, n, rules, funcs, seats, tiles, view, ev, keys, R,
+                 deal_luck, draw_luck, actual):
     """Play the round from order[:n] (penalties into actual[seat]) and score its deal
-    (seat rotations of the hands) and every draw with rollout values (R replays)."""
-    T = lo.shape[0]
-    res = np.zeros((N + 1, P, 6), dtype=np.int64)
-    status = np.zeros(6, dtype=np.int64)
+    (seat rotations of the hands) and every draw with rollout values (R replays).
+    rules, funcs, seats, tiles: the kernels' arguments (mexsim/game/contexts.py)."""
+    P, N, H = rules.players, rules.max_pip, rules.hand_size
+    T = tiles.lo.shape[0]
+    res = np.zeros((N + 1, P, N_FIELDS), dtype=np.int64)
+    status = np.zeros(N_STATUS, dtype=np.int64)
     buf = np.empty(T, dtype=np.int64)
-    n_ev = play_dealt_round(seed, match, rnd, order, n, P, N, H, first_turn_train, set_aside,
-                           draw_to_start, double_blank_points, funcs, seat_func, params,
-                           n_params, n_memory, lo, hi, pips, number_mask, view, res, ev,
-                           status)
+    n_ev = play_dealt_round(seed, match, rnd, order, n, rules, funcs, seats, tiles,
+                            Outputs(view, res, ev, status))
     for s in range(P):
-        actual[s] = res[rnd, s, F_PENALTY]
+        actual[s] = res[rnd, s, Field.penalty]
     draws = np.empty(n, dtype=np.int64)
     nd = 0
     for i in range(n_ev):
-        if ev[i, 0] == EV_DRAW:
-            draws[nd] = ev[i, 3]
+        if ev[i, EventField.kind] == Event.draw:
+            draws[nd] = ev[i, EventField.tile]
             nd += 1
     ev2 = np.empty_like(ev)
+    out2 = Outputs(view, res, ev2, status)
     dealt = P * H
     # the deal: every rotation of the hands, the boneyard re-ordered
     acc = np.zeros(P)
@@ -72,14 +73,11 @@ def rollout_luck(seed, match, rnd, order, n, P, N, H, first_turn_train, set_asid
         rot_order[dealt:n] = order[dealt:n]
         for q in range(R):
             _replay_order(rot_order, dealt, n, -1, keys, q, buf)
-            play_dealt_round(seed, match, rnd, buf, n, P, N, H, first_turn_train, set_aside,
-                             draw_to_start, double_blank_points, funcs, seat_func, params,
-                             n_params, n_memory, lo, hi, pips, number_mask, view, res, ev2,
-                             status)
+            play_dealt_round(seed, match, rnd, buf, n, rules, funcs, seats, tiles, out2)
             for s in range(P):
-                acc[s] += res[rnd, s, F_PENALTY] / (R * P)
+                acc[s] += res[rnd, s, Field.penalty] / (R * P)
                 if rot == 0:
-                    v0[s] += res[rnd, s, F_PENALTY] / R
+                    v0[s] += res[rnd, s, Field.penalty] / R
     for s in range(P):
         deal_luck[s] = v0[s] - acc[s]
     # the draws: draw m took order[dealt + m]
@@ -92,14 +90,11 @@ def rollout_luck(seed, match, rnd, order, n, P, N, H, first_turn_train, set_asid
             u = order[i]
             for q in range(R):
                 _replay_order(order, fixed, n, u, keys, q, buf)
-                play_dealt_round(seed, match, rnd, buf, n, P, N, H, first_turn_train,
-                                 set_aside, draw_to_start, double_blank_points, funcs,
-                                 seat_func, params, n_params, n_memory, lo, hi, pips,
-                                 number_mask, view, res, ev2, status)
+                play_dealt_round(seed, match, rnd, buf, n, rules, funcs, seats, tiles, out2)
                 for s in range(P):
-                    acc[s] += res[rnd, s, F_PENALTY] / (R * cnt)
+                    acc[s] += res[rnd, s, Field.penalty] / (R * cnt)
                     if u == draws[m]:
-                        v0[s] += res[rnd, s, F_PENALTY] / R
+                        v0[s] += res[rnd, s, Field.penalty] / R
         for s in range(P):
             draw_luck[s] += v0[s] - acc[s]
     return n_ev

@@ -27,8 +27,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from luck_core import NF, n_coef, replay
 
 from mexsim.game import kernel, view
+from mexsim.game.contexts import Outputs, PlayerArrays
+from mexsim.game.enums import N_EVENT_FIELDS, N_FIELDS, N_STATUS, Dispatch, Field
 from mexsim.game.play import KernelArgs, _seed, event_capacity
 from mexsim.game.rules import resolve_rules
+from mexsim.game.tiles import tile_set
 
 Z = 1.959964
 
@@ -44,19 +47,17 @@ TABLES = {  # name: (seats, index into STRATEGIES of each player)
 
 
 def rotated_args(rules, idx):
-    """The kernels' rule arguments for each seat rotation r: player i (strategy
-    STRATEGIES[idx[i]]) in seat (i + r) % P."""
+    """The kernels' arguments (rules, funcs, seats, tiles) for each seat rotation r:
+    player i (strategy STRATEGIES[idx[i]]) in seat (i + r) % P."""
     P = rules.players
     base = KernelArgs.build(rules, list(STRATEGIES))
+    numbers, funcs, players, tiles = base.kernel_args()
     out = []
     for r in range(P):
         who = np.array([idx[(s - r) % P] for s in range(P)])
-        a = list(base.rule_args())
-        a[8] = base.player_func[who].copy()
-        a[9] = base.params[who].copy()
-        a[10] = base.n_params[who].copy()
-        a[11] = base.n_memory[who].copy()
-        out.append(tuple(a))
+        seats = PlayerArrays(players.func[who].copy(), players.params[who].copy(),
+                             players.n_params[who].copy(), players.n_memory[who].copy())
+        out.append((numbers, funcs, seats, tiles))
     return out
 
 
@@ -68,12 +69,12 @@ def play_block(rules, idx, seed, deals):
     out = []
     for d in range(deals):
         for r in range(P):
-            res = np.zeros((rules.rounds, P, kernel.N_FIELDS), dtype=np.int64)
-            ev = np.zeros((cap, kernel.EV_FIELDS), dtype=np.int64)
-            status = np.zeros(kernel.N_STATUS, dtype=np.int64)
+            res = np.zeros((rules.rounds, P, N_FIELDS), dtype=np.int64)
+            ev = np.zeros((cap, N_EVENT_FIELDS), dtype=np.int64)
+            status = np.zeros(N_STATUS, dtype=np.int64)
             work = np.zeros(view.SIZE, dtype=np.int64)
-            n = kernel.play_match(_seed(seed), d * P + r, d, *rot_args[r], work, res,
-                                  ev, status, True, kernel.DISPATCH_PLUGIN)
+            n = kernel.play_match(_seed(seed), d * P + r, d, *rot_args[r],
+                                  Outputs(work, res, ev, status), True, Dispatch.plugin)
             out.append((d, r, res, ev[:n].copy()))
     return out
 
@@ -89,7 +90,7 @@ def collect(rules, block):
         n = replay(ev, P, rules.max_pip, rules.engine == "set_aside", ts.lo, ts.hi, ts.pips,
                    dummy, dummy, dummy, True, X, rs, dl, dl)
         Xs.append(X[:n])
-        ys.append(res[rs[:n, 0], rs[:n, 1], kernel.F_PENALTY])
+        ys.append(res[rs[:n, 0], rs[:n, 1], Field.penalty])
     return np.concatenate(Xs), np.concatenate(ys).astype(float)
 
 
@@ -142,7 +143,7 @@ def player_totals(rules, block, lucks):
         d = k // P
         for i in range(P):
             s = (i + r) % P
-            raw[d, r, i] = res[:, s, kernel.F_PENALTY].sum()
+            raw[d, r, i] = res[:, s, Field.penalty].sum()
             deal[d, r, i] = lucks[k][0][:, s].sum()
             draw[d, r, i] = lucks[k][1][:, s].sum()
     return raw, deal, draw
@@ -235,7 +236,7 @@ def ceiling(name, rules, idx, seed, deals, R, mu, sd, coef):
     players = [STRATEGIES[i] for i in idx]
     P = rules.players
     rot_args = rotated_args(rules, idx)
-    ts = KernelArgs.build(rules, list(STRATEGIES)).tiles
+    ts = tile_set(rules.max_pip)
     T = len(ts.lo)
     gen = np.random.default_rng(seed)
     # two independent sets of rollout keys: the spread between the two luck estimates
@@ -254,7 +255,7 @@ def ceiling(name, rules, idx, seed, deals, R, mu, sd, coef):
         tiles = [t for t in range(T) if not (rules.engine == "set_aside" and t == engine)]
         order = gen.permutation(np.array(tiles, dtype=np.int64))
         for r in range(P):
-            ev = np.zeros((cap, kernel.EV_FIELDS), dtype=np.int64)
+            ev = np.zeros((cap, N_EVENT_FIELDS), dtype=np.int64)
             work = np.zeros(view.SIZE, dtype=np.int64)
             dl = np.zeros(P)
             wl = np.zeros(P)
