@@ -255,28 +255,34 @@ def run(
 
 @app.command()
 def report(
-    directory: Annotated[Path, typer.Argument(metavar="DIR", help="A results directory.")],
+    directory: Annotated[str, typer.Argument(
+        metavar="DIR", help="A results directory: the single files (--out DIR) or the "
+                            "parts with manifest.json (--out file:///DIR); a path or "
+                            "a file:// URL.")],
 ) -> None:
     """Print the comparison of a results directory again and write its plots (PNG)."""
-    if not directory.is_dir():
-        raise ConfigError(f"{directory}: not a results directory (no such folder)")
+    from mexsim.analysis.provenance import local_folder
+
+    folder = local_folder(directory)
+    if not folder.is_dir():
+        raise ConfigError(f"{folder}: not a results directory (no such folder)")
     from mexsim.analysis.provenance import check_results
 
-    check_results(directory)
+    check_results(folder)  # either form: single files, or parts listed by a manifest
     import pyarrow as pa
 
     from mexsim.analysis.comparison import analyze_directory
     from mexsim.analysis.plots import plot_digest
 
     try:  # streamed by row group: memory does not grow with the number of matches
-        analysis, digest = analyze_directory(directory)
+        analysis, digest = analyze_directory(folder)
     except (OSError, pa.ArrowException, ValueError, KeyError) as exc:
-        raise ConfigError(f"{directory}: results cannot be read ({exc})") from exc
+        raise ConfigError(f"{folder}: results cannot be read ({exc})") from exc
     print(analysis.format())
     try:
-        written = plot_digest(directory, digest, analysis)
+        written = plot_digest(folder, digest, analysis)
     except OSError as exc:
-        raise OutputError(f"{exc.filename or directory}: cannot write the plots "
+        raise OutputError(f"{exc.filename or folder}: cannot write the plots "
                           f"({exc.strerror or exc}); the tables above are complete") from None
     for path in written:
         print(f"wrote {path}")

@@ -1,5 +1,9 @@
 """A results directory read row group by row group, into sums that do not grow with it.
 
+Either form: the single files ``matches.parquet`` and ``rounds.parquet``, or the parts
+a shared location's ``manifest.json`` lists (``mexsim run --out file:///…``), read one
+after another in match order.
+
 ``mexsim report`` needs the run's statistics (mexsim/analysis/accumulate.py), each
 round's penalty per player (mean, spread, count) and each player's distribution of
 match totals. All are sums over rows, so the Parquet files are streamed in batches
@@ -78,20 +82,25 @@ def _codes(values: pa.Array | pa.ChunkedArray, index: dict[str, int]) -> np.ndar
 
 
 def read_results(directory: str | Path) -> ResultsDigest:
-    """Stream ``matches.parquet`` and ``rounds.parquet`` of a results directory.
+    """Stream a results directory's matches and rounds: ``matches.parquet`` and
+    ``rounds.parquet``, or (the parts form) the parts its ``manifest.json`` lists, part
+    after part in match order (mexsim/analysis/provenance.py finds which).
 
     Rows of one match must be together and matches in order (as mexsim writes them);
     ValueError says what is wrong otherwise."""
-    directory = Path(directory)
-    matches = pq.ParquetFile(directory / "matches.parquet")
-    rounds = pq.ParquetFile(directory / "rounds.parquet")
+    from mexsim.analysis.provenance import results_files
 
-    def batches(file: pq.ParquetFile, columns: Sequence[str]) -> Iterator[pa.RecordBatch]:
-        wanted = [c for c in columns if c in file.schema_arrow.names]
-        return file.iter_batches(batch_size=BATCH_ROWS, columns=wanted)
+    files = results_files(Path(directory)).files
 
-    players = _names_in_order(batches(matches, ["player"]))
-    return _digest(players, batches(matches, MATCH_COLUMNS), batches(rounds, ROUND_COLUMNS))
+    def batches(paths: Sequence[Path], columns: Sequence[str]) -> Iterator[pa.RecordBatch]:
+        for path in paths:  # one file open at a time
+            with pq.ParquetFile(path) as file:
+                wanted = [c for c in columns if c in file.schema_arrow.names]
+                yield from file.iter_batches(batch_size=BATCH_ROWS, columns=wanted)
+
+    players = _names_in_order(batches(files["matches"], ["player"]))
+    return _digest(players, batches(files["matches"], MATCH_COLUMNS),
+                   batches(files["rounds"], ROUND_COLUMNS))
 
 
 def digest_tables(matches: pd.DataFrame, rounds: pd.DataFrame | None) -> ResultsDigest:
