@@ -22,7 +22,14 @@ from mexsim.game.tiles import tile_set
 from mexsim.planner.brute_force import longest_chain_brute_force
 from mexsim.planner.dense import weighted_dense_chain
 from mexsim.planner.general import general_chain
-from tests.strategy.test_strategies import assert_plan_is_best, best_value, check_chain, hands, plan
+from tests.strategy.test_strategies import (
+    assert_plan_is_best,
+    best_value,
+    check_chain,
+    hands,
+    plan,
+    tables,
+)
 
 WEIGHTS = st.one_of(st.sampled_from([0.5, 1.0, 0.25, 0.1, 0.3, 2.0]),
                     st.floats(0.01, 3.0, allow_nan=False, allow_infinity=False))
@@ -67,9 +74,9 @@ def test_longest_chain_refuses_weights_no_path_plans(pip_weight):
     ts = tile_set(6)
     hand = np.array([int(ts.index[0, 1]), int(ts.index[1, 2]), int(ts.index[2, 0])],
                     dtype=np.int64)
+    lo, hi, pips = tables(6)  # writable, as the game passes them: no new compile
     with pytest.raises(ValueError, match="pip_weight >= 0"):
-        longest_chain(0, hand, 3, ts.lo, ts.hi, ts.pips, pip_weight, 6,
-                      np.zeros(3, dtype=np.int64))
+        longest_chain(0, hand, 3, lo, hi, pips, pip_weight, 6, np.zeros(3, dtype=np.int64))
 
 
 def test_weighted_planner_prefers_pips_to_length():
@@ -125,10 +132,10 @@ def test_planner_is_exact_on_trees_hanging_off_cycles(seed, pip_weight):
 def general_plan(max_pip: int, hand: list[int], start: int,
                  pip_weight: float = 0.0) -> float:
     """The general planner's value (adjacency lists), bypassing the bitmask paths."""
-    ts = tile_set(max_pip)
+    lo, hi, pips = tables(max_pip)
     chain = np.full(max(1, len(hand)), -1, dtype=np.int64)
-    _, value = general_chain(start, np.array(hand, dtype=np.int64), len(hand), ts.lo,
-                             ts.hi, ts.pips, pip_weight, max_pip, chain)
+    _, value = general_chain(start, np.array(hand, dtype=np.int64), len(hand), lo, hi,
+                             pips, pip_weight, max_pip, chain)
     return value
 
 
@@ -136,11 +143,10 @@ def weighted_dense_plan(max_pip: int, hand: list[int], start: int, pip_weight: f
                         ) -> tuple[list[int], float]:
     """The weighted bitmask path (mexsim/planner/dense.py) called directly, so that it
     plans sparse hands too, which longest_chain would give to the sparse path."""
-    ts = tile_set(max_pip)
+    lo, hi, pips = tables(max_pip)
     chain = np.full(max(1, len(hand)), -1, dtype=np.int64)
     length, value = weighted_dense_chain(start, np.array(hand, dtype=np.int64), len(hand),
-                                         ts.lo, ts.hi, ts.pips, pip_weight, max_pip,
-                                         chain)
+                                         lo, hi, pips, pip_weight, max_pip, chain)
     return chain[:length].tolist(), value
 
 
@@ -235,12 +241,13 @@ def test_weighted_dense_path_equals_the_general_planner(seed, pip_weight):
     rng = np.random.default_rng(seed)
     hand = sorted(rng.choice(91, size=int(rng.integers(18, 25)), replace=False).tolist())
     start = int(rng.integers(0, 13))
+    expected = general_plan(12, hand, start, pip_weight)
     chain, value = weighted_dense_plan(12, hand, start, pip_weight)
     check_chain(12, hand, start, pip_weight, chain, value)
-    assert value == pytest.approx(general_plan(12, hand, start, pip_weight), abs=1e-9)
+    assert value == pytest.approx(expected, abs=1e-9)
     chain, value = plan(12, hand, start, pip_weight)
     check_chain(12, hand, start, pip_weight, chain, value)
-    assert value == pytest.approx(general_plan(12, hand, start, pip_weight), abs=1e-9)
+    assert value == pytest.approx(expected, abs=1e-9)
 
 
 @settings(max_examples=150, deadline=None)

@@ -15,7 +15,7 @@ from mexsim.game.tiles import tile_set
 from mexsim.planner.limits import SPARSE_CYCLES
 from mexsim.planner.limits import SPARSE_NODE_BUDGET as NODE_BUDGET
 from mexsim.planner.sparse import sparse_chain
-from tests.strategy.test_strategies import best_value, check_chain, hands
+from tests.strategy.test_strategies import best_value, check_chain, hands, tables
 
 
 def cycles_joined_to(max_pip: int, hand: list[int], start: int) -> int:
@@ -35,11 +35,10 @@ def cycles_joined_to(max_pip: int, hand: list[int], start: int) -> int:
 
 def run_sparse(max_pip: int, hand: list[int], start: int, pip_weight: float,
                budget: int = NODE_BUDGET):
-    ts = tile_set(max_pip)
+    lo, hi, pips = tables(max_pip)  # writable, as the game passes them: no new compile
     chain = np.full(max(1, len(hand)), -1, dtype=np.int64)
     taken, length, value = sparse_chain(start, np.array(hand, dtype=np.int64), len(hand),
-                                        ts.lo, ts.hi, ts.pips, pip_weight, max_pip, chain,
-                                        budget)
+                                        lo, hi, pips, pip_weight, max_pip, chain, budget)
     return taken, chain[:length].tolist(), value
 
 
