@@ -73,10 +73,16 @@ def open_location(url: str) -> tuple[Any, str]:
     except ImportError:
         raise ConfigError(f"--out {url}: a URL needs fsspec: pip install 'mexsim[dask]'"
                           ) from None
+    if url.lower().startswith("memory://"):
+        raise ConfigError(f"--out {url}: memory:// lives inside one process and vanishes "
+                          f"when it ends: give a folder or a shared location's URL")
     try:
         fs, root = fsspec.core.url_to_fs(url)
-    except (ImportError, ValueError) as exc:
-        raise ConfigError(f"--out {url}: {' '.join(str(exc).split())}") from None
+    except Exception as exc:
+        # any file system plug-in's own failure (a missing package, an unknown host,
+        # refused credentials) is the URL's fault
+        reason = " ".join(str(exc).split()) or type(exc).__name__
+        raise ConfigError(f"--out {url}: cannot open it: {reason}") from None
     return fs, root.rstrip("/")
 
 
