@@ -133,7 +133,7 @@ class ClusterPlayer:
                 self.client = Client(self._cluster)
             else:
                 self.client = Client(where, timeout="10s")
-        except OSError as exc:
+        except (OSError, ValueError) as exc:  # ValueError: a scheme Dask does not speak
             self.close()
             raise ConfigError(f"--cluster {address}: cannot reach the scheduler ({exc})") from exc
         versions = self.client.run(_worker_version)

@@ -59,7 +59,7 @@ def test_until_decided_plays_to_the_cap_when_undecided(tmp_path: Path) -> None:
 
 def test_bad_cluster_address_is_one_line(tmp_path: Path) -> None:
     cfg = write_config(tmp_path, config_text(tmp_path / "r", matches=10))
-    for address in ("local:0", "nowhere", "local:x"):
+    for address in ("local:0", "nowhere", "local:x", "udp://host:1"):  # udp: a traceback
         result = run_cli(cfg, "--cluster", address, "--quiet")
         assert result.exit_code == 2, result.stderr
         lines = result.stderr.strip().splitlines()
