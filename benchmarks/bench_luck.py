@@ -8,6 +8,10 @@ best process CPU time of each (the machine may be shared: CPU time, not wall tim
 
     python benchmarks/bench_luck.py                               # configs/default.toml
     python benchmarks/bench_luck.py --config configs/head-to-head.toml --matches 8192
+
+``--widths DIR`` instead reads a luck-adjusted run's ``matches.parquet`` and prints, for
+every pair of players, the 95 % interval of the raw and of the luck-adjusted paired
+difference (deals as units) and the ratio of their widths, and each player's mean luck.
 """
 
 from __future__ import annotations
@@ -23,12 +27,41 @@ from mexsim.tournament.lineup import player_policies
 from mexsim.tournament.luck import fit_luck_model
 
 
+def widths(folder: str) -> None:
+    import pandas as pd
+
+    matches = pd.read_parquet(f"{folder}/matches.parquet",
+                              columns=["match", "player", "total", "luck", "deal"])
+    matches["adjusted"] = matches["total"] - matches["luck"]
+    players = list(dict.fromkeys(matches["player"].astype(str)))
+    unit = matches.groupby(["deal", "player"], observed=True)[
+        ["total", "adjusted", "luck"]].mean().unstack()
+    n = len(unit)
+    print(f"{folder}: {matches['match'].nunique():,} matches, {n:,} deals")
+    for p in players:
+        luck = unit["luck"][p]
+        print(f"  luck of {p} per match: {luck.mean():+.3f} +- "
+              f"{1.96 * luck.std(ddof=1) / np.sqrt(n):.3f}")
+    for i, a in enumerate(players):
+        for b in players[i + 1:]:
+            half = {}
+            for kind in ("total", "adjusted"):
+                diff = unit[kind][a] - unit[kind][b]
+                half[kind] = 1.96 * diff.std(ddof=1) / np.sqrt(n)
+                print(f"  {a} - {b} {kind}: {diff.mean():+.2f} +- {half[kind]:.2f}")
+            print(f"  {a} - {b}: width ratio {half['adjusted'] / half['total']:.3f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--config", default="configs/default.toml")
     parser.add_argument("--matches", type=int, default=4096)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--widths", metavar="DIR")
     args = parser.parse_args()
+    if args.widths:
+        widths(args.widths)
+        return
     config = load_config(args.config)
     players = player_policies(config)
     schedule = config_schedule(config)

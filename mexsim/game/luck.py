@@ -49,7 +49,7 @@ N_FEATURES = 10
 FEATURE_NAMES = ("tiles", "pips", "doubles", "playable", "marked", "fewest_other",
                  "boneyard", "open_doubles", "turns_to_move", "holds_engine")
 
-# per-seat hand statistics, kept up to date while walking
+# hand statistics per seat (held: per holder, the boneyard too)
 S_TILES = 0
 S_PIPS = 1
 S_DOUBLES = 2
@@ -62,25 +62,47 @@ COLLECT = 1
 
 
 @njit(cache=True, nogil=True)
-def _seat_stats(owner, s, ends, P, lo, hi, pips, engine_tile, out):
-    n = 0
-    pp = 0
-    dbl = 0
-    play = 0
-    own = ends[s]
-    mex = ends[P]
-    for t in range(lo.shape[0]):
-        if owner[t] == s and t != engine_tile:
-            n += 1
-            pp += pips[t]
-            if lo[t] == hi[t]:
-                dbl += 1
-            if lo[t] == own or hi[t] == own or lo[t] == mex or hi[t] == mex:
-                play += 1
-    out[S_TILES] = n
-    out[S_PIPS] = pp
-    out[S_DOUBLES] = dbl
-    out[S_PLAYABLE] = play
+def _move(t, frm, to, P, lo, hi, pips, engine_tile, owner, held, num):
+    """Tile t passes from owner frm to owner to (a seat, -1 the boneyard, -2 the table),
+    kept in the counts of every holder (held[h] = tiles, pips, doubles; num[h, v] = its
+    tiles that carry number v; the boneyard is holder P). The engine tile is never
+    counted: while in a hand it is the engine to be placed, not a tile to shed."""
+    owner[t] = to
+    if t == engine_tile:
+        return
+    for h, sign in ((frm, -1), (to, 1)):
+        if h == -2:
+            continue
+        k = P if h == -1 else h
+        held[k, S_TILES] += sign
+        held[k, S_PIPS] += sign * pips[t]
+        num[k, lo[t]] += sign
+        if lo[t] == hi[t]:
+            held[k, S_DOUBLES] += sign
+        else:
+            num[k, hi[t]] += sign
+
+
+@njit(cache=True, nogil=True)
+def _fits(k, e, m, num, owner, tile_of):
+    """Tiles of holder k (P: the boneyard) that fit end e or end m."""
+    if e == m:
+        return num[k, e]
+    both = tile_of[e, m]  # the one tile carrying both numbers (not a double)
+    return num[k, e] + num[k, m] - (1 if owner[both] == (k if k < num.shape[0] - 1 else -1)
+                                    else 0)
+
+
+@njit(cache=True, nogil=True)
+def _stats(P, rot, held, num, ends, owner, tile_of, stats):
+    """Every seat's hand statistics, with the hands rotated by rot (seat k holding seat
+    k + rot's hand; 0: as dealt)."""
+    for k in range(P):
+        h = (k + rot) % P
+        stats[k, S_TILES] = held[h, S_TILES]
+        stats[k, S_PIPS] = held[h, S_PIPS]
+        stats[k, S_DOUBLES] = held[h, S_DOUBLES]
+        stats[k, S_PLAYABLE] = _fits(h, ends[k], ends[P], num, owner, tile_of)
 
 
 @njit(cache=True, nogil=True)
@@ -133,15 +155,20 @@ def walk(ev, P, N, set_aside, lo, hi, pips, w, mode, penalty, sums, deal_luck, d
     """Walk one match's event rows. mode SCORE: add each chance event's luck to
     deal_luck[round, seat] / draw_luck[round, seat]. mode COLLECT: add every seat's
     features and round penalty (penalty[round, seat]) after the deal and after every
-    draw to sums (see _collect)."""
+    draw to sums (see _collect). Every step updates counts (``_move``): a chance event
+    costs O(P · features), not a pass over the tiles."""
     T = lo.shape[0]
+    tile_of = np.zeros((N + 1, N + 1), dtype=np.int64)
+    for u in range(T):
+        tile_of[lo[u], hi[u]] = u
+        tile_of[hi[u], lo[u]] = u
     owner = np.full(T, -2, dtype=np.int64)  # a seat, -1 the boneyard, -2 the table
-    rot_owner = np.empty(T, dtype=np.int64)
+    held = np.zeros((P + 1, N_STATS), dtype=np.int64)
+    num = np.zeros((P + 1, N + 1), dtype=np.int64)
     ends = np.zeros(P + 1, dtype=np.int64)
     marked = np.zeros(P, dtype=np.int64)
     open_tr = np.full(P + 1, -1, dtype=np.int64)
     stats = np.zeros((P, N_STATS), dtype=np.int64)
-    dirty = np.zeros(P, dtype=np.int64)
     x = np.zeros(N_FEATURES, dtype=np.int64)
     vals = np.zeros(P)
     acc = np.zeros(P)
@@ -161,33 +188,29 @@ def walk(ev, P, N, set_aside, lo, hi, pips, w, mode, penalty, sums, deal_luck, d
                 dealing = True
                 rnd = ev[i, EventField.round]
                 owner[:] = -2
-                engine = N - rnd
-                for u in range(T):
-                    if lo[u] == engine and hi[u] == engine:
-                        engine_tile = u
-                ends[:] = engine
+                held[:, :] = 0
+                num[:, :] = 0
+                engine_tile = tile_of[N - rnd, N - rnd]
+                ends[:] = N - rnd
                 marked[:] = 0
                 open_tr[:] = -1
                 n_open = 0
                 placed = set_aside
                 bone = 0
             if kind == Event.deal_hand:
-                owner[t] = s
+                _move(t, -2, s, P, lo, hi, pips, engine_tile, owner, held, num)
             else:
-                owner[t] = -1
+                _move(t, -2, -1, P, lo, hi, pips, engine_tile, owner, held, num)
                 bone += 1
             continue
         if dealing:  # the deal is complete: score it against the seats' rotations
             dealing = False
             acc[:] = 0.0
+            dealt_to = owner[engine_tile]
             for rot in range(P):
-                for u in range(T):
-                    o = owner[u]
-                    rot_owner[u] = (o - rot) % P if o >= 0 else o
-                holder = rot_owner[engine_tile] if not set_aside else -1
+                holder = (dealt_to - rot) % P if dealt_to >= 0 else -1
                 mover = holder if holder >= 0 else rnd % P
-                for k in range(P):
-                    _seat_stats(rot_owner, k, ends, P, lo, hi, pips, engine_tile, stats[k])
+                _stats(P, rot, held, num, ends, owner, tile_of, stats)
                 if mode == COLLECT:
                     if rot == 0:
                         _collect(stats, P, mover, bone, n_open, marked, holder, penalty,
@@ -201,33 +224,28 @@ def walk(ev, P, N, set_aside, lo, hi, pips, w, mode, penalty, sums, deal_luck, d
             if mode == SCORE:
                 for j in range(P):
                     deal_luck[rnd, j] -= acc[j] / P
-            for k in range(P):  # the actual hands again
-                _seat_stats(owner, k, ends, P, lo, hi, pips, engine_tile, stats[k])
-                dirty[k] = 0
         if kind == Event.draw:
-            for k in range(P):
-                if dirty[k]:
-                    _seat_stats(owner, k, ends, P, lo, hi, pips, engine_tile, stats[k])
-                    dirty[k] = 0
             if mode == SCORE:
-                _score_draw(owner, s, t, stats, ends, P, lo, hi, pips, engine_tile, placed,
-                            bone, n_open, marked, w, x, vals, engine_vals, acc,
-                            draw_luck[rnd])
-            owner[t] = s
+                _stats(P, 0, held, num, ends, owner, tile_of, stats)
+                _score_draw(owner, s, t, stats, held, num, tile_of, ends, P, lo, hi, pips,
+                            engine_tile, placed, bone, n_open, marked, w, x, vals,
+                            engine_vals, acc, draw_luck[rnd])
+            _move(t, -1, s, P, lo, hi, pips, engine_tile, owner, held, num)
             bone -= 1
-            _seat_stats(owner, s, ends, P, lo, hi, pips, engine_tile, stats[s])
             if mode == COLLECT:
+                _stats(P, 0, held, num, ends, owner, tile_of, stats)
                 holder = owner[engine_tile] if not placed else -1
                 mover = s if placed or t == engine_tile else (s + 1) % P
                 _collect(stats, P, mover, bone, n_open, marked, holder, penalty, rnd, x,
                          sums)
         elif kind == Event.engine:
-            owner[engine_tile] = -2
+            _move(engine_tile, owner[engine_tile], -2, P, lo, hi, pips, engine_tile, owner,
+                  held, num)
             placed = True
         elif kind == Event.play:
             tr = ev[i, EventField.extra]
             ends[tr] = hi[t] if lo[t] == ends[tr] else lo[t]
-            owner[t] = -2
+            _move(t, s, -2, P, lo, hi, pips, engine_tile, owner, held, num)
             if tr == s:
                 marked[s] = 0
             for k in range(n_open):  # the double on this train is served
@@ -240,26 +258,20 @@ def walk(ev, P, N, set_aside, lo, hi, pips, w, mode, penalty, sums, deal_luck, d
             if lo[t] == hi[t]:
                 open_tr[n_open] = tr
                 n_open += 1
-            # recomputed at the next chance event: the mover's hand, the train's owner
-            # (its end), everyone after a Mexican play (what fits now)
-            if tr == P:
-                dirty[:] = 1
-            else:
-                dirty[tr] = 1
-            dirty[s] = 1
         elif kind == Event.pass_:
             marked[s] = 1
 
 
 @njit(cache=True, nogil=True)
-def _score_draw(owner, s, t, stats, ends, P, lo, hi, pips, engine_tile, placed, bone,
-                n_open, marked, w, x, vals, engine_vals, acc, luck):
+def _score_draw(owner, s, t, stats, held, num, tile_of, ends, P, lo, hi, pips, engine_tile,
+                placed, bone, n_open, marked, w, x, vals, engine_vals, acc, luck):
     """Add to luck[j] the draw's luck for every seat j: seat s drew tile t.
 
     V is linear, so for every tile u but the engine V_s(u) = V_s(any tile) + w_pips
     pips(u) + w_doubles [u a double] + w_playable [u fits], and the other seats' V do
-    not depend on u; drawing the engine during the engine search changes who holds it
-    and who moves (and adds nothing to the hand): scored apart."""
+    not depend on u: the mean over the boneyard needs only its counts (pips, doubles,
+    tiles that fit s's ends). Drawing the engine during the engine search changes who
+    holds it and who moves (and adds nothing to the hand): scored apart."""
     holder = owner[engine_tile] if not placed else -1
     stats[s, S_TILES] += 1
     _values(stats, P, s if placed else (s + 1) % P, bone - 1, n_open, marked, holder, w,
@@ -268,34 +280,26 @@ def _score_draw(owner, s, t, stats, ends, P, lo, hi, pips, engine_tile, placed, 
     search = not placed and owner[engine_tile] == -1
     if search:  # the engine still in the boneyard: V if it comes now
         _values(stats, P, s, bone - 1, n_open, marked, s, w, x, engine_vals)
-    own = ends[s]
-    mex = ends[P]
-    # every seat's V relative to vals, per possible tile, summed (acc) and for t
+    e = ends[s]
+    m = ends[P]
+    # every seat's V relative to vals, summed over the possible tiles (acc)
     acc[:] = 0.0
-    cnt = 0
-    mine = 0.0
-    for u in range(lo.shape[0]):
-        if owner[u] != -1:
-            continue
-        cnt += 1
-        if search and u == engine_tile:
-            for j in range(P):
-                acc[j] += engine_vals[j] - vals[j]
-            continue
-        inc = w[F_PIPS] * pips[u]
-        if lo[u] == hi[u]:
-            inc += w[F_DOUBLES]
-        if lo[u] == own or hi[u] == own or lo[u] == mex or hi[u] == mex:
-            inc += w[F_PLAYABLE]
-        acc[s] += inc
-        if u == t:
-            mine = inc
+    acc[s] = (w[F_PIPS] * held[P, S_PIPS] + w[F_DOUBLES] * held[P, S_DOUBLES]
+              + w[F_PLAYABLE] * _fits(P, e, m, num, owner, tile_of))
+    if search:
+        for j in range(P):
+            acc[j] += engine_vals[j] - vals[j]
     if search and t == engine_tile:
         for j in range(P):
-            luck[j] += engine_vals[j] - vals[j] - acc[j] / cnt
+            luck[j] += engine_vals[j] - vals[j] - acc[j] / bone
         return
     for j in range(P):
-        luck[j] -= acc[j] / cnt
+        luck[j] -= acc[j] / bone
+    mine = w[F_PIPS] * pips[t]
+    if lo[t] == hi[t]:
+        mine += w[F_DOUBLES]
+    if lo[t] == e or hi[t] == e or lo[t] == m or hi[t] == m:
+        mine += w[F_PLAYABLE]
     luck[s] += mine
 
 

@@ -42,9 +42,9 @@ def test_the_luck_kernel_plays_the_matches_of_play_scheduled(engine: str) -> Non
 
 
 def pips_luck(rules, ev: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The definition, walked in Python, for V = pips in hand: deal luck = own pips
-    minus the mean over the seats' hands; draw luck = the tile's pips minus the mean
-    over the boneyard (set_aside engine: no engine search, no engine in a hand)."""
+    """The definition, walked in Python, for V = pips in hand (the engine, while in a
+    hand, left out): deal luck = own pips minus the mean over the seats' hands; draw
+    luck = the tile's worth minus its mean over the boneyard, the engine's worth 0."""
     ts = tile_set(rules.max_pip)
     P = rules.players
     deal = np.zeros((rules.rounds, P))
@@ -52,27 +52,37 @@ def pips_luck(rules, ev: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     hands: dict[int, list[int]] = {}
     bone: set[int] = set()
     dealt = -1
+    dealing = False
+    engine = -1
+
+    def worth(u: int) -> float:
+        return 0.0 if u == engine else float(ts.pips[u])
+
     for kind, rnd, seat, t, _ in ev.tolist():
         if kind in (Event.deal_hand, Event.deal_boneyard):
             if dealt != rnd:
-                dealt, hands, bone = rnd, {s: [] for s in range(P)}, set()
+                dealt, hands, bone, dealing = rnd, {s: [] for s in range(P)}, set(), True
+                engine = int(np.flatnonzero((ts.lo == ts.hi) & (ts.lo == rules.max_pip - rnd))[0])
             (hands[seat].append(t) if kind == Event.deal_hand else bone.add(t))
             continue
-        if kind == Event.engine:
-            pips = [sum(int(ts.pips[u]) for u in hands[s]) for s in range(P)]
+        if dealing:
+            dealing = False
+            pips = [sum(worth(u) for u in hands[s]) for s in range(P)]
             deal[rnd] = np.array(pips) - np.mean(pips)
-        elif kind == Event.draw:
-            draw[rnd, seat] += ts.pips[t] - np.mean([ts.pips[u] for u in bone])
+        if kind == Event.draw:
+            draw[rnd, seat] += worth(t) - np.mean([worth(u) for u in bone])
             bone.remove(t)
     return deal, draw
 
 
-def test_deal_and_draw_luck_follow_the_definition() -> None:
-    rules = resolve_rules({"engine": "set_aside"}, 3, where="test")
+@pytest.mark.parametrize("engine", ["holder", "set_aside"])
+def test_deal_and_draw_luck_follow_the_definition(engine: str) -> None:
+    rules = resolve_rules({"engine": engine}, 3, where="test")
     w = np.zeros(luck.N_FEATURES)
     w[luck.F_PIPS] = 1.0
     seats = PLAYERS[:3]
-    for match in range(6):
+    searched = 0
+    for match in range(8):
         res, ev = play_match_results(rules, seats, SEED, match, record=True)
         want_deal, want_draw = pips_luck(rules, ev)
         ids = np.array([match])
@@ -81,6 +91,15 @@ def test_deal_and_draw_luck_follow_the_definition() -> None:
         assert np.allclose(got[1][0], want_deal, atol=1e-9)
         assert np.allclose(got[2][0], want_draw, atol=1e-9)
         assert (res[:, :, Field.draws] > 0).any()  # the draws were exercised
+        placed = True
+        for kind in ev[:, 0].tolist():  # draws before the round's engine is set
+            if kind == Event.deal_hand:
+                placed = False
+            elif kind == Event.engine:
+                placed = True
+            elif kind == Event.draw and not placed:
+                searched += 1
+    assert engine == "set_aside" or searched > 0  # engine searches were scored too
 
 
 @pytest.mark.parametrize("engine", ["holder", "set_aside"])
