@@ -186,3 +186,39 @@ def test_the_model_is_the_least_squares_fit() -> None:
     model = solve(v.T @ v)
     assert np.allclose(model.weights, [2, -1, 0, 3, 1, 0, -2, 0, 1, 0], atol=1e-3)
     assert abs(model.intercept - 7) < 0.05 and model.r2 > 0.999999
+
+
+def test_a_resumed_luck_run_is_the_uninterrupted_one(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Blocks kept by a killed run are read back with their luck (the adjusted totals
+    come from the parts): --resume gives the files of a run never stopped."""
+    import os
+    import signal
+    import time
+
+    from mexsim.errors import Interrupted
+    from mexsim.tournament import runner
+    from mexsim.tournament.config import load_config, with_overrides
+
+    whole = luck_run(tmp_path, "whole", "--workers", "1", matches=320, players=TWO)
+    cfg = tmp_path / "whole.toml"
+    original = runner.play_luck_block
+
+    def ctrl_c_at_block_three(config: object, players: object, first: int, n: int,
+                              model: object) -> object:
+        if first == 3 * 64:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.5)  # the main thread stops meanwhile
+            raise RuntimeError("stopped")  # this block is never written
+        return original(config, players, first, n, model)
+
+    monkeypatch.setattr(runner, "play_luck_block", ctrl_c_at_block_three)
+    out = tmp_path / "res"
+    with pytest.raises(Interrupted):
+        runner.run(with_overrides(load_config(cfg), out=str(out)), out, 1)
+    monkeypatch.setattr(runner, "play_luck_block", original)
+    result = invoke_run(cfg, "--out", str(out), "--workers", "1", "--quiet", "--resume")
+    assert_ok(result)
+    assert "already played" in result.stderr
+    for name in ("rounds.parquet", "matches.parquet", "summary.csv"):
+        assert filecmp.cmp(whole / name, out / name, shallow=False), name
