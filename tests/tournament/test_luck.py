@@ -88,6 +88,12 @@ def test_report_gives_the_luck_columns_of_the_run(runs: tuple[Path, Path]) -> No
     for column in LUCK_COLUMNS:
         assert np.allclose(analysis.summary[column], written[column], atol=1e-9), column
     assert "luck-adj." in analysis.format()
+    from mexsim.cli import app
+    from tests.tournament.test_run import runner
+
+    printed = runner.invoke(app, ["report", str(runs[0])])
+    assert printed.exit_code == 0, printed.stderr
+    assert analysis.format() in printed.stdout
 
 
 def test_identical_strategies_have_adjusted_differences_centred_on_zero(
