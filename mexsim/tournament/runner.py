@@ -172,11 +172,11 @@ def run(config: Config, out: Path | str, workers: int, force: bool = False,
     check_resources(f"{config.path} [run]", config.matches, len(config.players), workers)
     if cluster:
         parse_address(cluster)  # a bad address is refused before anything is done
-    if config.luck and (cluster or is_url(out)):
+    if config.luck and is_url(out):
         raise ConfigError(
-            f"{config.path} [analysis]: 'luck' = true cannot be combined with "
-            f"{'a cluster' if cluster else 'a shared --out URL'} yet (allowed: luck on "
-            "this machine with a results folder, or luck = false)")
+            f"{config.path} [analysis]: 'luck' = true cannot be combined with a shared "
+            "--out URL yet (allowed: luck with a results folder, on this machine or "
+            "--cluster; or luck = false)")
     if is_url(out):
         from mexsim.tournament.shared import run_shared
 
@@ -325,7 +325,10 @@ def _play(config: Config, players: list[Policy], work: WorkFolder, assembler: As
                     pending.append((index, first, n, None))
                     continue
                 flying += 1
-                played_block = cluster.submit(first, n) if cluster else None
+                played_block = None
+                if cluster:  # with the model only when there is one: the plain call
+                    played_block = (cluster.submit(first, n) if model is None
+                                    else cluster.submit(first, n, model=model))
                 future = pool.submit(_play_and_write, config, players, work, assembler,
                                      index, first, n, schedule, played_block, model)
                 pending.append((index, first, n, future))
@@ -361,7 +364,8 @@ def _play_and_write(config: Config, players: list[Policy], work: WorkFolder,
     and read them back for the assembler."""
     luck = None
     if model is not None:
-        res, *luck = play_luck_block(config, players, first, n, model)
+        res, *luck = (play_luck_block(config, players, first, n, model) if remote is None
+                      else remote.result())
     else:
         res = play_block(config, players, first, n) if remote is None else remote.result()
     rounds_table, matches_table = block_tables(

@@ -173,13 +173,23 @@ def test_a_bad_luck_value_is_one_line(tmp_path: Path, extra: str, words: str) ->
     assert not (tmp_path / "r").exists()
 
 
-def test_luck_on_a_cluster_is_refused_in_one_line(tmp_path: Path) -> None:
+def test_luck_with_a_shared_out_url_is_refused_in_one_line(tmp_path: Path) -> None:
     cfg = write_config(tmp_path, config_text(tmp_path / "r", matches=10, players=TWO)
                        + LUCK)
-    result = invoke_run(cfg, "--quiet", "--cluster", "local:1")
+    result = invoke_run(cfg, "--quiet", "--out", (tmp_path / "shared").as_uri())
     assert result.exit_code == 2, result.stderr
     lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and "'luck'" in lines[0] and "cluster" in lines[0], lines
+    assert len(lines) == 1 and "'luck'" in lines[0] and "URL" in lines[0], lines
+    assert not (tmp_path / "shared").exists()
+
+
+def test_a_cluster_luck_run_writes_the_bytes_of_a_threaded_one(tmp_path: Path) -> None:
+    """The model is fitted once by the client and shipped with every block."""
+    pytest.importorskip("distributed")
+    threads = luck_run(tmp_path, "threads", "--workers", "1", matches=192, players=TWO)
+    dask = luck_run(tmp_path, "dask", "--cluster", "local:1", matches=192, players=TWO)
+    for name in ("rounds.parquet", "matches.parquet", "summary.csv"):
+        assert filecmp.cmp(threads / name, dask / name, shallow=False), name
 
 
 def test_the_model_is_the_least_squares_fit() -> None:
