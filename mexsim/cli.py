@@ -170,6 +170,9 @@ def run(
     cluster: Annotated[str | None, typer.Option(
         help="Play on a Dask cluster: local:N or a scheduler address (tcp://host:8786); "
              "overrides run.cluster.")] = None,
+    luck: Annotated[bool, typer.Option(
+        "--luck", help="Luck-adjusted totals beside the raw ones (docs/luck.md); "
+                       "sets analysis.luck.")] = False,
 ) -> None:
     """Play the matches, write the results directory, print the comparison."""
     import os
@@ -181,7 +184,8 @@ def run(
 
         warm_up(strategies or (), workers)  # a cold cache only: the first run
         cfg = with_overrides(load_config(config, strategy_dirs=strategies or ()),
-                             matches=matches, seed=seed, out=out)
+                             matches=matches, seed=seed, out=out,
+                             luck=True if luck else None)
     if cfg.requested_matches is not None:
         print(f"duplicate deals: {cfg.requested_matches:,} matches rounded up to "
               f"{cfg.matches:,} = {cfg.deals:,} deals x {cfg.table_size} seat rotations")

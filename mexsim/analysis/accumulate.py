@@ -107,6 +107,9 @@ class RunStatistics:
     ahead: np.ndarray = field(default=None)  # type: ignore[assignment]
     tied: np.ndarray = field(default=None)  # type: ignore[assignment]
     met: np.ndarray = field(default=None)  # type: ignore[assignment]
+    # a luck-adjusted run ([analysis] luck = true, docs/luck.md): the same statistics of
+    # the luck-adjusted totals
+    luck_adjusted: RunStatistics | None = None
 
     def __post_init__(self) -> None:
         p, g = self.players, JACKKNIFE_GROUPS
@@ -132,14 +135,24 @@ def win_shares(totals: np.ndarray) -> np.ndarray:
 class RunAccumulator:
     """Folds blocks of matches into :class:`RunStatistics`."""
 
-    def __init__(self, players: int) -> None:
+    def __init__(self, players: int, luck: bool = False) -> None:
         self.stats = RunStatistics(players)
+        # the luck-adjusted totals' statistics, folded beside (stats.luck_adjusted)
+        self.luck = RunAccumulator(players) if luck else None
+        if self.luck is not None:
+            self.stats.luck_adjusted = self.luck.stats
         self._held_totals = np.empty((0, players))
         self._held_deals = np.empty(0, dtype=np.int64)
 
-    def add(self, totals: np.ndarray, deals: np.ndarray) -> None:
+    def add(self, totals: np.ndarray, deals: np.ndarray,
+            adjusted: np.ndarray | None = None) -> None:
         """A block of matches in match order: totals[match, player] (NaN: sat out) and
-        each match's deal. The block's last deal waits for the next block."""
+        each match's deal. The block's last deal waits for the next block. ``adjusted``:
+        the luck-adjusted totals, required when the accumulator was made with ``luck``."""
+        if self.luck is not None:
+            if adjusted is None:
+                raise ValueError("a luck-adjusted run's block without its adjusted totals")
+            self.luck.add(adjusted, deals)
         totals = np.vstack([self._held_totals, np.asarray(totals, dtype=float)])
         deals = np.concatenate([self._held_deals, np.asarray(deals, dtype=np.int64)])
         if len(deals) == 0:
@@ -153,6 +166,8 @@ class RunAccumulator:
 
     def close(self) -> RunStatistics:
         """Fold in what is held back and return the statistics."""
+        if self.luck is not None:
+            self.luck.close()
         if len(self._held_deals):
             self._fold(self._held_totals, self._held_deals)
             self._held_totals = self._held_totals[:0]

@@ -29,7 +29,7 @@ import pyarrow.parquet as pq
 from mexsim.analysis.accumulate import Moments, RunAccumulator, RunStatistics
 
 BATCH_ROWS = 1 << 18
-MATCH_COLUMNS = ["match", "player", "strategy", "total", "deal"]
+MATCH_COLUMNS = ["match", "player", "strategy", "total", "deal", "luck"]
 ROUND_COLUMNS = ["round", "engine", "player", "penalty"]
 MAX_TOTAL = 1 << 20  # a match total beyond this is not a game of dominoes
 
@@ -99,8 +99,9 @@ def read_results(directory: str | Path) -> ResultsDigest:
                 yield from file.iter_batches(batch_size=BATCH_ROWS, columns=wanted)
 
     players = _names_in_order(batches(files["matches"], ["player"]))
+    luck = bool(files["matches"]) and "luck" in pq.read_schema(files["matches"][0]).names
     return _digest(players, batches(files["matches"], MATCH_COLUMNS),
-                   batches(files["rounds"], ROUND_COLUMNS))
+                   batches(files["rounds"], ROUND_COLUMNS), luck)
 
 
 def digest_tables(matches: pd.DataFrame, rounds: pd.DataFrame | None) -> ResultsDigest:
@@ -112,13 +113,15 @@ def digest_tables(matches: pd.DataFrame, rounds: pd.DataFrame | None) -> Results
                                                    preserve_index=False).to_batches())
     round_batches = [] if rounds is None else pa.Table.from_pandas(
         rounds[[c for c in ROUND_COLUMNS if c in rounds]], preserve_index=False).to_batches()
-    return _digest(players, table.to_batches(), round_batches)
+    return _digest(players, table.to_batches(), round_batches, "luck" in matches.columns)
 
 
 def _digest(players: list[str], match_batches: Iterable[pa.RecordBatch],
-            round_batches: Iterable[pa.RecordBatch]) -> ResultsDigest:
+            round_batches: Iterable[pa.RecordBatch], luck: bool = False) -> ResultsDigest:
+    """``luck``: the matches have a ``luck`` column (a luck-adjusted run, docs/luck.md),
+    whose adjusted totals are folded beside the totals."""
     index = {name: i for i, name in enumerate(players)}
-    acc = RunAccumulator(len(players))
+    acc = RunAccumulator(len(players), luck)
     strategies = [""] * len(players)
     counts = np.zeros((len(players), 1), dtype=np.int64)
     held: pa.Table | None = None
@@ -156,10 +159,14 @@ def _fold_matches(acc: RunAccumulator, table: pa.Table, index: dict[str, int],
                    minlength=grid.size).max(initial=0) > 1:
         raise ValueError("more than one row for some (match, player) pair")
     grid[row_match, player] = total
+    adjusted = None
+    if acc.luck is not None:
+        adjusted = grid.copy()
+        adjusted[row_match, player] = total - table.column("luck").to_numpy()
     deal_column = "deal" if "deal" in table.column_names else "match"
     deals = np.empty(len(matches), dtype=np.int64)
     deals[row_match] = table.column(deal_column).to_numpy()
-    acc.add(grid, deals)
+    acc.add(grid, deals, adjusted)
     missing = [i for i, kind in enumerate(strategies) if not kind and (player == i).any()]
     if missing and "strategy" in table.column_names:
         kinds = table.column("strategy")

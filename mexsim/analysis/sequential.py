@@ -77,7 +77,13 @@ def verdict(run: RunStatistics, players: Sequence[str], confidence: float = 0.95
     """Where a run stands: the best player so far (lowest mean per-deal total) and, for
     every other, whether it is separated from the best, equivalent to it within
     ``margin`` points, or still open — from the statistics gathered block by block
-    (mexsim/analysis/accumulate.py: per pair, the moments of the per-deal difference)."""
+    (mexsim/analysis/accumulate.py: per pair, the moments of the per-deal difference).
+
+    A luck-adjusted run (``[analysis] luck = true``) is judged on its luck-adjusted
+    totals: the same means in expectation, with the luck of the draws taken out
+    (docs/luck.md)."""
+    if run.luck_adjusted is not None:
+        run = run.luck_adjusted
     if not 0 < confidence < 1:
         raise ValueError(f"confidence {confidence} must be between 0 and 1")
     if not margin >= 0:

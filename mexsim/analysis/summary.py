@@ -63,6 +63,9 @@ SUMMARY_COLUMNS = [
     "deals", "adjusted_total", "rating", "rating_sigma", "rating_lo", "rating_hi",
 ]
 RATING_FIELDS = ["rating", "rating_sigma", "rating_lo", "rating_hi"]
+#: added after ``SUMMARY_COLUMNS`` when the run is luck-adjusted (docs/luck.md)
+LUCK_COLUMNS = ["luck_adjusted_total", "luck_adjusted_diff_vs_best",
+                "luck_adjusted_diff_vs_best_lo", "luck_adjusted_diff_vs_best_hi"]
 
 
 def _empty_summary() -> pd.DataFrame:
@@ -257,7 +260,19 @@ def summary_table(run: RunStatistics, players: pd.Index, strategies: np.ndarray,
     rated = ratings_from_statistics(run, list(summary["player"])) if ratings else None
     for column in RATING_FIELDS:
         summary[column] = rated[column].to_numpy() if rated is not None else np.nan
-    return summary.iloc[order].reset_index(drop=True)[SUMMARY_COLUMNS]
+    columns = SUMMARY_COLUMNS
+    if run.luck_adjusted is not None:
+        # the same comparison of the luck-adjusted totals, against the same best player
+        # (the raw ranking's), so that each row's two differences answer one question
+        luck = run.luck_adjusted
+        summary["luck_adjusted_total"] = adjusted_totals(luck)
+        ldiff, llo, lhi, _ = differences(luck, np.arange(len(players)), best)
+        ldiff[best], llo[best], lhi[best] = 0.0, 0.0, 0.0
+        summary["luck_adjusted_diff_vs_best"] = ldiff
+        summary["luck_adjusted_diff_vs_best_lo"] = llo
+        summary["luck_adjusted_diff_vs_best_hi"] = lhi
+        columns = SUMMARY_COLUMNS + LUCK_COLUMNS
+    return summary.iloc[order].reset_index(drop=True)[columns]
 
 
 def format_summary(summary: pd.DataFrame) -> str:
@@ -274,8 +289,11 @@ def format_summary(summary: pd.DataFrame) -> str:
               "mean total", "± 95%", "pen/round", "vs best", "[95% CI]", "p"]
     if pooled:
         header.insert(8, "adjusted")
+    luck = "luck_adjusted_diff_vs_best" in summary.columns
+    if luck:
+        header += ["luck-adj.", "[95% CI]"]
     right = {"matches", "win %", "mean total", "± 95%", "pen/round", "vs best", "p",
-             "adjusted"}
+             "adjusted", "luck-adj."}
     # The best player is the first with the lowest mean total (row 0 of ``summarize``'s
     # order, but found again so a re-sorted summary is still marked right).
     rank_by = "adjusted_total" if pooled else "mean_total"
@@ -300,6 +318,14 @@ def format_summary(summary: pd.DataFrame) -> str:
         ]
         if pooled:
             cells.insert(8, number(row.adjusted_total, 2))
+        if luck:
+            if i == best:
+                cells += ["best", ""]
+            else:
+                lo = number(row.luck_adjusted_diff_vs_best_lo, sign=True)
+                hi = number(row.luck_adjusted_diff_vs_best_hi, sign=True)
+                cells += [number(row.luck_adjusted_diff_vs_best, sign=True),
+                          MISSING if lo == hi == MISSING else f"[{lo}, {hi}]"]
         rows.append(cells)
     out = fixed_width(header, rows, [i for i, name in enumerate(header) if name not in right])
     out.append("")
@@ -314,6 +340,9 @@ def format_summary(summary: pd.DataFrame) -> str:
                    "(Wilson interval).")
         out.append("  vs best = paired per-deal difference in total (t interval, paired "
                    "t-test p).")
+    if luck:
+        out.append("  luck-adj. = the same difference of luck-adjusted totals (total minus "
+                   "the luck of the deals and draws, docs/luck.md).")
     return "\n".join(out)
 
 

@@ -184,6 +184,46 @@ def play_scheduled(rules: Rules, players: Sequence[PolicyLike], seed: int,
     return res
 
 
+def play_scheduled_luck(rules: Rules, players: Sequence[PolicyLike], seed: int,
+                        match_ids: np.ndarray, deal_ids: np.ndarray, seating: np.ndarray,
+                        weights: np.ndarray | None
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`play_scheduled` with the luck of every chance event (mexsim/game/luck.py).
+
+    ``weights``: the value model's weight per feature; returns (res, deal_luck[k, round,
+    seat], draw_luck[k, round, seat], sums), sums zero. ``weights`` None plays the pilot
+    instead: the luck arrays stay zero and ``sums`` holds the integer sums of products of
+    [1, features, round penalty] over every seat after every chance event."""
+    from mexsim.game import luck
+
+    args = KernelArgs.build(rules, players)
+    match_ids = np.ascontiguousarray(match_ids, dtype=np.int64)
+    deal_ids = np.ascontiguousarray(deal_ids, dtype=np.int64)
+    seating = np.ascontiguousarray(seating, dtype=np.int64)
+    n = len(match_ids)
+    if deal_ids.shape != (n,) or seating.shape != (n, rules.players):
+        raise ValueError("match_ids, deal_ids and seating[match, seat] must agree")
+    res = np.zeros((n, rules.rounds, rules.players, N_FIELDS), dtype=np.int64)
+    status = np.zeros(N_STATUS, dtype=np.int64)
+    work = np.zeros(view.SIZE, dtype=np.int64)
+    ev = np.zeros((event_capacity(rules), N_EVENT_FIELDS), dtype=np.int64)
+    deal_luck = np.zeros((n, rules.rounds, rules.players))
+    draw_luck = np.zeros((n, rules.rounds, rules.players))
+    size = luck.N_FEATURES + 2
+    sums = np.zeros((size, size), dtype=np.int64)
+    w = (np.zeros(luck.N_FEATURES) if weights is None
+         else np.ascontiguousarray(weights, dtype=np.float64))
+    mode = luck.COLLECT if weights is None else luck.SCORE
+
+    def player_of(match: int, seat: int) -> int:
+        return int(seating[int(np.flatnonzero(match_ids == match)[0]), seat])
+
+    _run_kernel(args, status, work, lambda: luck.play_matches_luck(
+        _seed(seed), match_ids, deal_ids, seating, *args.kernel_args(), work, res, status,
+        Dispatch.plugin, ev, w, mode, sums, deal_luck, draw_luck), player_of)
+    return res, deal_luck, draw_luck, sums
+
+
 def play_matches_results(rules: Rules, seats: Sequence[PolicyLike], seed: int, first_match: int,
                          n_matches: int, dispatch: int = Dispatch.plugin,
                          stride: int = 1) -> np.ndarray:

@@ -25,13 +25,16 @@ import shutil
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from mexsim import __version__
 from mexsim.errors import ConfigError
 from mexsim.tournament.config import Config
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from mexsim.tournament.luck import LuckModel
 
 LOCAL_PREFIX = "local:"
 MAX_LOCAL_WORKERS = 256
@@ -96,6 +99,20 @@ def play_remote_block(config: Config, sources: dict[str, tuple[str, str]], versi
     return play_block(worker_config, player_policies(worker_config), first, n)
 
 
+def play_remote_luck_block(config: Config, sources: dict[str, tuple[str, str]],
+                           version: str, model: LuckModel, first: int, n: int
+                           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A worker's task in a luck-adjusted run: play matches first … first+n-1 with their
+    luck scored by the client's model (fitted once, before the run: docs/luck.md)."""
+    from mexsim.tournament.lineup import player_policies
+    from mexsim.tournament.runner import play_luck_block
+
+    if version != __version__:
+        raise RuntimeError(f"worker runs mexsim {__version__}, the client {version}")
+    worker_config = _worker_config(config, sources)
+    return play_luck_block(worker_config, player_policies(worker_config), first, n, model)
+
+
 def play_write_remote_block(config: Config, sources: dict[str, tuple[str, str]],
                             version: str, url: str, run_id: str, index: int, first: int,
                             n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -151,10 +168,16 @@ class ClusterPlayer:
         self._config = config
         self._sources = strategy_sources(config)
 
-    def submit(self, first: int, n: int, write: tuple[str, str, int] | None = None) -> Any:
+    def submit(self, first: int, n: int, write: tuple[str, str, int] | None = None,
+               model: LuckModel | None = None) -> Any:
         """Play matches first … first+n-1; with ``write`` = (url, run id, block index),
         the worker also writes the block's parts to that shared location and the
-        future's result is only its totals and deals."""
+        future's result is only its totals and deals; with ``model`` (a luck-adjusted
+        run) the result is (res, deal luck, draw luck)."""
+        if model is not None:
+            return self.client.submit(play_remote_luck_block, self._config, self._sources,
+                                      __version__, model, first, n, pure=False,
+                                      key=f"mexsim-luck-block-{first}-{n}")
         if write is None:
             return self.client.submit(play_remote_block, self._config, self._sources,
                                       __version__, first, n, pure=False,

@@ -38,13 +38,14 @@ DEFAULT_SEED = 0
 MAX_SEED = 2**64 - 1
 MAX_NAME = 64  # characters in a player's name: it heads table columns and plot legends
 MAX_POOL = 100  # players in one run (pools and sweeps); a table seats at most MAX_PLAYERS
-SECTIONS = ("run", "rules", "seating", "tournament", "players")
+SECTIONS = ("run", "rules", "seating", "tournament", "analysis", "players")
 RUN_KEYS = ("matches", "seed", "out", "strategies", "cluster")
 SEATING_KEYS = ("rotate",)
 TOURNAMENT_KEYS = ("duplicate", "table_size")
+ANALYSIS_KEYS = ("luck",)
 PLAYER_KEYS = ("name", "strategy", "params")
 _SECTION_KEYS = {"run": RUN_KEYS, "rules": RULE_KEYS, "seating": SEATING_KEYS,
-                 "tournament": TOURNAMENT_KEYS}
+                 "tournament": TOURNAMENT_KEYS, "analysis": ANALYSIS_KEYS}
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,7 @@ class Config:
     duplicate: bool = False  # [tournament] duplicate: each deal once per seat rotation
     requested_matches: int | None = None  # before rounding up to whole deals, if it did
     cluster: str | None = None  # [run] cluster: a Dask scheduler address or local:N
+    luck: bool = False  # [analysis] luck: luck-adjusted totals (docs/luck.md)
 
     @property
     def table_size(self) -> int:
@@ -104,12 +106,13 @@ def load_config(path: str | Path, strategy_dirs: Sequence[str | Path] = ()) -> C
             hint = f"; '{key}' belongs in {home}" if home else _suggest(key, SECTIONS)
             raise ConfigError(
                 f"{where}: unknown section '{key}' (allowed: [run], [rules], [seating], "
-                f"[tournament], [[players]]){hint}"
+                f"[tournament], [analysis], [[players]]){hint}"
             )
     run = _table(where, data, "run", "[run]")
     rules_table = _table(where, data, "rules", "[rules]")
     seating = _table(where, data, "seating", "[seating]")
     tournament = _table(where, data, "tournament", "[tournament]")
+    analysis = _table(where, data, "analysis", "[analysis]")
 
     run_where = f"{where} [run]"
     _check_keys(run_where, run, RUN_KEYS)
@@ -139,6 +142,10 @@ def load_config(path: str | Path, strategy_dirs: Sequence[str | Path] = ()) -> C
             f"{seating_where}: 'rotate' = false cannot be combined with {what}, which "
             f"rotates every table through all seats (allowed: rotate = true)")
 
+    analysis_where = f"{where} [analysis]"
+    _check_keys(analysis_where, analysis, ANALYSIS_KEYS)
+    luck = need_bool(analysis_where, "luck", analysis.get("luck", False))
+
     rules_where = f"{where} [rules]"
     _check_keys(rules_where, rules_table, RULE_KEYS)
     rules = resolve_rules(dict(rules_table), table_size, where=rules_where)
@@ -147,14 +154,19 @@ def load_config(path: str | Path, strategy_dirs: Sequence[str | Path] = ()) -> C
         path=where, matches=whole, seed=seed, out=out, rules=rules, rotate=rotate,
         players=players, strategy_dirs=dirs, duplicate=duplicate,
         requested_matches=matches if whole != matches else None, cluster=cluster,
+        luck=luck,
     )
 
 
 def with_overrides(
-    config: Config, matches: int | None = None, seed: int | None = None, out: str | None = None
+    config: Config, matches: int | None = None, seed: int | None = None, out: str | None = None,
+    luck: bool | None = None,
 ) -> Config:
-    """Apply command-line flags (``--matches``, ``--seed``, ``--out``) over the config."""
+    """Apply command-line flags (``--matches``, ``--seed``, ``--out``, ``--luck``) over the
+    config."""
     changes: dict[str, Any] = {}
+    if luck is not None:
+        changes["luck"] = luck
     if matches is not None:
         asked = need_int("command line", "--matches", matches, 1, None)
         changes["matches"] = _whole_deals(asked, config.table_size, config.duplicate)

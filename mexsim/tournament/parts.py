@@ -124,6 +124,7 @@ class Block:
     matches: pa.Table
     totals: np.ndarray
     deals: np.ndarray
+    adjusted: np.ndarray | None = None  # luck-adjusted totals ([analysis] luck = true)
 
 
 def read_block(work: WorkFolder, index: int, run_id: str, names: list[str], players: int
@@ -131,7 +132,11 @@ def read_block(work: WorkFolder, index: int, run_id: str, names: list[str], play
     """Block ``index`` from its part files."""
     rounds, matches = (with_run_id(pq.read_table(work.part(index, kind)), run_id)
                        for kind in ("rounds", "matches"))
-    return Block(rounds, matches, *block_totals(matches, names, players))
+    totals, deals = block_totals(matches, names, players)
+    adjusted = (block_totals(matches, names, players, "luck")[0]
+                if "luck" in matches.column_names else None)
+    return Block(rounds, matches, totals, deals,
+                 None if adjusted is None else totals - adjusted)
 
 
 def write_and_read(work: WorkFolder, index: int, rounds: pa.Table, matches: pa.Table,
@@ -222,15 +227,15 @@ class Assembler:
     re-encoded at the end of a run. Each file is appended on a thread of its own
     (:class:`Appender`)."""
 
-    def __init__(self, work: WorkFolder, run_id: str, names: list[str], players: int
-                 ) -> None:
+    def __init__(self, work: WorkFolder, run_id: str, names: list[str], players: int,
+                 luck: bool = False) -> None:
         if work.results.exists():
             shutil.rmtree(work.results)
         work.results.mkdir()
         self.work, self.run_id, self.names, self.players = work, run_id, names, players
         self.appenders = {kind: Appender(work.results / f"{kind}.parquet")
                           for kind in ("rounds", "matches")}
-        self.statistics = RunAccumulator(players)
+        self.statistics = RunAccumulator(players, luck)
         self.matches = 0
 
     def add(self, index: int, block: Block | None = None) -> None:
@@ -241,7 +246,7 @@ class Assembler:
             block = read_block(self.work, index, self.run_id, self.names, self.players)
         self.appenders["rounds"].put(block.rounds)
         self.appenders["matches"].put(block.matches)
-        self.statistics.add(block.totals, block.deals)
+        self.statistics.add(block.totals, block.deals, block.adjusted)
         self.matches += len(block.totals)
 
     def close(self) -> RunStatistics:
@@ -256,10 +261,11 @@ class Assembler:
             appender.abandon()
 
 
-def block_totals(table: pa.Table, names: list[str], players: int
-            ) -> tuple[np.ndarray, np.ndarray]:
+def block_totals(table: pa.Table, names: list[str], players: int, column: str = "total"
+                 ) -> tuple[np.ndarray, np.ndarray]:
     """totals[match, player] of one block's matches table (NaN where a player of a pool
-    sat a match out), and each match's deal."""
+    sat a match out), and each match's deal; ``column``: another per-player column in
+    the same layout (``luck``)."""
     match = table.column("match").to_numpy()
     player = table.column("player").combine_chunks()
     index = np.array([names.index(v) for v in player.dictionary.to_pylist()], dtype=np.int64)
@@ -267,7 +273,7 @@ def block_totals(table: pa.Table, names: list[str], players: int
     first = int(match[0]) if len(match) else 0
     rows = int(match[-1]) - first + 1 if len(match) else 0
     totals = np.full((rows, players), np.nan)
-    totals[match - first, who] = table.column("total").to_numpy()
+    totals[match - first, who] = table.column(column).to_numpy()
     deals = np.empty(rows, dtype=np.int64)
     deals[match - first] = table.column("deal").to_numpy()
     return totals, deals

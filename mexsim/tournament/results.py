@@ -40,6 +40,10 @@ MATCHES_SCHEMA = pa.schema([
     ("win", pa.float64()),
     ("deal", pa.int64()),
 ])
+# [analysis] luck = true adds these (docs/luck.md): each round's luck per seat, and a
+# match's sum of them; the luck-adjusted total is total - luck
+LUCK_ROUNDS_FIELDS = [("deal_luck", pa.float64()), ("draw_luck", pa.float64())]
+LUCK_MATCHES_FIELDS = [("luck", pa.float64())]
 
 
 def match_outcomes(totals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -57,9 +61,12 @@ def _dictionary(indices: np.ndarray, names: Sequence[str]) -> pa.DictionaryArray
 
 def block_tables(res: np.ndarray, first_match: int, max_pip: int, player_of_seat: np.ndarray,
                  player_names: Sequence[str], player_strategies: Sequence[str],
-                 deals: np.ndarray | None = None) -> tuple[pa.Table, pa.Table]:
+                 deals: np.ndarray | None = None,
+                 luck: tuple[np.ndarray, np.ndarray] | None = None
+                 ) -> tuple[pa.Table, pa.Table]:
     """The rounds and matches tables of matches first_match … (res[k, round, seat, F]);
-    ``deals[k]`` is the deal match k played (default: its own index)."""
+    ``deals[k]`` is the deal match k played (default: its own index); ``luck``: the
+    (deal, draw) luck [k, round, seat] of a luck-adjusted run, in columns of their own."""
     n, rounds, players, _ = res.shape
     strategies = sorted(set(player_strategies))
     strategy_of_player = np.array([strategies.index(s) for s in player_strategies])
@@ -85,6 +92,10 @@ def block_tables(res: np.ndarray, first_match: int, max_pip: int, player_of_seat
         pa.array(res[..., Field.draws].ravel().astype(np.int16)),
         pa.array(np.broadcast_to(deal_ids[:, None, None], shape).ravel()),
     ], schema=ROUNDS_SCHEMA)
+    if luck is not None:
+        for (name, kind), values in zip(LUCK_ROUNDS_FIELDS, luck, strict=True):
+            rounds_table = rounds_table.append_column(pa.field(name, kind),
+                                                      pa.array(values.ravel()))
 
     totals = res[..., Field.penalty].sum(axis=1)  # [match, seat]
     rank, win = match_outcomes(totals)
@@ -99,4 +110,9 @@ def block_tables(res: np.ndarray, first_match: int, max_pip: int, player_of_seat
         pa.array(win.ravel().astype(np.float64)),
         pa.array(np.repeat(deal_ids, players)),
     ], schema=MATCHES_SCHEMA)
+    if luck is not None:
+        name, kind = LUCK_MATCHES_FIELDS[0]
+        match_luck = (luck[0] + luck[1]).sum(axis=1)  # [match, seat]
+        matches_table = matches_table.append_column(pa.field(name, kind),
+                                                    pa.array(match_luck.ravel()))
     return rounds_table, matches_table

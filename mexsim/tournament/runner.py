@@ -37,7 +37,7 @@ from mexsim.analysis.accumulate import RunStatistics
 from mexsim.analysis.sequential import DEFAULT_MARGIN, Verdict, verdict
 from mexsim.compile_notice import compiling
 from mexsim.errors import ConfigError, Interrupted, OutputError, StrategyError
-from mexsim.game.play import play_scheduled
+from mexsim.game.play import play_scheduled, play_scheduled_luck
 from mexsim.strategy.policy import Policy
 from mexsim.strategy.registry import available_strategies
 from mexsim.tournament import output
@@ -46,6 +46,7 @@ from mexsim.tournament.config import Config, config_schedule
 from mexsim.tournament.identity import differences, run_id, run_identity
 from mexsim.tournament.limits import check_resources
 from mexsim.tournament.lineup import player_policies
+from mexsim.tournament.luck import LuckModel, fit_luck_model
 from mexsim.tournament.parts import Assembler, Block, WorkFolder, blocks, write_and_read
 from mexsim.tournament.results import block_tables
 from mexsim.tournament.schedule import Schedule
@@ -78,8 +79,20 @@ def play_block(config: Config, players: list[Policy], first: int, n: int) -> np.
                           schedule.deals(first, n), schedule.seating(first, n))
 
 
+def play_luck_block(config: Config, players: list[Policy], first: int, n: int,
+                    model: LuckModel) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``play_block`` with the luck of every chance event scored by ``model`` on this
+    thread (mexsim/game/luck.py): (res, deal_luck, draw_luck), the luck [k, round, seat]."""
+    schedule = config_schedule(config)
+    res, deal_luck, draw_luck, _ = play_scheduled_luck(
+        config.rules, players, config.seed, np.arange(first, first + n, dtype=np.int64),
+        schedule.deals(first, n), schedule.seating(first, n), np.array(model.weights))
+    return res, deal_luck, draw_luck
+
+
 def resolved_config(config: Config) -> dict:
-    """Every option spelled out, as run.json records it."""
+    """Every option spelled out, as run.json records it (``analysis`` only when an
+    option is on: a run without one keeps the identity and run.json it always had)."""
     return {
         "run": {"matches": config.matches, "seed": config.seed, "out": config.out,
                 "strategies": list(config.strategy_dirs)},
@@ -91,7 +104,7 @@ def resolved_config(config: Config) -> dict:
         "players": [{"name": p.name, "strategy": p.strategy, "params": p.params}
                     | ({"sweep": p.sweep, "swept": list(p.swept)} if p.sweep else {})
                     for p in config.players],
-    }
+    } | ({"analysis": {"luck": True}} if config.luck else {})
 
 
 def config_identity(config: Config) -> dict[str, Any]:
@@ -159,6 +172,11 @@ def run(config: Config, out: Path | str, workers: int, force: bool = False,
     check_resources(f"{config.path} [run]", config.matches, len(config.players), workers)
     if cluster:
         parse_address(cluster)  # a bad address is refused before anything is done
+    if config.luck and is_url(out):
+        raise ConfigError(
+            f"{config.path} [analysis]: 'luck' = true cannot be combined with a shared "
+            "--out URL yet (allowed: luck with a results folder, on this machine or "
+            "--cluster; or luck = false)")
     if is_url(out):
         from mexsim.tournament.shared import run_shared
 
@@ -187,6 +205,10 @@ def run(config: Config, out: Path | str, workers: int, force: bool = False,
             # Load (or compile) the kernels here, before any thread exists.
             with compiling("the engine"):
                 play_block(config, players, 0, 0)
+            model = None
+            if config.luck:  # the pilot, once, before any thread: fixed for the run
+                with compiling("the luck scorer"):
+                    model = fit_luck_model(config, players)
             player, close_cluster = open_player(cluster, config)
             if player is not None:
                 workers = player.workers
@@ -199,9 +221,10 @@ def run(config: Config, out: Path | str, workers: int, force: bool = False,
                 note(f"resuming {work.path}: {done:,} of {len(all_blocks):,} blocks "
                      "already played")
             play_start = time.perf_counter()
-            assembler = Assembler(work, rid, [p.name for p in config.players], len(players))
+            assembler = Assembler(work, rid, [p.name for p in config.players], len(players),
+                                  config.luck)
             played, stopped = _play(config, players, work, assembler, all_blocks, kept,
-                                    workers, progress, until, player)
+                                    workers, progress, until, player, model)
             if stopped is not None:
                 note(stopped.describe())
             play_seconds = time.perf_counter() - play_start
@@ -213,7 +236,7 @@ def run(config: Config, out: Path | str, workers: int, force: bool = False,
             wall = time.perf_counter() - started
             result = RunResult(out, assembler.matches, workers, wall, play_seconds,
                                summary_seconds, played)
-            _write_run_json(work.results, config, rid, result, done, until, stopped)
+            _write_run_json(work.results, config, rid, result, done, until, stopped, model)
             output.write_marker(work.results, rid)
             signals.finishing = True
             output.publish(work.results, out, before, force)
@@ -252,7 +275,8 @@ class StopRule:
 def _play(config: Config, players: list[Policy], work: WorkFolder, assembler: Assembler,
           all_blocks: list[tuple[int, int]], kept: set[int], workers: int,
           progress: Callable[[int], None] | None, until: StopRule | None = None,
-          cluster: ClusterPlayer | None = None) -> tuple[int, Verdict | None]:
+          cluster: ClusterPlayer | None = None, model: LuckModel | None = None
+          ) -> tuple[int, Verdict | None]:
     """Play the blocks not ``kept`` (on disk already, from an interrupted run), adding
     every block to the results in order; returns the matches played and, when ``until``
     stopped the run, the verdict that did. Blocks are played on ``cluster`` when given,
@@ -301,9 +325,12 @@ def _play(config: Config, players: list[Policy], work: WorkFolder, assembler: As
                     pending.append((index, first, n, None))
                     continue
                 flying += 1
-                played_block = cluster.submit(first, n) if cluster else None
+                played_block = None
+                if cluster:  # with the model only when there is one: the plain call
+                    played_block = (cluster.submit(first, n) if model is None
+                                    else cluster.submit(first, n, model=model))
                 future = pool.submit(_play_and_write, config, players, work, assembler,
-                                     index, first, n, schedule, played_block)
+                                     index, first, n, schedule, played_block, model)
                 pending.append((index, first, n, future))
             if not pending:
                 break
@@ -330,13 +357,21 @@ def _play(config: Config, players: list[Policy], work: WorkFolder, assembler: As
 
 def _play_and_write(config: Config, players: list[Policy], work: WorkFolder,
                     assembler: Assembler, index: int, first: int, n: int,
-                    schedule: Schedule, remote: Any = None) -> Block:
+                    schedule: Schedule, remote: Any = None, model: LuckModel | None = None
+                    ) -> Block:
     """On a pool thread: play block ``index`` (or wait for the cluster's ``remote``
-    result), convert it, write its parts and read them back for the assembler."""
-    res = play_block(config, players, first, n) if remote is None else remote.result()
+    result), with its luck scored when ``model`` is given, convert it, write its parts
+    and read them back for the assembler."""
+    luck = None
+    if model is not None:
+        res, *luck = (play_luck_block(config, players, first, n, model) if remote is None
+                      else remote.result())
+    else:
+        res = play_block(config, players, first, n) if remote is None else remote.result()
     rounds_table, matches_table = block_tables(
         res, first, config.rules.max_pip, schedule.seating(first, n), assembler.names,
-        [p.strategy for p in config.players], schedule.deals(first, n))
+        [p.strategy for p in config.players], schedule.deals(first, n),
+        None if luck is None else (luck[0], luck[1]))
     return write_and_read(work, index, rounds_table, matches_table, assembler.run_id,
                           assembler.names, assembler.players)
 
@@ -412,7 +447,7 @@ def _nothing() -> None:
 
 def _write_run_json(folder: Path, config: Config, rid: str, result: RunResult,
                     resumed_blocks: int, until: StopRule | None = None,
-                    stopped: Verdict | None = None) -> None:
+                    stopped: Verdict | None = None, model: LuckModel | None = None) -> None:
     import numba
 
     (folder / "run.json").write_text(json.dumps({
@@ -426,6 +461,7 @@ def _write_run_json(folder: Path, config: Config, rid: str, result: RunResult,
             "rule": "decided", "confidence": until.confidence, "margin": until.margin,
             "max_matches": config.matches, "decided": stopped is not None,
             "verdict": None if stopped is None else stopped.describe()},
+    } | ({} if model is None else {"luck": model.to_dict()}) | {
         # the timing fields: the only ones that differ between runs of one config
         "workers": result.workers,
         "wall_seconds": round(result.wall_seconds, 3),

@@ -39,7 +39,7 @@ BAD_CONFIGS = [
      ["TOML syntax error", "line 3"]),
     ("syntax-eof", TWO_PLAYERS + "[run]\nmatches =", ["TOML syntax error", "line"]),
     ("unknown-section", "[rnu]\nmatches = 1\n" + TWO_PLAYERS,
-     ["'rnu'", "[run], [rules], [seating], [tournament], [[players]]",
+     ["'rnu'", "[run], [rules], [seating], [tournament], [analysis], [[players]]",
       "did you mean 'run'?"]),
     ("key-outside-section", "matches = 5\n" + TWO_PLAYERS, ["'matches'", "belongs in [run]"]),
     ("section-not-table", "run = 5\n" + TWO_PLAYERS, ["'run'", "must be a table"]),
