@@ -61,7 +61,7 @@ def test_both_kinds_of_worker_task_restore_it_before_play(tmp_path, monkeypatch)
     from mexsim import __version__
     from mexsim.tournament import cluster
     from mexsim.tournament.config import load_config
-    from tests.tournament.test_run import config_text, write_config
+    from tests.tournament.runs import config_text, write_config
 
     calls: list[str] = []
     monkeypatch.setattr(cluster, "restore_mmap_threshold", lambda: calls.append("restore"))
