@@ -147,7 +147,9 @@ class ClusterPlayer:
                 with dask.config.set(LOCAL_HOUSEKEEPING):
                     self._cluster = LocalCluster(n_workers=where, threads_per_worker=1,
                                                  processes=True, dashboard_address=":0")
-                self.client = Client(self._cluster)
+                # the blocks' results straight from the workers, not relayed by the
+                # scheduler (Dask's default for a client outside the cluster)
+                self.client = Client(self._cluster, direct_to_workers=True)
             else:
                 self.client = Client(where, timeout="10s")
         except OSError as exc:
