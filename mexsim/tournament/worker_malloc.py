@@ -4,8 +4,8 @@ Dask's nanny starts every worker process with ``MALLOC_TRIM_THRESHOLD_=65536`` (
 ``distributed.nanny.pre-spawn-environ``), so that freed memory goes back to the system.
 Setting any glibc malloc threshold also switches off glibc's *dynamic* mmap threshold,
 which otherwise rises to the size of the blocks a program frees: it stays at 128 KiB, so
-every larger array (the planner's scratch tables, allocated per plan) is a fresh
-``mmap``, faulted in page by page and unmapped when freed. Measured here: the kernels
+every larger array the kernels allocate while playing is a fresh ``mmap``, faulted in
+page by page and unmapped when freed. Measured here: the kernels
 played a block in 2.0 x the CPU time of the same block in a plain process, and
 ``--cluster local:2`` took 2.1 x the time of two threads.
 
