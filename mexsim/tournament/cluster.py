@@ -21,6 +21,7 @@ import atexit
 import contextlib
 import dataclasses
 import hashlib
+import importlib.util
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -167,6 +168,9 @@ class ClusterPlayer:
             raise ConfigError(f"--cluster {address}: the scheduler has no workers")
         self.workers = sum(self.client.nthreads().values())
         self.dashboard = self.client.dashboard_link
+        if kind == "local" and importlib.util.find_spec("bokeh") is None:
+            # Dask serves only a page saying that bokeh is missing: say so here instead
+            self.dashboard = "none (Dask's dashboard needs bokeh: pip install 'bokeh>=3.1')"
         self._config = config
         self._sources = strategy_sources(config)
 

@@ -5,6 +5,7 @@ byte, whatever played them or stopped them."""
 from __future__ import annotations
 
 import filecmp
+import importlib.util
 import json
 import os
 import subprocess
@@ -81,6 +82,10 @@ def test_local_cluster_writes_the_bytes_of_a_threaded_run(tmp_path: Path) -> Non
     result = run_cli(cfg, "--cluster", "local:2", "--out", tmp_path / "dask", "--quiet")
     assert result.exit_code == 0, result.stderr
     assert "Dask workers" in result.stderr and "dashboard" in result.stderr
+    if importlib.util.find_spec("bokeh") is None:  # a dashboard address would serve nothing
+        assert "dashboard needs bokeh: pip install" in result.stderr
+    else:
+        assert "dashboard http://" in result.stderr
     for name in RESULTS:
         assert filecmp.cmp(tmp_path / "threads" / name, tmp_path / "dask" / name,
                            shallow=False), name
