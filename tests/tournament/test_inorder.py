@@ -82,24 +82,18 @@ def test_drain_on_stop_waits_for_the_blocks_in_flight() -> None:
 
 
 def test_a_failed_block_raises_and_cancels_the_others() -> None:
-    started: list[Future] = []
+    futures: dict[int, Future] = {}
 
     def start(index: int, first: int, n: int) -> Future:
-        future: Future = Future()
-        if index == 1:
+        futures[index] = future = Future()  # still playing, but for blocks 0 and 1
+        if index == 0:
+            future.set_result("ok")
+        elif index == 1:
             future.set_exception(ValueError("strategy failed"))
-        started.append(future)
         return future
 
-    def take(index: int, first: int, n: int, result: object) -> None:
-        pass
-
-    first_block: Future = Future()
-    first_block.set_result("ok")
-
-    def start_first_done(index: int, first: int, n: int) -> Future:
-        return first_block if index == 0 else start(index, first, n)
-
     with pytest.raises(ValueError, match="strategy failed"):
-        take_in_order(BLOCKS, set(), 3, start_first_done, take)
-    assert started[1:] and all(f.cancelled() for f in started[1:])
+        take_in_order(BLOCKS, set(), 3, start, lambda *args: None)
+    # 0, 1, 2 at first; 3 once 0 was taken; 2 and 3 were in flight at the failure
+    assert sorted(futures) == [0, 1, 2, 3]
+    assert futures[2].cancelled() and futures[3].cancelled()
