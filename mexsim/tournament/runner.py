@@ -23,9 +23,7 @@ import os
 import signal
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,7 +32,7 @@ import numpy as np
 
 from mexsim import __version__
 from mexsim.analysis.accumulate import RunStatistics
-from mexsim.analysis.sequential import DEFAULT_MARGIN, Verdict, verdict
+from mexsim.analysis.sequential import Verdict
 from mexsim.compile_notice import compiling
 from mexsim.errors import ConfigError, Interrupted, OutputError, StrategyError
 from mexsim.game.play import play_scheduled, play_scheduled_luck
@@ -44,6 +42,7 @@ from mexsim.tournament import output
 from mexsim.tournament.cluster import ClusterPlayer, open_player, parse_address
 from mexsim.tournament.config import Config, config_schedule
 from mexsim.tournament.identity import differences, run_id, run_identity
+from mexsim.tournament.inorder import StopRule, stop_rule, take_in_order, unjoined_threads
 from mexsim.tournament.limits import check_resources
 from mexsim.tournament.lineup import player_policies
 from mexsim.tournament.luck import LuckModel, fit_luck_model
@@ -263,96 +262,37 @@ def run(config: Config, out: Path | str, workers: int, force: bool = False,
         lock.release()
 
 
-@dataclass(frozen=True)
-class StopRule:
-    """``--until decided``: stop after the first block at which the comparison is decided
-    (mexsim/analysis/sequential.py), at most at the config's ``matches``."""
-
-    confidence: float = 0.95
-    margin: float = DEFAULT_MARGIN
-
-
 def _play(config: Config, players: list[Policy], work: WorkFolder, assembler: Assembler,
           all_blocks: list[tuple[int, int]], kept: set[int], workers: int,
           progress: Callable[[int], None] | None, until: StopRule | None = None,
           cluster: ClusterPlayer | None = None, model: LuckModel | None = None
           ) -> tuple[int, Verdict | None]:
     """Play the blocks not ``kept`` (on disk already, from an interrupted run), adding
-    every block to the results in order; returns the matches played and, when ``until``
-    stopped the run, the verdict that did. Blocks are played on ``cluster`` when given,
-    else on ``workers`` threads, which are never joined on the way out (see the module
-    docstring)."""
+    every block to the results in order (mexsim/tournament/inorder.py); returns the
+    matches played and, when ``until`` stopped the run, the verdict that did. Blocks are
+    played on ``cluster`` when given, else on ``workers`` threads, which are never
+    joined on the way out (see the module docstring)."""
     schedule = config_schedule(config)
-    names = [p.name for p in config.players]
-    whole_deals = config.table_size if config.duplicate else 1
-
-    def decided(end: int) -> Verdict | None:
-        """The verdict when ``until`` says stop here (whole deals only)."""
-        if until is None or end % whole_deals or end >= config.matches:
-            return None
-        result = verdict(assembler.statistics.stats, names, until.confidence, until.margin)
-        return result if result.decided else None
-
-    done = 0  # the kept blocks from the first: added before any thread starts
-    while done in kept:
-        done += 1
-    if progress:
-        progress(sum(n for index, (_, n) in enumerate(all_blocks) if index in kept))
-    for index in range(done):
-        assembler.add(index)
-        first, n = all_blocks[index]
-        stop = decided(first + n)
-        if stop is not None:
-            return 0, stop
-    todo = ((index, first, n) for index, (first, n) in enumerate(all_blocks)
-            if index >= done)
     in_flight = 2 * (cluster.workers if cluster else workers)
     # Threads play the blocks (or wait for the cluster's result), convert them and write
     # their part files; this thread only appends them to the results files in order
     # and folds their totals (the serial step: README, "Speed", the writer's ceiling).
-    pool = ThreadPoolExecutor(max_workers=min(in_flight, os.cpu_count() or 1)
-                              if cluster else workers)
-    pending: deque[tuple[int, int, int, Any]] = deque()
-    played = flying = 0
-    try:
-        while True:
-            while flying < in_flight:
-                nxt = next(todo, None)
-                if nxt is None:
-                    break
-                index, first, n = nxt
-                if index in kept:  # past a gap the threads left: read, not played
-                    pending.append((index, first, n, None))
-                    continue
-                flying += 1
-                played_block = None
-                if cluster:  # with the model only when there is one: the plain call
-                    played_block = (cluster.submit(first, n) if model is None
-                                    else cluster.submit(first, n, model=model))
-                future = pool.submit(_play_and_write, config, players, work, assembler,
-                                     index, first, n, schedule, played_block, model)
-                pending.append((index, first, n, future))
-            if not pending:
-                break
-            index, first, n, future = pending.popleft()
-            if future is None:
-                assembler.add(index)
-            else:
-                flying -= 1
-                assembler.add(index, future.result())
-                played += n
-                if progress:
-                    progress(n)
-            stop = decided(first + n)
-            if stop is not None:
-                return played, stop
-    finally:
-        # never wait: a thread stuck in a strategy would hold the process forever
-        pool.shutdown(wait=False, cancel_futures=True)
-        for *_, future in pending:
-            if future is not None:
-                future.cancel()
-    return played, None
+    threads = min(in_flight, os.cpu_count() or 1) if cluster else workers
+    with unjoined_threads(threads) as pool:
+        def start(index: int, first: int, n: int) -> Any:
+            remote = None
+            if cluster:  # with the model only when there is one: the plain call
+                remote = (cluster.submit(first, n) if model is None
+                          else cluster.submit(first, n, model=model))
+            return pool.submit(_play_and_write, config, players, work, assembler, index,
+                               first, n, schedule, remote, model)
+
+        def take(index: int, first: int, n: int, block: Block | None) -> None:
+            assembler.add(index, block)  # None: a kept block, read from its parts
+
+        played = take_in_order(all_blocks, kept, in_flight, start, take, progress,
+                               stop_rule(until, config, assembler.statistics))
+    return played.matches, played.stopped
 
 
 def _play_and_write(config: Config, players: list[Policy], work: WorkFolder,

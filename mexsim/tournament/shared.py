@@ -33,9 +33,7 @@ import re
 import tempfile
 import time
 import uuid
-from collections import deque
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +44,7 @@ import pyarrow.parquet as pq
 from mexsim.analysis.accumulate import RunAccumulator, RunStatistics
 from mexsim.errors import ConfigError, Interrupted, OutputError, StrategyError
 from mexsim.tournament.config import Config, config_schedule
+from mexsim.tournament.inorder import Played, stop_rule, take_in_order, unjoined_threads
 from mexsim.tournament.output import fsync_file
 from mexsim.tournament.parts import COMPRESSION, block_totals, blocks, with_run_id
 from mexsim.tournament.results import block_tables
@@ -236,7 +235,6 @@ def run_shared(config: Config, url: str, workers: int, force: bool, progress: An
                write_tables: Any, resume: bool, note: Callable[[str], None],
                started: float, until: Any, cluster: str | None) -> Any:
     """``runner.run`` for a URL ``out`` (see the module docstring)."""
-    from mexsim.analysis.sequential import verdict
     from mexsim.tournament import runner
     from mexsim.tournament.cluster import open_player
     from mexsim.tournament.identity import run_id as make_run_id
@@ -264,21 +262,12 @@ def run_shared(config: Config, url: str, workers: int, force: bool, progress: An
             if player is not None:
                 workers = player.workers
                 note(f"playing on {player.workers} Dask workers; dashboard {player.dashboard}")
-            names = [p.name for p in config.players]
             all_blocks = blocks(config.matches)
-            whole_deals = config.table_size if config.duplicate else 1
             statistics = RunAccumulator(len(players))
             play_start = time.perf_counter()
-
-            def decided(end: int) -> Any:
-                if until is None or end % whole_deals or end >= config.matches:
-                    return None
-                result = verdict(statistics.stats, names, until.confidence, until.margin)
-                return result if result.decided else None
-
             played, blocks_in, stopped = _play(
                 config, players, location, rid, all_blocks, kept, workers, player,
-                statistics, progress, decided)
+                statistics, progress, stop_rule(until, config, statistics))
             if stopped is not None:
                 note(stopped.describe())
             play_seconds = time.perf_counter() - play_start
@@ -318,62 +307,27 @@ def run_shared(config: Config, url: str, workers: int, force: bool, progress: An
 def _play(config: Config, players: list, location: Location, rid: str,
           all_blocks: list[tuple[int, int]], kept: set[int], workers: int, player: Any,
           statistics: RunAccumulator, progress: Any, decided: Callable[[int], Any]
-          ) -> tuple[int, int, Any]:
+          ) -> Played:
     """Play and write the blocks not ``kept`` (there already), folding every block's
-    totals in match order; returns (matches played, blocks in the results, the verdict
-    that stopped the run)."""
+    totals in match order (mexsim/tournament/inorder.py)."""
     url = location.url
     names = [p.name for p in config.players]
-    pool = None if player else ThreadPoolExecutor(max_workers=workers)
     in_flight = 2 * (player.workers if player else workers)
-    todo = ((i, first, n) for i, (first, n) in enumerate(all_blocks))
-    pending: deque[tuple[int, int, int, Any]] = deque()
-    played = flying = blocks_in = 0
-    stopped = None
-    try:
-        while True:
-            while flying < in_flight:
-                nxt = next(todo, None)
-                if nxt is None:
-                    break
-                index, first, n = nxt
-                if index in kept:
-                    pending.append((index, first, n, None))
-                    continue
-                flying += 1
-                future = (player.submit(first, n, write=(url, rid, index)) if player else
-                          pool.submit(play_and_write, url, rid, config, players, index,
-                                      first, n))
-                pending.append((index, first, n, future))
-            if not pending:
-                break
-            index, first, n, future = pending.popleft()
-            if future is None:
-                statistics.add(*location.kept_totals(index, names, len(players)))
-            else:
-                flying -= 1
-                statistics.add(*future.result())
-                played += n
-            blocks_in = index + 1
-            if progress:
-                progress(n)
-            stopped = decided(first + n)
-            if stopped is not None:
-                # blocks in flight may still be writing: let them end, so that commit
-                # removes every part beyond the stop
-                for *_, other in pending:
-                    if other is not None:
-                        with contextlib.suppress(Exception):
-                            other.result()
-                pending.clear()
-                break
-    finally:
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
-        for *_, future in pending:
-            if future is not None:
-                future.cancel()
-    return played, blocks_in, stopped
+    with contextlib.nullcontext() if player else unjoined_threads(workers) as pool:
+        def start(index: int, first: int, n: int) -> Any:
+            if player:
+                return player.submit(first, n, write=(url, rid, index))
+            return pool.submit(play_and_write, url, rid, config, players, index, first, n)
+
+        def take(index: int, first: int, n: int, totals: Any) -> None:
+            if totals is None:  # a kept block: its totals from its matches part
+                totals = location.kept_totals(index, names, len(players))
+            statistics.add(*totals)
+
+        # blocks in flight may still be writing at a stop: let them end, so that
+        # commit removes every part beyond it
+        return take_in_order(all_blocks, kept, in_flight, start, take, progress, decided,
+                             drain_on_stop=True)
 
 
 def _kept(location: Location, what: str) -> str:

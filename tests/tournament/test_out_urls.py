@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.tournament.test_run import config_text, write_config
-from tests.tournament.test_safety import one_line_error, run_cli
+from tests.tournament.runs import config_text, one_line_error, run_cli, write_config
 
 pytest.importorskip("fsspec")
 

@@ -58,16 +58,13 @@ def test_resume_keeps_blocks_past_a_gap(tmp_path: Path, monkeypatch: pytest.Monk
     not be the first ones: --resume reads every block on disk and plays only the
     missing ones, and the files are those of an uninterrupted run."""
     import filecmp
-    import os
-    import signal
     import time
 
     from mexsim.errors import Interrupted
     from mexsim.tournament import runner
     from mexsim.tournament.config import load_config, with_overrides
     from mexsim.tournament.parts import WorkFolder
-    from tests.tournament.test_run import config_text, write_config
-    from tests.tournament.test_safety import run_cli
+    from tests.tournament.runs import config_text, ctrl_c, run_cli, write_config
 
     cfg = write_config(tmp_path, config_text(tmp_path / "whole", matches=400))  # 7 blocks
     assert run_cli(cfg, "--workers", "1", "--quiet").exit_code == 0
@@ -75,7 +72,7 @@ def test_resume_keeps_blocks_past_a_gap(tmp_path: Path, monkeypatch: pytest.Monk
 
     def ctrl_c_at_block_five(config: object, players: object, first: int, n: int) -> object:
         if first == 5 * 64:
-            os.kill(os.getpid(), signal.SIGINT)
+            ctrl_c()
             time.sleep(0.5)  # the main thread stops meanwhile
             raise RuntimeError("stopped")  # this block is never written
         return original(config, players, first, n)

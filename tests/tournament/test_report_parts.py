@@ -20,8 +20,13 @@ from mexsim.analysis.plots import PLOT_FILES
 from mexsim.cli import app
 from mexsim.tournament import shared
 from mexsim.tournament.identity import RUN_ID_KEY
-from tests.tournament.test_run import assert_no_crash, config_text, write_config
-from tests.tournament.test_safety import one_line_error, run_cli
+from tests.tournament.runs import (
+    assert_no_crash,
+    config_text,
+    one_line_error,
+    run_cli,
+    write_config,
+)
 
 pytest.importorskip("fsspec")
 

@@ -9,11 +9,8 @@ the engine is compiled (or loaded from numba's cache) once per test process.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import signal
-import subprocess
-import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -24,17 +21,24 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from typer.testing import CliRunner
 
 from mexsim.cli import app
+from tests.tournament.runs import (
+    MATCHES,
+    SEED,
+    STRATEGIES,
+    assert_no_crash,
+    cli_runner,
+    config_text,
+    finish,
+    interrupt,
+    mexsim,
+    temp_folders,
+    wait_until,
+    write_config,
+)
 
-ROOT = Path(__file__).resolve().parents[2]
-runner = CliRunner()  # this typer's CliRunner keeps result.stdout and result.stderr apart
-
-STRATEGIES = ("greedy", "random", "early_doubles", "mexican_first")
 P = len(STRATEGIES)
-MATCHES = 200  # a multiple of P; more than one block of matches (64 first)
-SEED = 7
 MAX_PIP = 12
 ROUNDS = MAX_PIP + 1
 
@@ -64,43 +68,8 @@ RESULT_FILES = {"rounds.parquet", "matches.parquet", "run.json", "summary.csv",
                 "head_to_head.csv"}
 
 
-def toml_str(value: object) -> str:
-    """A TOML basic string (JSON's escaping is valid TOML)."""
-    return json.dumps(str(value))
-
-
-def config_text(out: Path | str, *, matches: int = MATCHES, seed: int = SEED,
-                rotate: bool = True, rules: str = "", players: str | None = None) -> str:
-    if players is None:
-        players = "".join(f'[[players]]\nstrategy = "{s}"\n' for s in STRATEGIES)
-    return (
-        f"[run]\nmatches = {matches}\nseed = {seed}\nout = {toml_str(out)}\n"
-        f"[rules]\n{rules}"
-        f"[seating]\nrotate = {'true' if rotate else 'false'}\n"
-        f"{players}"
-    )
-
-
-def write_config(folder: Path, text: str, name: str = "cfg.toml") -> Path:
-    path = folder / name
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def temp_folders(folder: Path) -> list[Path]:
-    """The runner's hidden work folders (``.NAME.tmp-PID``) anywhere under ``folder``."""
-    return [p for p in folder.rglob(".*") if ".tmp-" in p.name]
-
-
-def assert_no_crash(result: Any) -> None:
-    """CliRunner catches what escapes the app: only SystemExit may end a command."""
-    assert result.exception is None or isinstance(result.exception, SystemExit), (
-        repr(result.exception))
-    assert "Traceback" not in result.output
-
-
 def invoke_run(cfg: Path, *args: str) -> Any:
-    result = runner.invoke(app, ["run", str(cfg), *args])
+    result = cli_runner.invoke(app, ["run", str(cfg), *args])
     assert_no_crash(result)
     return result
 
@@ -522,7 +491,7 @@ def test_bad_input(tmp_path: Path, make_text: Any, args: list[str], parts: list[
     args = [a.replace("{tmp}", str(tmp_path)) for a in args]
     before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
 
-    result = runner.invoke(app, ["run", str(cfg), *args])
+    result = cli_runner.invoke(app, ["run", str(cfg), *args])
 
     assert_no_crash(result)
     assert result.exit_code == 2, (result.stdout, result.stderr)
@@ -575,7 +544,7 @@ def test_force_on_the_current_directory_keeps_it(tmp_path: Path,
     work.mkdir()
     (work / "precious.txt").write_text("keep me\n")
     monkeypatch.chdir(work)
-    result = runner.invoke(app, ["run", str(cfg), "--out", ".", "--force", "--quiet"])
+    result = cli_runner.invoke(app, ["run", str(cfg), "--out", ".", "--force", "--quiet"])
     assert (work / "precious.txt").exists(), "mexsim run --out . --force emptied the cwd"
     assert_no_crash(result)
     assert result.exit_code == 2, (result.stdout, result.stderr)
@@ -589,7 +558,7 @@ def test_force_on_the_current_directory_keeps_it(tmp_path: Path,
 def test_report(results: Path, tmp_path: Path) -> None:
     folder = tmp_path / "copy"
     shutil.copytree(results, folder)
-    result = runner.invoke(app, ["report", str(folder)])
+    result = cli_runner.invoke(app, ["report", str(folder)])
     assert_no_crash(result)
     assert_ok(result)
     for name in STRATEGIES:
@@ -620,7 +589,7 @@ def corrupt_matches(results: Path, folder: Path) -> None:
 def test_report_without_results(results: Path, tmp_path: Path, make: Any) -> None:
     folder = tmp_path / "nothing"
     make(results, folder)
-    result = runner.invoke(app, ["report", str(folder)])
+    result = cli_runner.invoke(app, ["report", str(folder)])
     assert_no_crash(result)
     assert result.exit_code == 2, (result.stdout, result.stderr)
     lines = result.stderr.splitlines()
@@ -636,35 +605,18 @@ def test_ctrl_c_stops_cleanly(tmp_path: Path) -> None:
     cfg = write_config(tmp_path, config_text(out))
     # Fill numba's cache first: a Ctrl-C while the kernel compiles waits for the compile
     # (a known limitation, reported separately); this test is about playing.
-    warm = subprocess.run(
-        [sys.executable, "-m", "mexsim", "run", str(cfg), "--matches", "4",
-         "--out", str(tmp_path / "warm"), "--quiet"],
-        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
-    )
-    assert warm.returncode == 0, warm.stderr
+    warm = mexsim("run", cfg, "--matches", "4", "--out", tmp_path / "warm", "--quiet")
+    code, _, stderr = finish(warm, timeout=300)
+    assert code == 0, stderr
     shutil.rmtree(tmp_path / "warm")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "mexsim", "run", str(cfg), "--matches", "2000000",
-         "--out", str(out), "--quiet"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
-    try:
-        deadline = time.monotonic() + 60  # numba may be loading its cache
-        while not list(tmp_path.glob(".big.tmp-*")):
-            assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < deadline, "the run never started"
-            time.sleep(0.05)
-        time.sleep(0.5)  # well into playing blocks
-        assert proc.poll() is None
-        sent = time.monotonic()
-        proc.send_signal(signal.SIGINT)
-        stdout, stderr = proc.communicate(timeout=30)
-        took = time.monotonic() - sent
-    finally:
-        if proc.poll() is None:
-            os.kill(proc.pid, signal.SIGKILL)
-            proc.wait()
-    assert proc.returncode == 130, stderr
+    proc = mexsim("run", cfg, "--matches", "2000000", "--out", out, "--quiet")
+    # numba may be loading its cache
+    wait_until(proc, lambda: list(tmp_path.glob(".big.tmp-*")), "the run never started",
+               timeout=60)
+    time.sleep(0.5)  # well into playing blocks
+    assert proc.poll() is None
+    code, stdout, stderr, took = interrupt(proc, signal.SIGINT)
+    assert code == 130, stderr
     assert took <= 3.0, f"took {took:.2f} s to stop"
     assert "interrupted" in stderr
     assert "Traceback" not in stderr + stdout

@@ -8,13 +8,10 @@ from __future__ import annotations
 
 import filecmp
 import json
-import os
 import re
 import resource
 import shutil
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -26,12 +23,20 @@ from mexsim.cli import app
 from mexsim.tournament import runner as runner_module
 from mexsim.tournament.output import MARKER
 from mexsim.tournament.parts import blocks
-from tests.tournament.test_run import (
+from tests.tournament.runs import (
     ROOT,
-    assert_no_crash,
+    cli_runner,
     config_text,
-    runner,
+    ctrl_c,
+    finish,
+    interrupt,
+    mexsim,
+    one_line_error,
+    parts_done,
+    run_cli,
     temp_folders,
+    wait_for_parts,
+    wait_until,
     write_config,
 )
 
@@ -40,48 +45,6 @@ BIG = 20_000  # matches of a run that is killed on the way
 BLOCKS = len(blocks(BIG))  # 254 blocks of 79 matches
 RESULT_FILES = ("rounds.parquet", "matches.parquet", "summary.csv", "head_to_head.csv",
                 MARKER)
-
-
-def one_line_error(result: Any, status: int) -> str:
-    assert_no_crash(result)
-    assert result.exit_code == status, (result.stdout, result.stderr)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("mexsim: error:"), result.stderr
-    return lines[0]
-
-
-def run_cli(*args: str) -> Any:
-    result = runner.invoke(app, ["run", *map(str, args)])
-    assert_no_crash(result)
-    return result
-
-
-def mexsim(*args: str, **kw: Any) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "mexsim", *map(str, args)], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
-
-
-def finish(proc: subprocess.Popen, timeout: float = 600) -> tuple[int, str, str]:
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    return proc.returncode, out, err
-
-
-def parts_done(folder: Path) -> int:
-    return sum(len(list(w.glob("parts/*.matches.parquet"))) for w in temp_folders(folder))
-
-
-def wait_for_parts(proc: subprocess.Popen, folder: Path, at_least: int,
-                   timeout: float = 300) -> None:
-    deadline = time.monotonic() + timeout
-    while parts_done(folder) < at_least:
-        assert proc.poll() is None, proc.communicate()
-        assert time.monotonic() < deadline, "the run never got going"
-        time.sleep(0.02)
 
 
 def same_results(a: Path, b: Path) -> None:
@@ -137,10 +100,8 @@ def test_a_killed_run_resumes_to_identical_files(reference: Path, cfg: Path, tmp
     out = tmp_path / "res"
     proc = mexsim("run", cfg, "--out", out, "--workers", "2", "--quiet")
     wait_for_parts(proc, tmp_path, after)
-    sent = time.monotonic()
-    proc.send_signal(signum)
-    code, stdout, stderr = finish(proc, timeout=30)
-    assert time.monotonic() - sent < 2.0
+    code, stdout, stderr, took = interrupt(proc, signum)
+    assert took < 2.0
     assert code == status, stderr
     assert "Traceback" not in stdout + stderr
     if signum != signal.SIGKILL:
@@ -199,7 +160,7 @@ def test_interrupt_while_writing_the_summary_keeps_the_old_results(
 
     def summary_then_ctrl_c(folder: Path, statistics: Any) -> None:
         (folder / "summary.csv").write_text("half a summary")
-        os.kill(os.getpid(), signal.SIGINT)
+        ctrl_c()
 
     from mexsim.tournament.config import load_config, with_overrides
     config = with_overrides(load_config(cfg), matches=200, seed=5, out=str(out))
@@ -225,16 +186,11 @@ def test_stop_signal_ends_a_stuck_strategy_within_two_seconds(tmp_path: Path,
     players = '[[players]]\nstrategy = "spin"\n[[players]]\nstrategy = "greedy"\n'
     cfg = write_config(tmp_path, config_text(out, matches=100, players=players))
     proc = mexsim("run", cfg, "--strategies", SPIN, "--workers", "2", "--quiet")
-    deadline = time.monotonic() + 300
-    while not temp_folders(tmp_path):  # playing (after loading or compiling)
-        assert proc.poll() is None, proc.communicate()
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+    # playing (after loading or compiling)
+    wait_until(proc, lambda: temp_folders(tmp_path), "the run never started")
     time.sleep(1.0)  # the workers are inside `spin`
-    sent = time.monotonic()
-    proc.send_signal(signum)
-    code, _, stderr = finish(proc, timeout=30)
-    assert time.monotonic() - sent < 2.0
+    code, _, stderr, took = interrupt(proc, signum)
+    assert took < 2.0
     assert code == 128 + signum, stderr
     assert stderr.splitlines() == ["mexsim: error: interrupted: no results written"]
     assert temp_folders(tmp_path) == [] and not out.exists()
@@ -390,20 +346,20 @@ def test_report_refuses_files_of_two_runs(reference: Path, cfg: Path, tmp_path: 
     for name in ("rounds.parquet", "run.json"):
         (mixed / name).write_bytes((reference / name).read_bytes())
     (mixed / "matches.parquet").write_bytes((other / "matches.parquet").read_bytes())
-    line = one_line_error(runner.invoke(app, ["report", str(mixed)]), 2)
+    line = one_line_error(cli_runner.invoke(app, ["report", str(mixed)]), 2)
     assert "different runs" in line
     swapped = tmp_path / "swapped"
     swapped.mkdir()
     (swapped / "matches.parquet").write_bytes((other / "rounds.parquet").read_bytes())
     (swapped / "rounds.parquet").write_bytes((other / "matches.parquet").read_bytes())
-    line = one_line_error(runner.invoke(app, ["report", str(swapped)]), 2)
+    line = one_line_error(cli_runner.invoke(app, ["report", str(swapped)]), 2)
     assert "not mexsim's matches table" in line
     foreign = tmp_path / "foreign"
     foreign.mkdir()
     import pyarrow as pa
     for name in ("matches", "rounds"):
         pq.write_table(pa.table({"x": [1, 2]}), foreign / f"{name}.parquet")
-    assert "missing columns" in one_line_error(runner.invoke(app, ["report", str(foreign)]), 2)
+    assert "missing columns" in one_line_error(cli_runner.invoke(app, ["report", str(foreign)]), 2)
     assert list(tmp_path.glob("*/*.png")) == []
 
 

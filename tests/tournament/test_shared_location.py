@@ -5,7 +5,6 @@ resumable, never replacing committed results."""
 from __future__ import annotations
 
 import json
-import os
 import signal
 from pathlib import Path
 from typing import Any
@@ -18,8 +17,14 @@ import pytest
 from mexsim.errors import Interrupted
 from mexsim.tournament import runner, shared
 from mexsim.tournament.config import load_config, with_overrides
-from tests.tournament.test_run import config_text, write_config
-from tests.tournament.test_safety import one_line_error, run_cli
+from tests.tournament.runs import (
+    config_text,
+    ctrl_c,
+    kill_a_worker_mid_run,
+    one_line_error,
+    run_cli,
+    write_config,
+)
 
 pytest.importorskip("fsspec")
 
@@ -115,7 +120,7 @@ def test_an_interrupted_url_run_resumes_to_the_same_content(local: Path, cfg: Pa
     def ctrl_c_at_block_three(*args: Any) -> Any:
         result = original(*args)
         if args[4] == 3:
-            os.kill(os.getpid(), signal.SIGINT)
+            ctrl_c()
         return result
 
     monkeypatch.setattr(shared, "play_and_write", ctrl_c_at_block_three)
@@ -184,3 +189,25 @@ def test_a_local_cluster_writes_the_parts_of_a_threaded_run(local: Path, cfg: Pa
     assert result.exit_code == 0, result.stderr
     assert "Dask workers" in result.stderr
     same_content(local, out)
+
+
+def test_a_worker_killed_during_a_url_run_loses_nothing(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch
+                                                       ) -> None:
+    """A worker process killed while it plays and writes parts: the scheduler runs its
+    blocks again elsewhere (a part written twice is the same bytes; a half-written one
+    is a temporary file that the commit removes) and the committed location holds what
+    a run on one thread writes."""
+    cfg = write_config(tmp_path, config_text(tmp_path / "unused", matches=3_000))
+    one = tmp_path / "one"
+    assert run_cli(cfg, "--out", url(one), "--workers", "1", "--quiet").exit_code == 0
+    killed = kill_a_worker_mid_run(monkeypatch)
+    out = tmp_path / "dask"
+    result = run_cli(cfg, "--out", url(out), "--cluster", "local:2", "--quiet")
+    assert killed and result.exit_code == 0, result.stderr
+    assert manifest(out) == manifest(one)
+    committed = sorted(p.relative_to(one) for p in one.rglob("*"))
+    assert sorted(p.relative_to(out) for p in out.rglob("*")) == committed
+    for name in committed:
+        if (one / name).is_file() and name.name != "run.json":  # run.json: timings
+            assert (out / name).read_bytes() == (one / name).read_bytes(), name
