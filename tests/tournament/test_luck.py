@@ -20,7 +20,8 @@ from mexsim.analysis.sequential import verdict
 from mexsim.analysis.summary import LUCK_COLUMNS
 from mexsim.tournament.luck import solve
 from mexsim.tournament.runner import TIMING_FIELDS
-from tests.tournament.test_run import assert_ok, config_text, invoke_run, write_config
+from tests.tournament.runs import config_text, write_config
+from tests.tournament.test_run import assert_ok, invoke_run
 
 LUCK = "[analysis]\nluck = true\n"
 TWO = '[[players]]\nstrategy = "greedy"\n[[players]]\nstrategy = "random"\n'
@@ -89,9 +90,9 @@ def test_report_gives_the_luck_columns_of_the_run(runs: tuple[Path, Path]) -> No
         assert np.allclose(analysis.summary[column], written[column], atol=1e-9), column
     assert "luck-adj." in analysis.format()
     from mexsim.cli import app
-    from tests.tournament.test_run import runner
+    from tests.tournament.runs import cli_runner
 
-    printed = runner.invoke(app, ["report", str(runs[0])])
+    printed = cli_runner.invoke(app, ["report", str(runs[0])])
     assert printed.exit_code == 0, printed.stderr
     assert analysis.format() in printed.stdout
 
