@@ -9,7 +9,6 @@ per hand: 2 up to double-14, 3 for double-15):
                                   train ends, lengths, markers, open doubles (R13, oldest
                                   first), hand sizes, scores, and the legal moves in
                                   docs/rules.md order
-    hands       uint64[P, W]      bitmask of the tiles in each seat's hand (hidden, R17)
     boneyard    int64[T]          the deal's order; boneyard[bpos:n] is still to draw
     rng         uint64[P, 4]      xoshiro256** state of each seat's strategy stream
     st          int64[view.SIZE + PRIVATE_SIZE]  the private table: the view's public part
@@ -105,7 +104,10 @@ DRAWS = PLAYED + MAX_PLAYERS  # [MAX_PLAYERS] tiles each seat has drawn this rou
 # (number_mask's row of the end, as int64 bit patterns): listing a train's moves is
 # then one load a word, not a load of the end and then of its row
 FIT = DRAWS + MAX_PLAYERS
-PRIVATE_SIZE = FIT + 4 * MAX_TRAINS - SIZE
+# [MAX_PLAYERS * 4] each seat's hand (hidden, R17): a bitmask over tile numbers, word w
+# of seat s at HANDS + 4 * s + w (int64 bit patterns)
+HANDS = FIT + 4 * MAX_TRAINS
+PRIVATE_SIZE = HANDS + 4 * MAX_PLAYERS - SIZE
 
 # Unsigned indices where the turn loop is hottest: numba tests a signed index for a
 # negative value (Python's wraparound) on every access; an unsigned one it cannot be
@@ -122,6 +124,7 @@ USCORE = np.uint64(SCORE)
 UPLAYED = np.uint64(PLAYED)
 UDRAWS = np.uint64(DRAWS)
 UFIT = np.uint64(FIT)
+UHANDS = np.uint64(HANDS)
 U0 = np.uint64(0)
 U2 = np.uint64(2)
 U4 = np.uint64(4)
@@ -133,6 +136,12 @@ UWORDS = np.uint64(MAX_WORDS)
 @njit(cache=True)
 def _bit(t):
     return U1 << np.uint64(t & 63)
+
+
+@njit(cache=True)
+def _sbit(t):
+    """Tile t's bit in its word of a hand, as the int64 bit pattern st holds."""
+    return np.int64(U1 << np.uint64(t & 63))
 
 
 @njit(cache=True)
@@ -197,7 +206,7 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
     P, N, H, first_turn_train, set_aside, draw_to_start, double_blank_points = rules
     seat_func, params, n_params, n_memory = seats
     lo, hi, pips, number_mask = tiles
-    rng, hands, boneyard, pbuf, memory, st = scratch
+    rng, boneyard, pbuf, memory, st = scratch
     view, res, ev, status = out
     T = lo.shape[0]
     W = MAX_WORDS
@@ -221,15 +230,17 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                 tmp = boneyard[i]
                 boneyard[i] = boneyard[j]
                 boneyard[j] = tmp
-        hands[:, :] = 0
         for s in range(P):
+            for w in range(MAX_WORDS):
+                st[HANDS + 4 * s + w] = 0
             for k in range(s * H, s * H + H):
-                hands[s, boneyard[k] >> 6] |= _bit(boneyard[k])
+                t = boneyard[k]
+                st[HANDS + 4 * s + (t >> 6)] |= _sbit(t)
         bpos = P * H  # the boneyard is boneyard[bpos:n], drawn from the front
         if record:
             for s in range(P):
                 for t in range(T):
-                    if hands[s, t >> 6] & _bit(t):
+                    if st[HANDS + 4 * s + (t >> 6)] & _sbit(t):
                         ev[n_ev] = (Event.deal_hand, rnd, s, t, 0)
                         n_ev += 1
             for k in range(bpos, n):
@@ -266,14 +277,14 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
         else:
             seat = -1
             for s in range(P):
-                if hands[s, engine_tile >> 6] & _bit(engine_tile):
+                if st[HANDS + 4 * s + (engine_tile >> 6)] & _sbit(engine_tile):
                     seat = s
             if seat < 0:  # nobody holds it: draw clockwise until it turns up
                 seat = rnd % P
                 while True:
                     t = boneyard[bpos]
                     bpos += 1
-                    hands[seat, t >> 6] |= _bit(t)
+                    st[HANDS + 4 * seat + (t >> 6)] |= _sbit(t)
                     st[DRAWS + seat] += 1
                     st[HAND_SIZE + seat] += 1
                     if record:
@@ -282,7 +293,7 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                     if t == engine_tile:
                         break
                     seat = seat + 1 if seat + 1 < P else 0
-            hands[seat, engine_tile >> 6] ^= _bit(engine_tile)
+            st[HANDS + 4 * seat + (engine_tile >> 6)] ^= _sbit(engine_tile)
             st[HAND_SIZE + seat] -= 1
         if record:
             ev[n_ev] = (Event.engine, rnd, seat, -1, 0)
@@ -347,9 +358,10 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                             view[MOVE_TRAIN + nm] = tr
                             nm += 1
                 else:
-                    h0 = hands[us, U0]
-                    h1 = hands[us, U1]
-                    h2 = hands[us, U2]
+                    hand = UHANDS + (us << U2)
+                    h0 = np.uint64(st[hand])
+                    h1 = np.uint64(st[hand + U1])
+                    h2 = np.uint64(st[hand + U2])
                     sw = scan
                     for _ in range(n_scan):
                         utr = sw & U15
@@ -401,7 +413,7 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                     if bpos < n and (drawn == 0 or keep):
                         t = boneyard[bpos]  # R10: draw one tile and look again
                         bpos += 1
-                        hands[us, np.uint64(t) >> U6] |= _bit(t)
+                        st[UHANDS + (us << U2) + (np.uint64(t) >> U6)] |= _sbit(t)
                         st[UDRAWS + us] += 1
                         drawn += 1
                         new_tile = t
@@ -462,10 +474,10 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                         view[UHAND_SIZE + k] = st[UHAND_SIZE + k]
                         view[USCORE + k] = st[USCORE + k]
                     for w in range(W):
-                        view[HAND + w] = np.int64(hands[us, w])
-                    for k in range(nm, st[MOVES_SHOWN]):
-                        view[MOVE_TILE + k] = 0
-                        view[MOVE_TRAIN + k] = 0
+                        view[HAND + w] = st[HANDS + 4 * seat + w]
+                    for k in range(np.uint64(nm), np.uint64(st[MOVES_SHOWN])):
+                        view[UMOVE_TILE + k] = 0
+                        view[UMOVE_TRAIN + k] = 0
                     st[MOVES_SHOWN] = nm
                     for k in range(4):
                         view[RNG + k] = np.int64(rng[us, k])
@@ -512,7 +524,7 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                 st[f + U1] = np.int64(number_bits[row + U1])
                 st[f + U2] = np.int64(number_bits[row + U2])
                 st[UTRAIN_LEN + utr] += 1
-                hands[us, ut >> U6] ^= _bit(t)
+                st[UHANDS + (us << U2) + (ut >> U6)] ^= _sbit(t)
                 st[UHAND_SIZE + us] -= 1
                 if tr == seat:
                     st[UTRAIN_MARKED + us] = 0  # R8: the owner's play removes the marker
@@ -551,7 +563,7 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
             pen = 0
             left = 0
             for w in range(W):
-                m = hands[s, w]
+                m = np.uint64(st[HANDS + 4 * s + w])
                 while m:
                     t = (w << 6) + trailing_zeros(m)
                     m &= m - U1
@@ -572,11 +584,10 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
 
 
 @njit(cache=True)
-def new_scratch(P, T, words, view_size):
+def new_scratch(P, T, view_size):
     """The working arrays of a block of matches (contexts.RoundScratch)."""
-    return RoundScratch(np.empty((P, 4), dtype=np.uint64),
-                        np.zeros((P, words), dtype=np.uint64),
-                        np.empty(T, dtype=np.int64), np.zeros(MAX_PARAMS, dtype=np.float64),
+    return RoundScratch(np.empty((P, 4), dtype=np.uint64), np.empty(T, dtype=np.int64),
+                        np.zeros(MAX_PARAMS, dtype=np.float64),
                         np.zeros((P, MAX_MEMORY), dtype=np.int64),
                         np.zeros(view_size + PRIVATE_SIZE, dtype=np.int64))
 
@@ -598,8 +609,7 @@ def play_match(seed, match, deal, rules, funcs, seats, tiles, out, record, dispa
     Returns the number of event rows written, or -1 when a strategy chose an impossible
     move (details in out.status)."""
     view = out.view_array
-    scratch = new_scratch(rules.players, tiles.lo.shape[0], tiles.number_mask.shape[1],
-                          view.shape[0])
+    scratch = new_scratch(rules.players, tiles.lo.shape[0], view.shape[0])
     start_match(match, rules, seats, tiles, scratch, view)
     seed_streams(scratch.rng, seed, deal)
     return play_rounds(seed, deal, 0, rules.max_pip + 1, -1, rules, funcs, seats, tiles,
@@ -622,7 +632,7 @@ def play_matches(seed, match_ids, deal_ids, seating, rules, funcs, players, tile
                          np.empty(P, dtype=np.int64), np.empty(P, dtype=np.int64))
     # one set of working arrays for the whole block: start_match resets what a match
     # must find fresh
-    scratch = new_scratch(P, tiles.lo.shape[0], tiles.number_mask.shape[1], view.shape[0])
+    scratch = new_scratch(P, tiles.lo.shape[0], view.shape[0])
     for k in range(match_ids.shape[0]):
         for s in range(P):
             i = seating[k, s]
@@ -643,8 +653,7 @@ def play_dealt_round(seed, match, rnd, order, n, rules, funcs, seats, tiles, out
     """Play one round from a given deal (order[:n], as the shuffle lays it out), with
     events recorded: the entry point of the hand-built scenario tests."""
     view = out.view_array
-    scratch = new_scratch(rules.players, tiles.lo.shape[0], tiles.number_mask.shape[1],
-                          view.shape[0])
+    scratch = new_scratch(rules.players, tiles.lo.shape[0], view.shape[0])
     start_match(match, rules, seats, tiles, scratch, view)
     seed_streams(scratch.rng, seed, match)
     scratch.boneyard[:n] = order[:n]
