@@ -118,9 +118,7 @@ UMOVE_TRAIN = np.uint64(MOVE_TRAIN)
 UTRAIN_END = np.uint64(TRAIN_END)
 UTRAIN_LEN = np.uint64(TRAIN_LEN)
 UTRAIN_MARKED = np.uint64(TRAIN_MARKED)
-UOPEN_DOUBLES = np.uint64(OPEN_DOUBLES)
 UHAND_SIZE = np.uint64(HAND_SIZE)
-USCORE = np.uint64(SCORE)
 UPLAYED = np.uint64(PLAYED)
 UDRAWS = np.uint64(DRAWS)
 UFIT = np.uint64(FIT)
@@ -260,15 +258,10 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
             st[HAND_SIZE + s] = H
             st[PLAYED + s] = 0
             st[DRAWS + s] = 0
-        # the view's trains and seats beyond the table's (constant for the round): a
-        # decision rewrites only trains 0..P and seats 0..P-1
-        for k in range(TRAIN_END, HAND):
-            view[k] = st[k]
         fresh = (1 << P) - 1  # bit s set until seat s has had its first turn
         n_open = 0  # open doubles, st[OPEN_DOUBLES : OPEN_DOUBLES + n_open]
         marked_bits = 0  # bit s set while train s carries a marker (mirrors TRAIN_MARKED)
         all_seats = (1 << P) - 1
-        all_trains = np.uint64((1 << (P + 1)) - 1)
         count = 0  # R15
 
         # R5: the engine and the first player
@@ -298,6 +291,14 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
         if record:
             ev[n_ev] = (Event.engine, rnd, seat, -1, 0)
             n_ev += 1
+        # the view's trains and seats, as the round starts; from here on every change
+        # to them is written to the private table and the view alike (and a decision
+        # restores the view after the strategy's call), so that a decision finds the
+        # view's table already written: copying it before the call loaded words that
+        # single stores had just written, which waits for them to retire
+        # (docs/speed.md)
+        for k in range(TRAIN_END, HAND):
+            view[k] = st[k]
 
         outcome = Outcome.goes_on
         while True:
@@ -418,6 +419,7 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                         drawn += 1
                         new_tile = t
                         st[UHAND_SIZE + us] += 1
+                        view[UHAND_SIZE + us] = st[UHAND_SIZE + us]
                         if record:
                             ev[n_ev] = (Event.draw, rnd, seat, t, 0)
                             n_ev += 1
@@ -428,6 +430,7 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                         n_ev += 1
                     if st[UTRAIN_MARKED + us] == 0:
                         st[UTRAIN_MARKED + us] = 1
+                        view[UTRAIN_MARKED + us] = 1
                         marked_bits |= 1 << seat
                         count = 1  # R15: a new marker restarts the count
                     else:
@@ -458,21 +461,7 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                     view[FIRST_TURN] = 1 if first else 0
                     view[DUTY] = 1 if duty else 0
                     view[LAID_THIS_TURN] = laid
-                    # trains 0..P and seats 0..P-1 (and P, zero), a word at a time: a
-                    # vector copy loaded words that single stores had just written (a
-                    # draw's hand size, a play's train end) and so waited for them to
-                    # retire (store forwarding fails on a wider load); a loop over bits,
-                    # which the compiler does not vectorise (docs/speed.md)
-                    rest = all_trains
-                    while rest:
-                        k = trailing_zeros(rest)
-                        rest &= rest - U1
-                        view[UTRAIN_END + k] = st[UTRAIN_END + k]
-                        view[UTRAIN_LEN + k] = st[UTRAIN_LEN + k]
-                        view[UTRAIN_MARKED + k] = st[UTRAIN_MARKED + k]
-                        view[UOPEN_DOUBLES + k] = st[UOPEN_DOUBLES + k]
-                        view[UHAND_SIZE + k] = st[UHAND_SIZE + k]
-                        view[USCORE + k] = st[USCORE + k]
+                    # the trains and seats are in the view already (written through)
                     for w in range(W):
                         view[HAND + w] = st[HANDS + 4 * seat + w]
                     for k in range(np.uint64(nm), np.uint64(st[MOVES_SHOWN])):
@@ -498,6 +487,11 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                                 i = k
                     else:
                         i = funcs[seat_func[us]](view, pbuf)
+                    # R17: whatever the strategy wrote over the trains and seats is
+                    # undone before anyone else sees the view (one block copy: the
+                    # private table's last single stores have retired by now)
+                    for k in range(TRAIN_END, HAND):
+                        view[k] = st[k]
                     for k in range(4):
                         rng[us, k] = np.uint64(view[RNG + k])
                     for k in range(n_memory[us]):
@@ -518,27 +512,34 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                 # the half that does not match the end becomes the new end (R6)
                 new_end = lo[ut] + hi[ut] - st[UTRAIN_END + utr]
                 st[UTRAIN_END + utr] = new_end
+                view[UTRAIN_END + utr] = new_end
                 row = np.uint64(new_end) * UWORDS
                 f = UFIT + (utr << U2)
                 st[f] = np.int64(number_bits[row])
                 st[f + U1] = np.int64(number_bits[row + U1])
                 st[f + U2] = np.int64(number_bits[row + U2])
                 st[UTRAIN_LEN + utr] += 1
+                view[UTRAIN_LEN + utr] = st[UTRAIN_LEN + utr]
                 st[UHANDS + (us << U2) + (ut >> U6)] ^= _sbit(t)
                 st[UHAND_SIZE + us] -= 1
+                view[UHAND_SIZE + us] = st[UHAND_SIZE + us]
                 if tr == seat:
                     st[UTRAIN_MARKED + us] = 0  # R8: the owner's play removes the marker
+                    view[UTRAIN_MARKED + us] = 0
                     marked_bits &= ~(1 << seat)
                 for k in range(n_open):  # R13: a tile on an open double satisfies it
                     if st[OPEN_DOUBLES + k] == tr:
                         for j in range(k, n_open - 1):
                             st[OPEN_DOUBLES + j] = st[OPEN_DOUBLES + j + 1]
+                            view[OPEN_DOUBLES + j] = st[OPEN_DOUBLES + j]
                         n_open -= 1
                         st[OPEN_DOUBLES + n_open] = -1
+                        view[OPEN_DOUBLES + n_open] = -1
                         break
                 is_double = lo[ut] == hi[ut]
                 if is_double:
                     st[OPEN_DOUBLES + n_open] = tr  # R12: a double stays open until covered
+                    view[OPEN_DOUBLES + n_open] = tr
                     n_open += 1
                 count = 0  # R15: a play resets the count
                 st[UPLAYED + us] += 1
