@@ -12,9 +12,11 @@ per hand: 2 up to double-14, 3 for double-15):
     boneyard    int64[T]          the deal's order; boneyard[bpos:n] is still to draw
     rng         uint64[P, 4]      xoshiro256** state of each seat's strategy stream
     st          int64[view.SIZE + PRIVATE_SIZE]  the private table: the view's public part
-                                  as the rules have it (the view is written from it), the
-                                  moves as listed, and per-seat counters and per-train
-                                  masks of the round (PLAYED, DRAWS, FIT below)
+                                  as the rules have it (every change is written to both;
+                                  the view is restored from it after each strategy call),
+                                  the moves as listed, and what only the core sees: the
+                                  hands, per-seat counters, per-train masks (HANDS,
+                                  PLAYED, DRAWS, FIT below)
 
 Strategies are plug-ins (mexsim/strategy/registry.py): a tuple of first-class functions
 ``decide(view, params) -> move index``, one per distinct strategy of the run, padded to
@@ -123,17 +125,11 @@ UPLAYED = np.uint64(PLAYED)
 UDRAWS = np.uint64(DRAWS)
 UFIT = np.uint64(FIT)
 UHANDS = np.uint64(HANDS)
-U0 = np.uint64(0)
 U2 = np.uint64(2)
 U4 = np.uint64(4)
 U6 = np.uint64(6)
 U15 = np.uint64(15)
 UWORDS = np.uint64(MAX_WORDS)
-
-
-@njit(cache=True)
-def _bit(t):
-    return U1 << np.uint64(t & 63)
 
 
 @njit(cache=True)
