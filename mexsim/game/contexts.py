@@ -55,14 +55,11 @@ class RoundScratch(NamedTuple):
     after round (mexsim/game/kernel.py; kernel.start_match resets them)."""
 
     rng: np.ndarray  # uint64[P, 4]: each seat's strategy stream
-    hands: np.ndarray  # uint64[P, WORDS]: bitmask hands
     boneyard: np.ndarray  # int64[T]: the deal's order
-    played: np.ndarray  # int64[P]
-    draws: np.ndarray  # int64[P]
-    scan: np.ndarray  # int64[P+1]: the trains a move list covers
     pbuf: np.ndarray  # float64[view.MAX_PARAMS]: the mover's params, as shown
     memory: np.ndarray  # int64[P, view.MAX_MEMORY]: each seat's notes
-    st: np.ndarray  # int64[view.SIZE]: the private table, laid out as the view
+    st: np.ndarray  # int64[view.SIZE + kernel.PRIVATE_SIZE]: the private table, laid out as
+    # the view, then the kernel's own per-seat counters, per-train masks and hands
 
 
 class Outputs(NamedTuple):

@@ -9,11 +9,14 @@ per hand: 2 up to double-14, 3 for double-15):
                                   train ends, lengths, markers, open doubles (R13, oldest
                                   first), hand sizes, scores, and the legal moves in
                                   docs/rules.md order
-    hands       uint64[P, W]      bitmask of the tiles in each seat's hand (hidden, R17)
     boneyard    int64[T]          the deal's order; boneyard[bpos:n] is still to draw
     rng         uint64[P, 4]      xoshiro256** state of each seat's strategy stream
-    played, draws                 int64[P] per-seat counters of the round
-    scan        int64[P+1]        the trains a move list covers, in that order
+    st          int64[view.SIZE + PRIVATE_SIZE]  the private table: the view's public part
+                                  as the rules have it (every change is written to both;
+                                  the view is restored from it after each strategy call),
+                                  the moves as listed, and what only the core sees: the
+                                  hands, per-seat counters, per-train masks (HANDS,
+                                  PLAYED, DRAWS, FIT below)
 
 Strategies are plug-ins (mexsim/strategy/registry.py): a tuple of first-class functions
 ``decide(view, params) -> move index``, one per distinct strategy of the run, padded to
@@ -59,6 +62,7 @@ from mexsim.game.view import (
     MAX_MEMORY,
     MAX_PARAMS,
     MAX_PIP,
+    MAX_PLAYERS,
     MAX_TRAINS,
     MAX_WORDS,
     MOVE_TILE,
@@ -73,6 +77,7 @@ from mexsim.game.view import (
     ROUND,
     SCORE,
     SEAT,
+    SIZE,
     TILE_HI,
     TILE_LO,
     TILE_PIPS,
@@ -91,18 +96,46 @@ MOVES_SHOWN = TILE_LO
 PARAMS_SHOWN = TILE_LO + 1
 NOTES_SHOWN = TILE_LO + 2
 
+# the private table's own slots, beyond the view's layout (scratch.st is SIZE +
+# PRIVATE_SIZE long): what the view has no place for, kept in the one array the turn
+# loop already holds rather than in arrays of their own (each array the loop keeps live
+# costs registers: docs/speed.md)
+PLAYED = SIZE  # [MAX_PLAYERS] tiles each seat has laid this round
+DRAWS = PLAYED + MAX_PLAYERS  # [MAX_PLAYERS] tiles each seat has drawn this round
+# [MAX_TRAINS * 4] the tiles carrying train tr's open end, word w at FIT + 4 * tr + w
+# (number_mask's row of the end, as int64 bit patterns): listing a train's moves is
+# then one load a word, not a load of the end and then of its row
+FIT = DRAWS + MAX_PLAYERS
+# [MAX_PLAYERS * 4] each seat's hand (hidden, R17): a bitmask over tile numbers, word w
+# of seat s at HANDS + 4 * s + w (int64 bit patterns)
+HANDS = FIT + 4 * MAX_TRAINS
+PRIVATE_SIZE = HANDS + 4 * MAX_PLAYERS - SIZE
+
 # Unsigned indices where the turn loop is hottest: numba tests a signed index for a
 # negative value (Python's wraparound) on every access; an unsigned one it cannot be
-# (docs/speed.md: ~5 % on 4 x greedy)
+# (docs/speed.md: ~5 % on 4 x greedy). Offsets are uint64 too: uint64 + int64 is a
+# float in numba.
 UMOVE_TILE = np.uint64(MOVE_TILE)
 UMOVE_TRAIN = np.uint64(MOVE_TRAIN)
+UTRAIN_END = np.uint64(TRAIN_END)
+UTRAIN_LEN = np.uint64(TRAIN_LEN)
+UTRAIN_MARKED = np.uint64(TRAIN_MARKED)
+UHAND_SIZE = np.uint64(HAND_SIZE)
+UPLAYED = np.uint64(PLAYED)
+UDRAWS = np.uint64(DRAWS)
+UFIT = np.uint64(FIT)
+UHANDS = np.uint64(HANDS)
 U2 = np.uint64(2)
+U4 = np.uint64(4)
 U6 = np.uint64(6)
+U15 = np.uint64(15)
+UWORDS = np.uint64(MAX_WORDS)
 
 
 @njit(cache=True)
-def _bit(t):
-    return U1 << np.uint64(t & 63)
+def _sbit(t):
+    """Tile t's bit in its word of a hand, as the int64 bit pattern st holds."""
+    return np.int64(U1 << np.uint64(t & 63))
 
 
 @njit(cache=True)
@@ -167,7 +200,7 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
     P, N, H, first_turn_train, set_aside, draw_to_start, double_blank_points = rules
     seat_func, params, n_params, n_memory = seats
     lo, hi, pips, number_mask = tiles
-    rng, hands, boneyard, played, draws, scan, pbuf, memory, st = scratch
+    rng, boneyard, pbuf, memory, st = scratch
     view, res, ev, status = out
     T = lo.shape[0]
     W = MAX_WORDS
@@ -191,15 +224,17 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                 tmp = boneyard[i]
                 boneyard[i] = boneyard[j]
                 boneyard[j] = tmp
-        hands[:, :] = 0
         for s in range(P):
+            for w in range(MAX_WORDS):
+                st[HANDS + 4 * s + w] = 0
             for k in range(s * H, s * H + H):
-                hands[s, boneyard[k] >> 6] |= _bit(boneyard[k])
+                t = boneyard[k]
+                st[HANDS + 4 * s + (t >> 6)] |= _sbit(t)
         bpos = P * H  # the boneyard is boneyard[bpos:n], drawn from the front
         if record:
             for s in range(P):
                 for t in range(T):
-                    if hands[s, t >> 6] & _bit(t):
+                    if st[HANDS + 4 * s + (t >> 6)] & _sbit(t):
                         ev[n_ev] = (Event.deal_hand, rnd, s, t, 0)
                         n_ev += 1
             for k in range(bpos, n):
@@ -212,10 +247,13 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
             st[TRAIN_LEN + tr] = 0
             st[TRAIN_MARKED + tr] = 0
             st[OPEN_DOUBLES + tr] = -1
+        for tr in range(P + 1):  # every train starts at the engine (R6)
+            for w in range(MAX_WORDS):
+                st[FIT + 4 * tr + w] = np.int64(number_bits[engine * MAX_WORDS + w])
         for s in range(P):
             st[HAND_SIZE + s] = H
-        played[:] = 0
-        draws[:] = 0
+            st[PLAYED + s] = 0
+            st[DRAWS + s] = 0
         fresh = (1 << P) - 1  # bit s set until seat s has had its first turn
         n_open = 0  # open doubles, st[OPEN_DOUBLES : OPEN_DOUBLES + n_open]
         marked_bits = 0  # bit s set while train s carries a marker (mirrors TRAIN_MARKED)
@@ -228,15 +266,15 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
         else:
             seat = -1
             for s in range(P):
-                if hands[s, engine_tile >> 6] & _bit(engine_tile):
+                if st[HANDS + 4 * s + (engine_tile >> 6)] & _sbit(engine_tile):
                     seat = s
             if seat < 0:  # nobody holds it: draw clockwise until it turns up
                 seat = rnd % P
                 while True:
                     t = boneyard[bpos]
                     bpos += 1
-                    hands[seat, t >> 6] |= _bit(t)
-                    draws[seat] += 1
+                    st[HANDS + 4 * seat + (t >> 6)] |= _sbit(t)
+                    st[DRAWS + seat] += 1
                     st[HAND_SIZE + seat] += 1
                     if record:
                         ev[n_ev] = (Event.draw, rnd, seat, t, 0)
@@ -244,15 +282,24 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                     if t == engine_tile:
                         break
                     seat = seat + 1 if seat + 1 < P else 0
-            hands[seat, engine_tile >> 6] ^= _bit(engine_tile)
+            st[HANDS + 4 * seat + (engine_tile >> 6)] ^= _sbit(engine_tile)
             st[HAND_SIZE + seat] -= 1
         if record:
             ev[n_ev] = (Event.engine, rnd, seat, -1, 0)
             n_ev += 1
+        # the view's trains and seats, as the round starts; from here on every change
+        # to them is written to the private table and the view alike (and a decision
+        # restores the view after the strategy's call), so that a decision finds the
+        # view's table already written: copying it before the call loaded words that
+        # single stores had just written, which waits for them to retire
+        # (docs/speed.md)
+        for k in range(TRAIN_END, HAND):
+            view[k] = st[k]
 
         outcome = Outcome.goes_on
         while True:
             # --- one turn of `seat` (docs/rules.md, "A turn")
+            us = np.uint64(seat)  # unsigned: no wraparound test on the seat's rows
             first = (fresh >> seat) & 1 == 1
             fresh &= ~(1 << seat)
             duty = n_open > 0  # R13: the oldest open double must be served
@@ -268,14 +315,16 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
             drawn = 0  # draws made for the current obligation to play
             # the trains a move list covers: own, Mexican, then marked trains clockwise
             # (docs/rules.md, "Move order"); fixed for the turn but for the own marker,
-            # which only a play on the own train removes, and so never adds a train
+            # which only a play on the own train removes, and so never adds a train.
+            # Packed four bits a train into one word (P <= 10: at most 11 trains), which
+            # stays in a register where a list in memory cost a load a train
             n_scan = 1
             if which == Scope.oldest_double:
-                scan[0] = st[OPEN_DOUBLES]
+                scan = np.uint64(st[OPEN_DOUBLES])
             else:
-                scan[0] = seat
+                scan = us
                 if which == Scope.usable_trains:
-                    scan[1] = P  # R7: the Mexican train
+                    scan |= np.uint64(P) << U4  # R7: the Mexican train
                     n_scan = 2
                     # R7: others' trains only while marked; clockwise from the next seat
                     others = marked_bits & ~(1 << seat)
@@ -283,7 +332,8 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                     while rot:
                         tr = seat + 1 + np.int64(trailing_zeros(rot))
                         rot &= rot - 1
-                        scan[n_scan] = tr - P if tr >= P else tr
+                        tr = tr - P if tr >= P else tr
+                        scan |= np.uint64(tr) << np.uint64(4 * n_scan)
                         n_scan += 1
             new_tile = -1  # after a draw, the only tile that can have become playable
             while True:
@@ -292,9 +342,12 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                     # nothing fitted before the draw: only the drawn tile may fit now
                     a = lo[new_tile]
                     b = hi[new_tile]
-                    for i in range(n_scan):
-                        tr = scan[i]
-                        e = st[TRAIN_END + tr]
+                    sw = scan
+                    for _ in range(n_scan):
+                        utr = sw & U15
+                        sw >>= U4
+                        tr = np.int64(utr)
+                        e = st[UTRAIN_END + utr]
                         if a == e or b == e:
                             st[MOVE_TILE + nm] = new_tile
                             st[MOVE_TRAIN + nm] = tr
@@ -302,17 +355,21 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                             view[MOVE_TRAIN + nm] = tr
                             nm += 1
                 else:
-                    h0 = hands[seat, 0]
-                    h1 = hands[seat, 1]
-                    h2 = hands[seat, 2]
-                    for i in range(n_scan):
-                        tr = scan[i]
-                        row = np.uint64(st[np.uint64(TRAIN_END + tr)] * MAX_WORDS)
-                        m0 = h0 & number_bits[row]
-                        m1 = h1 & number_bits[row + U1]
-                        m2 = h2 & number_bits[row + U2]
+                    hand = UHANDS + (us << U2)
+                    h0 = np.uint64(st[hand])
+                    h1 = np.uint64(st[hand + U1])
+                    h2 = np.uint64(st[hand + U2])
+                    sw = scan
+                    for _ in range(n_scan):
+                        utr = sw & U15
+                        sw >>= U4
+                        f = UFIT + (utr << U2)
+                        m0 = h0 & np.uint64(st[f])
+                        m1 = h1 & np.uint64(st[f + U1])
+                        m2 = h2 & np.uint64(st[f + U2])
                         if (m0 | m1 | m2) == 0:
                             continue  # the common case: nothing fits this train
+                        tr = np.int64(utr)
                         while m0:
                             t = np.int64(trailing_zeros(m0))
                             u = np.uint64(nm)
@@ -349,15 +406,16 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                 if nm == 0:
                     if chain and laid > 0 and not last_double:
                         break  # R11: the chain stops; no draw, no marker
-                    keep = draw_to_start and not duty and st[TRAIN_LEN + seat] == 0  # R11
+                    keep = draw_to_start and not duty and st[UTRAIN_LEN + us] == 0  # R11
                     if bpos < n and (drawn == 0 or keep):
                         t = boneyard[bpos]  # R10: draw one tile and look again
                         bpos += 1
-                        hands[seat, t >> 6] |= _bit(t)
-                        draws[seat] += 1
+                        st[UHANDS + (us << U2) + (np.uint64(t) >> U6)] |= _sbit(t)
+                        st[UDRAWS + us] += 1
                         drawn += 1
                         new_tile = t
-                        st[HAND_SIZE + seat] += 1
+                        st[UHAND_SIZE + us] += 1
+                        view[UHAND_SIZE + us] = st[UHAND_SIZE + us]
                         if record:
                             ev[n_ev] = (Event.draw, rnd, seat, t, 0)
                             n_ev += 1
@@ -366,8 +424,9 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                     if record:
                         ev[n_ev] = (Event.pass_, rnd, seat, -1, 0)
                         n_ev += 1
-                    if st[TRAIN_MARKED + seat] == 0:
-                        st[TRAIN_MARKED + seat] = 1
+                    if st[UTRAIN_MARKED + us] == 0:
+                        st[UTRAIN_MARKED + us] = 1
+                        view[UTRAIN_MARKED + us] = 1
                         marked_bits |= 1 << seat
                         count = 1  # R15: a new marker restarts the count
                     else:
@@ -398,37 +457,41 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                     view[FIRST_TURN] = 1 if first else 0
                     view[DUTY] = 1 if duty else 0
                     view[LAID_THIS_TURN] = laid
-                    for k in range(TRAIN_END, HAND):  # trains and seats: one block copy
-                        view[k] = st[k]
+                    # the trains and seats are in the view already (written through)
                     for w in range(W):
-                        view[HAND + w] = np.int64(hands[seat, w])
-                    for k in range(nm, st[MOVES_SHOWN]):
-                        view[MOVE_TILE + k] = 0
-                        view[MOVE_TRAIN + k] = 0
+                        view[HAND + w] = st[HANDS + 4 * seat + w]
+                    for k in range(np.uint64(nm), np.uint64(st[MOVES_SHOWN])):
+                        view[UMOVE_TILE + k] = 0
+                        view[UMOVE_TRAIN + k] = 0
                     st[MOVES_SHOWN] = nm
                     for k in range(4):
-                        view[RNG + k] = np.int64(rng[seat, k])
-                    for k in range(n_params[seat]):
-                        pbuf[k] = params[seat, k]
-                    for k in range(n_params[seat], st[PARAMS_SHOWN]):
+                        view[RNG + k] = np.int64(rng[us, k])
+                    for k in range(n_params[us]):
+                        pbuf[k] = params[us, k]
+                    for k in range(n_params[us], st[PARAMS_SHOWN]):
                         pbuf[k] = 0.0
-                    st[PARAMS_SHOWN] = n_params[seat]
-                    for k in range(n_memory[seat]):
-                        view[NOTES + k] = memory[seat, k]
-                    for k in range(n_memory[seat], st[NOTES_SHOWN]):
+                    st[PARAMS_SHOWN] = n_params[us]
+                    for k in range(n_memory[us]):
+                        view[NOTES + k] = memory[us, k]
+                    for k in range(n_memory[us], st[NOTES_SHOWN]):
                         view[NOTES + k] = 0
-                    st[NOTES_SHOWN] = n_memory[seat]
+                    st[NOTES_SHOWN] = n_memory[us]
                     if dispatch == Dispatch.hardwired:  # benchmark: greedy as a direct call
                         i = 0
                         for k in range(1, view[N_MOVES]):
                             if view[MOVE_TILE + k] < view[MOVE_TILE + i]:
                                 i = k
                     else:
-                        i = funcs[seat_func[seat]](view, pbuf)
+                        i = funcs[seat_func[us]](view, pbuf)
+                    # R17: whatever the strategy wrote over the trains and seats is
+                    # undone before anyone else sees the view (one block copy: the
+                    # private table's last single stores have retired by now)
+                    for k in range(TRAIN_END, HAND):
+                        view[k] = st[k]
                     for k in range(4):
-                        rng[seat, k] = np.uint64(view[RNG + k])
-                    for k in range(n_memory[seat]):
-                        memory[seat, k] = view[NOTES + k]
+                        rng[us, k] = np.uint64(view[RNG + k])
+                    for k in range(n_memory[us]):
+                        memory[us, k] = view[NOTES + k]
                     if i < 0 or i >= nm:
                         status[Status.bad_choice] = 1
                         status[Status.match] = view[MATCH]
@@ -441,34 +504,47 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                 t = st[UMOVE_TILE + np.uint64(i)]
                 tr = st[UMOVE_TRAIN + np.uint64(i)]
                 ut = np.uint64(t)
-                end = np.uint64(TRAIN_END + tr)
+                utr = np.uint64(tr)
                 # the half that does not match the end becomes the new end (R6)
-                st[end] = lo[ut] + hi[ut] - st[end]
-                st[np.uint64(TRAIN_LEN + tr)] += 1
-                hands[np.uint64(seat), ut >> U6] ^= _bit(t)
-                st[HAND_SIZE + seat] -= 1
+                new_end = lo[ut] + hi[ut] - st[UTRAIN_END + utr]
+                st[UTRAIN_END + utr] = new_end
+                view[UTRAIN_END + utr] = new_end
+                row = np.uint64(new_end) * UWORDS
+                f = UFIT + (utr << U2)
+                st[f] = np.int64(number_bits[row])
+                st[f + U1] = np.int64(number_bits[row + U1])
+                st[f + U2] = np.int64(number_bits[row + U2])
+                st[UTRAIN_LEN + utr] += 1
+                view[UTRAIN_LEN + utr] = st[UTRAIN_LEN + utr]
+                st[UHANDS + (us << U2) + (ut >> U6)] ^= _sbit(t)
+                st[UHAND_SIZE + us] -= 1
+                view[UHAND_SIZE + us] = st[UHAND_SIZE + us]
                 if tr == seat:
-                    st[TRAIN_MARKED + seat] = 0  # R8: the owner's play removes the marker
+                    st[UTRAIN_MARKED + us] = 0  # R8: the owner's play removes the marker
+                    view[UTRAIN_MARKED + us] = 0
                     marked_bits &= ~(1 << seat)
                 for k in range(n_open):  # R13: a tile on an open double satisfies it
                     if st[OPEN_DOUBLES + k] == tr:
                         for j in range(k, n_open - 1):
                             st[OPEN_DOUBLES + j] = st[OPEN_DOUBLES + j + 1]
+                            view[OPEN_DOUBLES + j] = st[OPEN_DOUBLES + j]
                         n_open -= 1
                         st[OPEN_DOUBLES + n_open] = -1
+                        view[OPEN_DOUBLES + n_open] = -1
                         break
                 is_double = lo[ut] == hi[ut]
                 if is_double:
                     st[OPEN_DOUBLES + n_open] = tr  # R12: a double stays open until covered
+                    view[OPEN_DOUBLES + n_open] = tr
                     n_open += 1
                 count = 0  # R15: a play resets the count
-                played[seat] += 1
+                st[UPLAYED + us] += 1
                 drawn = 0
                 new_tile = -1
                 if record:
                     ev[n_ev] = (Event.play, rnd, seat, t, tr)
                     n_ev += 1
-                if st[HAND_SIZE + seat] == 0:
+                if st[UHAND_SIZE + us] == 0:
                     outcome = Outcome.out  # R14: going out ends the round at once
                     break
                 laid += 1
@@ -484,7 +560,7 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
             pen = 0
             left = 0
             for w in range(W):
-                m = hands[s, w]
+                m = np.uint64(st[HANDS + 4 * s + w])
                 while m:
                     t = (w << 6) + trailing_zeros(m)
                     m &= m - U1
@@ -494,8 +570,8 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
             res[rnd, s, Field.tiles_left] = left
             res[rnd, s, Field.went_out] = 1 if (outcome == Outcome.out and s == seat) else 0
             res[rnd, s, Field.blocked] = 1 if outcome == Outcome.blocked else 0
-            res[rnd, s, Field.tiles_played] = played[s]
-            res[rnd, s, Field.draws] = draws[s]
+            res[rnd, s, Field.tiles_played] = st[PLAYED + s]
+            res[rnd, s, Field.draws] = st[DRAWS + s]
             st[SCORE + s] += pen
         if record:
             ev[n_ev] = (Event.round_end, rnd, -1, -1,
@@ -505,15 +581,12 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
 
 
 @njit(cache=True)
-def new_scratch(P, T, words, view_size):
+def new_scratch(P, T, view_size):
     """The working arrays of a block of matches (contexts.RoundScratch)."""
-    return RoundScratch(np.empty((P, 4), dtype=np.uint64),
-                        np.zeros((P, words), dtype=np.uint64),
-                        np.empty(T, dtype=np.int64),
-                        np.empty(P, dtype=np.int64), np.empty(P, dtype=np.int64),
-                        np.empty(P + 1, dtype=np.int64), np.zeros(MAX_PARAMS, dtype=np.float64),
+    return RoundScratch(np.empty((P, 4), dtype=np.uint64), np.empty(T, dtype=np.int64),
+                        np.zeros(MAX_PARAMS, dtype=np.float64),
                         np.zeros((P, MAX_MEMORY), dtype=np.int64),
-                        np.zeros(view_size, dtype=np.int64))
+                        np.zeros(view_size + PRIVATE_SIZE, dtype=np.int64))
 
 
 @njit(cache=True)
@@ -533,8 +606,7 @@ def play_match(seed, match, deal, rules, funcs, seats, tiles, out, record, dispa
     Returns the number of event rows written, or -1 when a strategy chose an impossible
     move (details in out.status)."""
     view = out.view_array
-    scratch = new_scratch(rules.players, tiles.lo.shape[0], tiles.number_mask.shape[1],
-                          view.shape[0])
+    scratch = new_scratch(rules.players, tiles.lo.shape[0], view.shape[0])
     start_match(match, rules, seats, tiles, scratch, view)
     seed_streams(scratch.rng, seed, deal)
     return play_rounds(seed, deal, 0, rules.max_pip + 1, -1, rules, funcs, seats, tiles,
@@ -557,7 +629,7 @@ def play_matches(seed, match_ids, deal_ids, seating, rules, funcs, players, tile
                          np.empty(P, dtype=np.int64), np.empty(P, dtype=np.int64))
     # one set of working arrays for the whole block: start_match resets what a match
     # must find fresh
-    scratch = new_scratch(P, tiles.lo.shape[0], tiles.number_mask.shape[1], view.shape[0])
+    scratch = new_scratch(P, tiles.lo.shape[0], view.shape[0])
     for k in range(match_ids.shape[0]):
         for s in range(P):
             i = seating[k, s]
@@ -578,8 +650,7 @@ def play_dealt_round(seed, match, rnd, order, n, rules, funcs, seats, tiles, out
     """Play one round from a given deal (order[:n], as the shuffle lays it out), with
     events recorded: the entry point of the hand-built scenario tests."""
     view = out.view_array
-    scratch = new_scratch(rules.players, tiles.lo.shape[0], tiles.number_mask.shape[1],
-                          view.shape[0])
+    scratch = new_scratch(rules.players, tiles.lo.shape[0], view.shape[0])
     start_match(match, rules, seats, tiles, scratch, view)
     seed_streams(scratch.rng, seed, match)
     scratch.boneyard[:n] = order[:n]

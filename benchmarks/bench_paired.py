@@ -1,0 +1,133 @@
+"""The engine of a git revision against the working tree's, paired in one process.
+
+On a shared machine a best-of-N rate moves by ±10 % from one try to the next, more
+than most changes to the engine gain. This script copies ``mexsim/`` as it was at
+REV (``git archive``) into a temporary folder under another package name, checks that
+both versions give equal round results on each table, then plays short runs of each
+(and, for 4 × greedy, of benchmarks/prototype_engine.py) in a shuffled order, PAIRS
+times, in process CPU time, and prints the medians and the median ratio within a
+rotation with its quartiles (docs/speed.md, "second pass").
+
+    python benchmarks/bench_paired.py --rev main --pairs 80
+    python benchmarks/bench_paired.py --rev HEAD~3 --tables greedy,greedy:2
+
+A table is greedy, default or longest; ``:2`` plays it with the engine alone
+(Dispatch.engine_only). The copy is kept in build/bench-rev-<commit>/ (ignored by git;
+delete it when done), so that its compiled code, cached beside the working tree's, is
+reused by the next run; the first run compiles it (minutes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tarfile
+import time
+from io import BytesIO
+from pathlib import Path
+
+import numpy as np
+from prototype_engine import play as play_prototype  # a sibling script
+from prototype_engine import tables as prototype_tables
+
+import mexsim.game.play as new_play
+from mexsim.game.rules import resolve_rules
+
+SEED = 2026
+TABLES = {"greedy": ["greedy"] * 4,
+          "default": ["longest_train", "early_doubles", "greedy", "random"],
+          "longest": ["longest_train"] * 4}
+MATCHES = {"greedy": 600, "default": 400, "longest": 250}  # ~50 ms a run
+OLD = "mexsim_rev"
+
+
+def import_revision(rev: str):
+    """mexsim/ at ``rev`` as package OLD: its play and rules modules."""
+    root = Path(__file__).resolve().parent.parent
+    commit = subprocess.run(["git", "rev-parse", rev], cwd=root, check=True,
+                            capture_output=True, text=True).stdout.strip()
+    folder = root / "build" / f"bench-rev-{commit[:12]}"
+    if not (folder / OLD).is_dir():
+        data = subprocess.run(["git", "archive", commit, "mexsim"], cwd=root, check=True,
+                              capture_output=True).stdout
+        work = folder.with_name(folder.name + ".partial")
+        shutil.rmtree(work, ignore_errors=True)  # what an interrupted run left
+        with tarfile.open(fileobj=BytesIO(data)) as tar:
+            tar.extractall(work, filter="data")
+        pattern = re.compile(r"\bmexsim(?=[.\s])")  # imports, not the word in messages
+        for path in (work / "mexsim").rglob("*.py"):
+            text = path.read_text(encoding="utf-8")
+            path.write_text(pattern.sub(OLD, text), encoding="utf-8")
+        (work / "mexsim").rename(work / OLD)
+        work.rename(folder)  # whole or not at all: an interrupted copy is redone
+    sys.path.insert(0, str(folder))
+    return (importlib.import_module(f"{OLD}.game.play"),
+            importlib.import_module(f"{OLD}.game.rules"))
+
+
+def cpu_us(fn, n: int) -> float:
+    start = time.process_time()
+    fn()
+    return (time.process_time() - start) / n * 1e6
+
+
+def compare(spec: str, old_play, old_rules, pairs: int) -> str:
+    name, _, mode = spec.partition(":")
+    dispatch = int(mode or 0)
+    seats, n = TABLES[name], MATCHES[name]
+    rules_old = old_rules.resolve_rules({"preset": "seed-001"}, 4)
+    rules_new = resolve_rules({"preset": "seed-001"}, 4)
+    if not np.array_equal(
+            old_play.play_matches_results(rules_old, seats, SEED, 0, 200, dispatch=dispatch),
+            new_play.play_matches_results(rules_new, seats, SEED, 0, 200, dispatch=dispatch)):
+        return f"{spec}: the two versions play differently; not timed"
+    runs = {"old": lambda: old_play.play_matches_results(rules_old, seats, SEED, 0, n,
+                                                         dispatch=dispatch),
+            "new": lambda: new_play.play_matches_results(rules_new, seats, SEED, 0, n,
+                                                         dispatch=dispatch)}
+    if name == "greedy" and dispatch == 0:
+        args = prototype_tables()
+        runs["prototype"] = lambda: play_prototype(SEED, 0, n, *args)
+    times: dict[str, list[float]] = {k: [] for k in runs}
+    for _ in range(pairs):
+        order = list(runs)
+        random.shuffle(order)
+        for k in order:
+            times[k].append(cpu_us(runs[k], n))
+
+    def ratio(a: str, b: str) -> str:
+        r = [x / y for x, y in zip(times[a], times[b], strict=True)]
+        q1, _, q3 = statistics.quantiles(r, n=4)
+        return f"{statistics.median(r):.3f} ({q1:.3f}-{q3:.3f})"
+
+    med = {k: statistics.median(v) for k, v in times.items()}
+    line = (f"{spec:<10} µs a match, median: before {med['old']:.1f}, after {med['new']:.1f};"
+            f" before/after {ratio('old', 'new')}")
+    if "prototype" in med:
+        line += (f"; prototype {med['prototype']:.1f}: core/prototype before "
+                 f"{ratio('prototype', 'old')}, after {ratio('prototype', 'new')}")
+    return line
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rev", default="main", help="the git revision to compare against")
+    parser.add_argument("--tables", default="greedy,greedy:2,default,longest")
+    parser.add_argument("--pairs", type=int, default=80)
+    args = parser.parse_args()
+    random.seed(1)
+    play_prototype(SEED, 0, 2, *prototype_tables())  # compile / load the cache
+    old_play, old_rules = import_revision(args.rev)
+    for spec in args.tables.split(","):
+        print(compare(spec, old_play, old_rules, args.pairs), flush=True)
+
+
+if __name__ == "__main__":
+    main()
