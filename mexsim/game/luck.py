@@ -313,7 +313,7 @@ def play_matches_luck(seed, match_ids, deal_ids, seating, rules, funcs, players,
     seats = PlayerArrays(np.empty(P, dtype=np.int64),
                          np.empty((P, players.params.shape[1]), dtype=np.float64),
                          np.empty(P, dtype=np.int64), np.empty(P, dtype=np.int64))
-    scratch = new_scratch(P, tiles.lo.shape[0], tiles.number_mask.shape[1], view.shape[0])
+    scratch = new_scratch(P, tiles.lo.shape[0], view.shape[0])
     penalty = np.empty((res.shape[1], P), dtype=np.int64)
     for k in range(match_ids.shape[0]):
         for s in range(P):
