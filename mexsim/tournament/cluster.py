@@ -124,6 +124,7 @@ def play_remote_luck_block(config: Config, sources: dict[str, tuple[str, str]],
 
     if version != __version__:
         raise RuntimeError(f"worker runs mexsim {__version__}, the client {version}")
+    restore_mmap_threshold()  # Dask's malloc settings halve the kernels' speed
     worker_config = _worker_config(config, sources)
     return play_luck_block(worker_config, player_policies(worker_config), first, n, model)
 
