@@ -124,15 +124,19 @@ def play_remote_luck_block(config: Config, sources: dict[str, tuple[str, str]],
 
     if version != __version__:
         raise RuntimeError(f"worker runs mexsim {__version__}, the client {version}")
+    restore_mmap_threshold()  # Dask's malloc settings halve the kernels' speed
     worker_config = _worker_config(config, sources)
     return play_luck_block(worker_config, player_policies(worker_config), first, n, model)
 
 
 def play_write_remote_block(config: Config, sources: dict[str, tuple[str, str]],
                             version: str, url: str, run_id: str, index: int, first: int,
-                            n: int) -> tuple[np.ndarray, np.ndarray]:
-    """A worker's task when ``--out`` is a shared location: play block ``index``, write
-    its parts there (mexsim/tournament/shared.py) and return only its totals and deals."""
+                            n: int, model: LuckModel | None = None
+                            ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """A worker's task when ``--out`` is a shared location: play block ``index`` (its
+    luck scored by the client's ``model`` when given), write its parts there
+    (mexsim/tournament/shared.py) and return only its totals, deals and luck-adjusted
+    totals."""
     from mexsim.tournament.lineup import player_policies
     from mexsim.tournament.shared import play_and_write
 
@@ -141,7 +145,7 @@ def play_write_remote_block(config: Config, sources: dict[str, tuple[str, str]],
     restore_mmap_threshold()  # Dask's malloc settings halve the kernels' speed
     worker_config = _worker_config(config, sources)
     return play_and_write(url, run_id, worker_config, player_policies(worker_config), index,
-                          first, n)
+                          first, n, model)
 
 
 def _worker_version() -> str:
@@ -194,20 +198,21 @@ class ClusterPlayer:
     def submit(self, first: int, n: int, write: tuple[str, str, int] | None = None,
                model: LuckModel | None = None) -> Any:
         """Play matches first … first+n-1; with ``write`` = (url, run id, block index),
-        the worker also writes the block's parts to that shared location and the
-        future's result is only its totals and deals; with ``model`` (a luck-adjusted
+        the worker also writes the block's parts to that shared location (with their
+        luck scored by ``model`` when given) and the future's result is only what the
+        statistics fold (shared.play_and_write); else, with ``model`` (a luck-adjusted
         run) the result is (res, deal luck, draw luck)."""
+        if write is not None:
+            return self.client.submit(play_write_remote_block, self._config, self._sources,
+                                      __version__, *write, first, n, model, pure=False,
+                                      key=f"mexsim-part-{first}-{n}")
         if model is not None:
             return self.client.submit(play_remote_luck_block, self._config, self._sources,
                                       __version__, model, first, n, pure=False,
                                       key=f"mexsim-luck-block-{first}-{n}")
-        if write is None:
-            return self.client.submit(play_remote_block, self._config, self._sources,
-                                      __version__, first, n, pure=False,
-                                      key=f"mexsim-block-{first}-{n}")
-        return self.client.submit(play_write_remote_block, self._config, self._sources,
-                                  __version__, *write, first, n, pure=False,
-                                  key=f"mexsim-part-{first}-{n}")
+        return self.client.submit(play_remote_block, self._config, self._sources,
+                                  __version__, first, n, pure=False,
+                                  key=f"mexsim-block-{first}-{n}")
 
     def close(self) -> None:
         for closer in (getattr(self, "client", None), self._cluster):

@@ -132,11 +132,7 @@ def read_block(work: WorkFolder, index: int, run_id: str, names: list[str], play
     """Block ``index`` from its part files."""
     rounds, matches = (with_run_id(pq.read_table(work.part(index, kind)), run_id)
                        for kind in ("rounds", "matches"))
-    totals, deals = block_totals(matches, names, players)
-    adjusted = (block_totals(matches, names, players, "luck")[0]
-                if "luck" in matches.column_names else None)
-    return Block(rounds, matches, totals, deals,
-                 None if adjusted is None else totals - adjusted)
+    return Block(rounds, matches, *block_statistics(matches, names, players))
 
 
 def write_and_read(work: WorkFolder, index: int, rounds: pa.Table, matches: pa.Table,
@@ -259,6 +255,18 @@ class Assembler:
         """Stop the file threads of a run that failed or was stopped."""
         for appender in self.appenders.values():
             appender.abandon()
+
+
+def block_statistics(matches: pa.Table, names: list[str], players: int
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """What the run's statistics fold of one block's matches table
+    (``RunAccumulator.add``): its totals[match, player], its deals and, when the table
+    has a ``luck`` column (``[analysis] luck = true``), the luck-adjusted totals
+    (total − luck), else None."""
+    totals, deals = block_totals(matches, names, players)
+    if "luck" not in matches.column_names:
+        return totals, deals, None
+    return totals, deals, totals - block_totals(matches, names, players, "luck")[0]
 
 
 def block_totals(table: pa.Table, names: list[str], players: int, column: str = "total"

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pyarrow as pa
 
 from mexsim import __version__
 from mexsim.analysis.accumulate import RunStatistics
@@ -48,7 +49,6 @@ from mexsim.tournament.lineup import player_policies
 from mexsim.tournament.luck import LuckModel, fit_luck_model
 from mexsim.tournament.parts import Assembler, Block, WorkFolder, blocks, write_and_read
 from mexsim.tournament.results import block_tables
-from mexsim.tournament.schedule import Schedule
 from mexsim.tournament.shared import is_url
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -87,6 +87,34 @@ def play_luck_block(config: Config, players: list[Policy], first: int, n: int,
         config.rules, players, config.seed, np.arange(first, first + n, dtype=np.int64),
         schedule.deals(first, n), schedule.seating(first, n), np.array(model.weights))
     return res, deal_luck, draw_luck
+
+
+def luck_model(config: Config, players: list[Policy]) -> LuckModel | None:
+    """The run's value model when ``[analysis] luck`` is on (else None): the pilot,
+    played once before any thread or worker, then fixed for the run (docs/luck.md)."""
+    if not config.luck:
+        return None
+    with compiling("the luck scorer"):
+        return fit_luck_model(config, players)
+
+
+def played_tables(config: Config, players: list[Policy], names: list[str], first: int,
+                  n: int, model: LuckModel | None = None, remote: Any = None
+                  ) -> tuple[pa.Table, pa.Table]:
+    """The (rounds, matches) tables of matches first … first+n-1: played here, or the
+    result of ``remote`` (a cluster's future), with their luck scored by ``model`` when
+    given. Shared by the folder run and the shared location's writers (shared.py), so
+    that both write the same rows."""
+    luck = None
+    if model is not None:
+        res, *luck = (play_luck_block(config, players, first, n, model) if remote is None
+                      else remote.result())
+    else:
+        res = play_block(config, players, first, n) if remote is None else remote.result()
+    schedule = config_schedule(config)
+    return block_tables(res, first, config.rules.max_pip, schedule.seating(first, n), names,
+                        [p.strategy for p in config.players], schedule.deals(first, n),
+                        None if luck is None else (luck[0], luck[1]))
 
 
 def resolved_config(config: Config) -> dict:
@@ -171,11 +199,6 @@ def run(config: Config, out: Path | str, workers: int, force: bool = False,
     check_resources(f"{config.path} [run]", config.matches, len(config.players), workers)
     if cluster:
         parse_address(cluster)  # a bad address is refused before anything is done
-    if config.luck and is_url(out):
-        raise ConfigError(
-            f"{config.path} [analysis]: 'luck' = true cannot be combined with a shared "
-            "--out URL yet (allowed: luck with a results folder, on this machine or "
-            "--cluster; or luck = false)")
     if is_url(out):
         from mexsim.tournament.shared import run_shared
 
@@ -204,10 +227,7 @@ def run(config: Config, out: Path | str, workers: int, force: bool = False,
             # Load (or compile) the kernels here, before any thread exists.
             with compiling("the engine"):
                 play_block(config, players, 0, 0)
-            model = None
-            if config.luck:  # the pilot, once, before any thread: fixed for the run
-                with compiling("the luck scorer"):
-                    model = fit_luck_model(config, players)
+            model = luck_model(config, players)
             player, close_cluster = open_player(cluster, config)
             if player is not None:
                 workers = player.workers
@@ -272,7 +292,6 @@ def _play(config: Config, players: list[Policy], work: WorkFolder, assembler: As
     matches played and, when ``until`` stopped the run, the verdict that did. Blocks are
     played on ``cluster`` when given, else on ``workers`` threads, which are never
     joined on the way out (see the module docstring)."""
-    schedule = config_schedule(config)
     in_flight = 2 * (cluster.workers if cluster else workers)
     # Threads play the blocks (or wait for the cluster's result), convert them and write
     # their part files; this thread only appends them to the results files in order
@@ -285,7 +304,7 @@ def _play(config: Config, players: list[Policy], work: WorkFolder, assembler: As
                 remote = (cluster.submit(first, n) if model is None
                           else cluster.submit(first, n, model=model))
             return pool.submit(_play_and_write, config, players, work, assembler, index,
-                               first, n, schedule, remote, model)
+                               first, n, remote, model)
 
         def take(index: int, first: int, n: int, block: Block | None) -> None:
             assembler.add(index, block)  # None: a kept block, read from its parts
@@ -297,21 +316,12 @@ def _play(config: Config, players: list[Policy], work: WorkFolder, assembler: As
 
 def _play_and_write(config: Config, players: list[Policy], work: WorkFolder,
                     assembler: Assembler, index: int, first: int, n: int,
-                    schedule: Schedule, remote: Any = None, model: LuckModel | None = None
-                    ) -> Block:
+                    remote: Any = None, model: LuckModel | None = None) -> Block:
     """On a pool thread: play block ``index`` (or wait for the cluster's ``remote``
     result), with its luck scored when ``model`` is given, convert it, write its parts
     and read them back for the assembler."""
-    luck = None
-    if model is not None:
-        res, *luck = (play_luck_block(config, players, first, n, model) if remote is None
-                      else remote.result())
-    else:
-        res = play_block(config, players, first, n) if remote is None else remote.result()
-    rounds_table, matches_table = block_tables(
-        res, first, config.rules.max_pip, schedule.seating(first, n), assembler.names,
-        [p.strategy for p in config.players], schedule.deals(first, n),
-        None if luck is None else (luck[0], luck[1]))
+    rounds_table, matches_table = played_tables(config, players, assembler.names, first, n,
+                                                model, remote)
     return write_and_read(work, index, rounds_table, matches_table, assembler.run_id,
                           assembler.names, assembler.players)
 

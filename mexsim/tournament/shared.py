@@ -5,7 +5,10 @@ With a large cluster one client cannot receive, convert and compress every block
 (``file:///…``, ``s3://…``, ``gs://…``; fsspec comes with ``mexsim[dask]``) whoever
 plays a block — a Dask worker or, without ``--cluster``, a thread of this process —
 also converts it and writes it to the location itself, and returns only its match
-totals (a few numbers per match) for the statistics the client gathers. Layout::
+totals (a few numbers per match) for the statistics the client gathers. A
+luck-adjusted run (``[analysis] luck = true``) ships the client's value model with
+every block: the parts carry the luck columns and the totals come back with their
+luck-adjusted twins, as a folder run's blocks do (mexsim/tournament/parts.py). Layout::
 
     URL/work.json                       run id and identity: a run in progress
     URL/rounds/00000000.parquet …       one file per block, one row group each
@@ -43,11 +46,11 @@ import pyarrow.parquet as pq
 
 from mexsim.analysis.accumulate import RunAccumulator, RunStatistics
 from mexsim.errors import ConfigError, Interrupted, OutputError, StrategyError
-from mexsim.tournament.config import Config, config_schedule
+from mexsim.tournament.config import Config
 from mexsim.tournament.inorder import Played, stop_rule, take_in_order, unjoined_threads
+from mexsim.tournament.luck import LuckModel
 from mexsim.tournament.output import fsync_file
-from mexsim.tournament.parts import COMPRESSION, block_totals, blocks, with_run_id
-from mexsim.tournament.results import block_tables
+from mexsim.tournament.parts import COMPRESSION, block_statistics, blocks, with_run_id
 
 MANIFEST = "manifest.json"
 MANIFEST_FORMAT = "mexsim parts"
@@ -118,22 +121,20 @@ def _temporary(path: str) -> str:
 
 
 def play_and_write(url: str, run_id: str, config: Config, players: list, index: int,
-                   first: int, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Play block ``index`` (matches first … first+n-1), write its two parts to ``url``
-    and return its totals[match, player] and deals for the client's statistics."""
-    from mexsim.tournament.runner import play_block
+                   first: int, n: int, model: LuckModel | None = None
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Play block ``index`` (matches first … first+n-1), with its luck scored by
+    ``model`` when given, write its two parts to ``url`` and return what the client's
+    statistics fold: its totals[match, player], deals and luck-adjusted totals (None
+    without ``model``)."""
+    from mexsim.tournament.runner import played_tables
 
-    schedule = config_schedule(config)
     names = [p.name for p in config.players]
-    res = play_block(config, players, first, n)
-    rounds, matches = block_tables(res, first, config.rules.max_pip,
-                                   schedule.seating(first, n), names,
-                                   [p.strategy for p in config.players],
-                                   schedule.deals(first, n))
+    rounds, matches = played_tables(config, players, names, first, n, model)
     fs, root = open_location(url)
     write_part(fs, root, "rounds", index, with_run_id(rounds, run_id))
     write_part(fs, root, "matches", index, with_run_id(matches, run_id))
-    return block_totals(matches, names, len(config.players))
+    return block_statistics(matches, names, len(config.players))
 
 
 class Location:
@@ -209,9 +210,11 @@ class Location:
         return set()
 
     def kept_totals(self, index: int, names: list[str], players: int
-                    ) -> tuple[np.ndarray, np.ndarray]:
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """What the statistics fold of a kept block (its luck too), from its matches
+        part."""
         with self.fs.open(self.path(part_name("matches", index)), "rb") as handle:
-            return block_totals(pq.read_table(handle), names, players)
+            return block_statistics(pq.read_table(handle), names, players)
 
     def commit(self, blocks_in: int, run_id: str, matches: int, tables: Path) -> None:
         """Remove what is not the run's (parts beyond a stop, temporary files), copy
@@ -257,17 +260,19 @@ def run_shared(config: Config, url: str, workers: int, force: bool, progress: An
                 Path(location.root).parent.mkdir(parents=True, exist_ok=True)
                 lock.acquire()
             kept = location.prepare(rid, identity, resume, force, note)
-            runner.play_block(config, players, 0, 0)  # the kernels, before any thread
+            with runner.compiling("the engine"):  # the kernels, before any thread
+                runner.play_block(config, players, 0, 0)
+            model = runner.luck_model(config, players)
             player, close_cluster = open_player(cluster, config)
             if player is not None:
                 workers = player.workers
                 note(f"playing on {player.workers} Dask workers; dashboard {player.dashboard}")
             all_blocks = blocks(config.matches)
-            statistics = RunAccumulator(len(players))
+            statistics = RunAccumulator(len(players), config.luck)
             play_start = time.perf_counter()
             played, blocks_in, stopped = _play(
                 config, players, location, rid, all_blocks, kept, workers, player,
-                statistics, progress, stop_rule(until, config, statistics))
+                statistics, progress, stop_rule(until, config, statistics), model)
             if stopped is not None:
                 note(stopped.describe())
             play_seconds = time.perf_counter() - play_start
@@ -282,7 +287,7 @@ def run_shared(config: Config, url: str, workers: int, force: bool, progress: An
                                           time.perf_counter() - started, play_seconds,
                                           summary_seconds, played)
                 runner._write_run_json(tables, config, rid, result, len(kept), until,
-                                       stopped)
+                                       stopped, model)
                 signals.finishing = True
                 location.commit(blocks_in, rid, stats.matches, tables)
             return runner.RunResult(url, stats.matches, workers,
@@ -306,21 +311,23 @@ def run_shared(config: Config, url: str, workers: int, force: bool, progress: An
 
 def _play(config: Config, players: list, location: Location, rid: str,
           all_blocks: list[tuple[int, int]], kept: set[int], workers: int, player: Any,
-          statistics: RunAccumulator, progress: Any, decided: Callable[[int], Any]
-          ) -> Played:
-    """Play and write the blocks not ``kept`` (there already), folding every block's
-    totals in match order (mexsim/tournament/inorder.py)."""
+          statistics: RunAccumulator, progress: Any, decided: Callable[[int], Any],
+          model: LuckModel | None = None) -> Played:
+    """Play and write the blocks not ``kept`` (there already), with their luck scored
+    by ``model`` when given, folding every block's totals in match order
+    (mexsim/tournament/inorder.py)."""
     url = location.url
     names = [p.name for p in config.players]
     in_flight = 2 * (player.workers if player else workers)
     with contextlib.nullcontext() if player else unjoined_threads(workers) as pool:
         def start(index: int, first: int, n: int) -> Any:
             if player:
-                return player.submit(first, n, write=(url, rid, index))
-            return pool.submit(play_and_write, url, rid, config, players, index, first, n)
+                return player.submit(first, n, write=(url, rid, index), model=model)
+            return pool.submit(play_and_write, url, rid, config, players, index, first, n,
+                               model)
 
         def take(index: int, first: int, n: int, totals: Any) -> None:
-            if totals is None:  # a kept block: its totals from its matches part
+            if totals is None:  # a kept block: its totals (and luck) from its matches part
                 totals = location.kept_totals(index, names, len(players))
             statistics.add(*totals)
 

@@ -1,8 +1,9 @@
 """`[analysis] luck = true` / `mexsim run --luck` (docs/luck.md): the luck columns, the
 same bytes on any worker count, luck of mean zero, identical strategies centred on
 zero, a planted skill difference recovered, `--until decided` on the adjusted
-differences, `mexsim report` agreeing, bad values refused in one line, and a run
-without it unchanged."""
+differences, `mexsim report` agreeing, a shared `--out URL` (threads, resumed, a
+local cluster) writing the folder run's parts and tables, bad values refused in one
+line, and a run without it unchanged."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow.parquet as pq
 import pytest
 
 from mexsim.analysis.accumulate import RunAccumulator
@@ -174,14 +176,92 @@ def test_a_bad_luck_value_is_one_line(tmp_path: Path, extra: str, words: str) ->
     assert not (tmp_path / "r").exists()
 
 
-def test_luck_with_a_shared_out_url_is_refused_in_one_line(tmp_path: Path) -> None:
-    cfg = write_config(tmp_path, config_text(tmp_path / "r", matches=10, players=TWO)
-                       + LUCK)
-    result = invoke_run(cfg, "--quiet", "--out", (tmp_path / "shared").as_uri())
-    assert result.exit_code == 2, result.stderr
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and "'luck'" in lines[0] and "URL" in lines[0], lines
-    assert not (tmp_path / "shared").exists()
+URL_MATCHES, URL_BLOCKS = 320, 5  # blocks of 64 matches
+
+
+@pytest.fixture(scope="module")
+def folder_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A luck run into a results folder, to compare the shared location's runs with."""
+    return luck_run(tmp_path_factory.mktemp("luck-url"), "folder", "--workers", "1",
+                    matches=URL_MATCHES, players=TWO)
+
+
+def url_run(folder: Path, out: Path, *args: str) -> Path:
+    """The folder run's config run to ``out``'s ``file://`` URL with ``args``."""
+    pytest.importorskip("fsspec")
+    assert_ok(invoke_run(folder.parent / "folder.toml", "--quiet", "--out", out.as_uri(),
+                         *args))
+    return out
+
+
+def same_as_the_folder_run(folder: Path, out: Path) -> None:
+    """The parts hold the folder run's rows and row groups, luck columns included; the
+    tables written at the location and the ones `mexsim report` computes from the parts
+    are the folder run's; run.json records the same model."""
+    from tests.tournament.test_shared_location import same_content
+
+    same_content(folder, out, URL_BLOCKS)  # rows, row groups, summary.csv bytes
+    rounds = pq.read_schema(next((out / "rounds").glob("*.parquet")))
+    matches = pq.read_schema(next((out / "matches").glob("*.parquet")))
+    assert {"deal_luck", "draw_luck"} <= set(rounds.names) and "luck" in matches.names
+    assert without_timing(out / "run.json") == without_timing(folder / "run.json")
+    assert "luck" in json.loads((out / "run.json").read_text())
+    reported, _ = analyze_directory(out)  # the committed parts, as `mexsim report` reads
+    assert set(LUCK_COLUMNS) <= set(reported.summary.columns)
+    for name, analysis in (("reported", reported), ("reported-folder",
+                                                    analyze_directory(folder)[0])):
+        (out.parent / name).mkdir()
+        analysis.write(out.parent / name)
+    assert ((out.parent / "reported" / "summary.csv").read_bytes()
+            == (out.parent / "reported-folder" / "summary.csv").read_bytes())
+    written = pd.read_csv(folder / "summary.csv")
+    for column in LUCK_COLUMNS:
+        assert np.allclose(reported.summary[column], written[column], atol=1e-9), column
+
+
+def test_a_luck_run_at_a_url_writes_the_folder_runs_parts_and_tables(
+        folder_run: Path, tmp_path: Path) -> None:
+    out = url_run(folder_run, tmp_path / "shared", "--workers", "2")
+    same_as_the_folder_run(folder_run, out)
+
+
+def test_a_resumed_luck_run_at_a_url_reads_the_kept_parts_luck(
+        folder_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Blocks kept at the location are folded with their luck (read from their
+    matches parts): the resumed run's tables are the folder run's."""
+    pytest.importorskip("fsspec")
+    from mexsim.errors import Interrupted
+    from mexsim.tournament import runner, shared
+    from mexsim.tournament.config import load_config, with_overrides
+    from tests.tournament.runs import ctrl_c
+
+    out = tmp_path / "shared"
+    original = shared.play_and_write
+
+    def ctrl_c_after_block_three(*args: object) -> object:
+        result = original(*args)
+        if args[4] == 3:
+            ctrl_c()
+        return result
+
+    monkeypatch.setattr(shared, "play_and_write", ctrl_c_after_block_three)
+    config = with_overrides(load_config(folder_run.parent / "folder.toml"),
+                            out=out.as_uri())
+    with pytest.raises(Interrupted):
+        runner.run(config, out.as_uri(), 1)
+    monkeypatch.setattr(shared, "play_and_write", original)
+    assert not (out / shared.MANIFEST).exists() and len(list(out.glob("matches/*"))) >= 3
+    url_run(folder_run, out, "--workers", "1", "--resume")
+    assert json.loads((out / "run.json").read_text())["resumed_blocks"] >= 3
+    same_as_the_folder_run(folder_run, out)
+
+
+def test_a_cluster_luck_run_at_a_url_writes_the_folder_runs_parts(
+        folder_run: Path, tmp_path: Path) -> None:
+    """The workers score the luck with the client's model and write the parts."""
+    pytest.importorskip("distributed")
+    out = url_run(folder_run, tmp_path / "shared", "--cluster", "local:2")
+    same_as_the_folder_run(folder_run, out)
 
 
 def test_a_cluster_luck_run_writes_the_bytes_of_a_threaded_one(tmp_path: Path) -> None:

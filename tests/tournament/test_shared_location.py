@@ -63,12 +63,12 @@ def parts_table(out: Path, kind: str) -> pa.Table:
     return pa.concat_tables(pq.read_table(out / f) for f in manifest(out)["files"][kind])
 
 
-def same_content(local: Path, out: Path) -> None:
+def same_content(local: Path, out: Path, blocks: int = BLOCKS) -> None:
     """The same rows and row groups as the local run's files; the same tables."""
     for kind in KINDS:
         whole = pq.ParquetFile(local / f"{kind}.parquet")
         files = manifest(out)["files"][kind]
-        assert len(files) == whole.metadata.num_row_groups == BLOCKS
+        assert len(files) == whole.metadata.num_row_groups == blocks
         for group, name in enumerate(files):
             part = pq.ParquetFile(out / name)
             assert part.metadata.num_row_groups == 1

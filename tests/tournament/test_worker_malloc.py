@@ -57,7 +57,7 @@ def test_a_plain_process_or_a_chosen_mmap_threshold_is_left_alone() -> None:
     assert probe("restore", **chosen) == ("False", 4)
 
 
-def test_both_kinds_of_worker_task_restore_it_before_play(tmp_path, monkeypatch) -> None:
+def test_every_kind_of_worker_task_restores_it_before_play(tmp_path, monkeypatch) -> None:
     from mexsim import __version__
     from mexsim.tournament import cluster
     from mexsim.tournament.config import load_config
@@ -72,3 +72,8 @@ def test_both_kinds_of_worker_task_restore_it_before_play(tmp_path, monkeypatch)
     assert calls == ["restore"] and len(res) == 4
     cluster.play_write_remote_block(config, {}, __version__, "file:///x", "id", 0, 0, 4)
     assert calls == ["restore", "restore", "play"]
+    # a luck-adjusted run's task (--luck --cluster, docs/luck.md)
+    monkeypatch.setattr("mexsim.tournament.runner.play_luck_block",
+                        lambda *args: calls.append("play luck"))
+    cluster.play_remote_luck_block(config, {}, __version__, None, 0, 4)
+    assert calls == ["restore", "restore", "play", "restore", "play luck"]
