@@ -614,6 +614,30 @@ def play_match(seed, match, deal, rules, funcs, seats, tiles, out, record, dispa
 
 
 @njit(cache=True, nogil=True)
+def block_seats(P, players):
+    """The seats' arrays of a block of matches, filled for each match by
+    start_block_match."""
+    return PlayerArrays(np.empty(P, dtype=np.int64),
+                        np.empty((P, players.params.shape[1]), dtype=np.float64),
+                        np.empty(P, dtype=np.int64), np.empty(P, dtype=np.int64))
+
+
+@njit(cache=True, nogil=True)
+def start_block_match(k, seed, match_ids, deal_ids, seating, rules, players, seats, tiles,
+                      scratch, view):
+    """Seat the players of a block's match k (player seating[k, s] in seat s) and start
+    it: fresh scores and notes, the seats' streams from its deal."""
+    for s in range(rules.players):
+        i = seating[k, s]
+        seats.func[s] = players.func[i]
+        seats.params[s, :] = players.params[i, :]
+        seats.n_params[s] = players.n_params[i]
+        seats.n_memory[s] = players.n_memory[i]
+    start_match(match_ids[k], rules, seats, tiles, scratch, view)
+    seed_streams(scratch.rng, seed, deal_ids[k])
+
+
+@njit(cache=True, nogil=True)
 def play_matches(seed, match_ids, deal_ids, seating, rules, funcs, players, tiles, view, res,
                  status, dispatch):
     """Play match match_ids[k] from deal deal_ids[k], player seating[k, s] in seat s,
@@ -622,23 +646,14 @@ def play_matches(seed, match_ids, deal_ids, seating, rules, funcs, players, tile
 
     Releases the GIL, so threads play blocks in parallel. Returns the number of
     matches completed (< len(match_ids) when a strategy failed)."""
-    P = rules.players
     ev = np.empty((1, N_EVENT_FIELDS), dtype=np.int64)
-    seats = PlayerArrays(np.empty(P, dtype=np.int64),
-                         np.empty((P, players.params.shape[1]), dtype=np.float64),
-                         np.empty(P, dtype=np.int64), np.empty(P, dtype=np.int64))
+    seats = block_seats(rules.players, players)
     # one set of working arrays for the whole block: start_match resets what a match
     # must find fresh
-    scratch = new_scratch(P, tiles.lo.shape[0], view.shape[0])
+    scratch = new_scratch(rules.players, tiles.lo.shape[0], view.shape[0])
     for k in range(match_ids.shape[0]):
-        for s in range(P):
-            i = seating[k, s]
-            seats.func[s] = players.func[i]
-            seats.params[s, :] = players.params[i, :]
-            seats.n_params[s] = players.n_params[i]
-            seats.n_memory[s] = players.n_memory[i]
-        start_match(match_ids[k], rules, seats, tiles, scratch, view)
-        seed_streams(scratch.rng, seed, deal_ids[k])
+        start_block_match(k, seed, match_ids, deal_ids, seating, rules, players, seats,
+                          tiles, scratch, view)
         if play_rounds(seed, deal_ids[k], 0, rules.max_pip + 1, -1, rules, funcs, seats, tiles,
                        scratch, Outputs(view, res[k], ev, status), 0, False, dispatch) < 0:
             return k

@@ -30,9 +30,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from mexsim.game.contexts import Outputs, PlayerArrays
+from mexsim.game.contexts import Outputs
 from mexsim.game.enums import Event, EventField, Field
-from mexsim.game.kernel import new_scratch, play_rounds, seed_streams, start_match
+from mexsim.game.kernel import block_seats, new_scratch, play_rounds, start_block_match
 
 # features of seat j (x_j), in the order of the model's weights
 F_TILES = 0  # tiles in hand (the engine, while still in a hand, left out)
@@ -310,20 +310,12 @@ def play_matches_luck(seed, match_ids, deal_ids, seating, rules, funcs, players,
     (``walk``): mode SCORE fills deal_luck[k, round, seat] and draw_luck; mode COLLECT
     adds the pilot's sums. Releases the GIL. Returns the number of matches completed."""
     P = rules.players
-    seats = PlayerArrays(np.empty(P, dtype=np.int64),
-                         np.empty((P, players.params.shape[1]), dtype=np.float64),
-                         np.empty(P, dtype=np.int64), np.empty(P, dtype=np.int64))
+    seats = block_seats(P, players)
     scratch = new_scratch(P, tiles.lo.shape[0], view.shape[0])
     penalty = np.empty((res.shape[1], P), dtype=np.int64)
     for k in range(match_ids.shape[0]):
-        for s in range(P):
-            i = seating[k, s]
-            seats.func[s] = players.func[i]
-            seats.params[s, :] = players.params[i, :]
-            seats.n_params[s] = players.n_params[i]
-            seats.n_memory[s] = players.n_memory[i]
-        start_match(match_ids[k], rules, seats, tiles, scratch, view)
-        seed_streams(scratch.rng, seed, deal_ids[k])
+        start_block_match(k, seed, match_ids, deal_ids, seating, rules, players, seats,
+                          tiles, scratch, view)
         n = play_rounds(seed, deal_ids[k], 0, rules.max_pip + 1, -1, rules, funcs, seats,
                         tiles, scratch, Outputs(view, res[k], ev, status), 0, True, dispatch)
         if n < 0:

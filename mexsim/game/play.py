@@ -154,6 +154,37 @@ def play_match_results(rules: Rules, seats: Sequence[PolicyLike], seed: int, mat
     return res, ev[:n]
 
 
+@dataclass(frozen=True)
+class _Block:
+    """What a block's kernel call needs besides the seed: the arguments checked and laid
+    out, the results array and the status words."""
+
+    args: KernelArgs
+    match_ids: np.ndarray
+    deal_ids: np.ndarray
+    seating: np.ndarray
+    res: np.ndarray
+    status: np.ndarray
+    work: np.ndarray
+
+    @classmethod
+    def build(cls, rules: Rules, players: Sequence[PolicyLike], match_ids: np.ndarray,
+              deal_ids: np.ndarray, seating: np.ndarray) -> _Block:
+        match_ids = np.ascontiguousarray(match_ids, dtype=np.int64)
+        deal_ids = np.ascontiguousarray(deal_ids, dtype=np.int64)
+        seating = np.ascontiguousarray(seating, dtype=np.int64)
+        n = len(match_ids)
+        if deal_ids.shape != (n,) or seating.shape != (n, rules.players):
+            raise ValueError("match_ids, deal_ids and seating[match, seat] must agree")
+        return cls(KernelArgs.build(rules, players), match_ids, deal_ids, seating,
+                   np.zeros((n, rules.rounds, rules.players, N_FIELDS), dtype=np.int64),
+                   np.zeros(N_STATUS, dtype=np.int64), np.zeros(view.SIZE, dtype=np.int64))
+
+    def player_of(self, match: int, seat: int) -> int:
+        """The player in ``seat`` of ``match`` (for a failed strategy's message)."""
+        return int(self.seating[int(np.flatnonzero(self.match_ids == match)[0]), seat])
+
+
 def play_scheduled(rules: Rules, players: Sequence[PolicyLike], seed: int,
                    match_ids: np.ndarray, deal_ids: np.ndarray, seating: np.ndarray,
                    dispatch: int = Dispatch.plugin) -> np.ndarray:
@@ -164,24 +195,11 @@ def play_scheduled(rules: Rules, players: Sequence[PolicyLike], seed: int,
     Dispatch.engine_only play greedy compiled into the core instead of the seats'
     plug-ins (see mexsim/game/kernel.py).
     """
-    args = KernelArgs.build(rules, players)
-    match_ids = np.ascontiguousarray(match_ids, dtype=np.int64)
-    deal_ids = np.ascontiguousarray(deal_ids, dtype=np.int64)
-    seating = np.ascontiguousarray(seating, dtype=np.int64)
-    n = len(match_ids)
-    if deal_ids.shape != (n,) or seating.shape != (n, rules.players):
-        raise ValueError("match_ids, deal_ids and seating[match, seat] must agree")
-    res = np.zeros((n, rules.rounds, rules.players, N_FIELDS), dtype=np.int64)
-    status = np.zeros(N_STATUS, dtype=np.int64)
-    work = np.zeros(view.SIZE, dtype=np.int64)
-
-    def player_of(match: int, seat: int) -> int:
-        return int(seating[int(np.flatnonzero(match_ids == match)[0]), seat])
-
-    _run_kernel(args, status, work, lambda: kernel.play_matches(
-        _seed(seed), match_ids, deal_ids, seating, *args.kernel_args(), work, res, status,
-        dispatch), player_of)
-    return res
+    b = _Block.build(rules, players, match_ids, deal_ids, seating)
+    _run_kernel(b.args, b.status, b.work, lambda: kernel.play_matches(
+        _seed(seed), b.match_ids, b.deal_ids, b.seating, *b.args.kernel_args(), b.work,
+        b.res, b.status, dispatch), b.player_of)
+    return b.res
 
 
 def play_scheduled_luck(rules: Rules, players: Sequence[PolicyLike], seed: int,
@@ -196,32 +214,21 @@ def play_scheduled_luck(rules: Rules, players: Sequence[PolicyLike], seed: int,
     [1, features, round penalty] over every seat after every chance event."""
     from mexsim.game import luck
 
-    args = KernelArgs.build(rules, players)
-    match_ids = np.ascontiguousarray(match_ids, dtype=np.int64)
-    deal_ids = np.ascontiguousarray(deal_ids, dtype=np.int64)
-    seating = np.ascontiguousarray(seating, dtype=np.int64)
-    n = len(match_ids)
-    if deal_ids.shape != (n,) or seating.shape != (n, rules.players):
-        raise ValueError("match_ids, deal_ids and seating[match, seat] must agree")
-    res = np.zeros((n, rules.rounds, rules.players, N_FIELDS), dtype=np.int64)
-    status = np.zeros(N_STATUS, dtype=np.int64)
-    work = np.zeros(view.SIZE, dtype=np.int64)
+    b = _Block.build(rules, players, match_ids, deal_ids, seating)
     ev = np.zeros((event_capacity(rules), N_EVENT_FIELDS), dtype=np.int64)
-    deal_luck = np.zeros((n, rules.rounds, rules.players))
-    draw_luck = np.zeros((n, rules.rounds, rules.players))
+    deal_luck = np.zeros(b.res.shape[:3])
+    draw_luck = np.zeros(b.res.shape[:3])
     size = luck.N_FEATURES + 2
     sums = np.zeros((size, size), dtype=np.int64)
     w = (np.zeros(luck.N_FEATURES) if weights is None
          else np.ascontiguousarray(weights, dtype=np.float64))
     mode = luck.COLLECT if weights is None else luck.SCORE
 
-    def player_of(match: int, seat: int) -> int:
-        return int(seating[int(np.flatnonzero(match_ids == match)[0]), seat])
-
-    _run_kernel(args, status, work, lambda: luck.play_matches_luck(
-        _seed(seed), match_ids, deal_ids, seating, *args.kernel_args(), work, res, status,
-        Dispatch.plugin, ev, w, mode, sums, deal_luck, draw_luck), player_of)
-    return res, deal_luck, draw_luck, sums
+    _run_kernel(b.args, b.status, b.work, lambda: luck.play_matches_luck(
+        _seed(seed), b.match_ids, b.deal_ids, b.seating, *b.args.kernel_args(), b.work,
+        b.res, b.status, Dispatch.plugin, ev, w, mode, sums, deal_luck, draw_luck),
+        b.player_of)
+    return b.res, deal_luck, draw_luck, sums
 
 
 def play_matches_results(rules: Rules, seats: Sequence[PolicyLike], seed: int, first_match: int,
