@@ -26,6 +26,7 @@ lint: venv
 bench: venv
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_strategies.py
+	$(BIN)/python benchmarks/bench_referee.py
 	$(BIN)/python benchmarks/bench_tournament.py
 	$(BIN)/python benchmarks/bench_run.py
 	$(BIN)/python benchmarks/bench_cold_start.py --one-core

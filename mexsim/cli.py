@@ -244,9 +244,10 @@ def run(
             bar.close()
     rate = (f"{result.matches_per_second:,.0f} matches/s" if result.played else
             "all resumed")
-    print(f"{result.matches:,} matches in {result.wall_seconds:.1f} s (play "
+    noun = "match" if result.matches == 1 else "matches"
+    print(f"{result.matches:,} {noun} in {result.wall_seconds:.1f} s (play "
           f"{result.play_seconds:.1f} s, summary {result.summary_seconds:.1f} s; {rate}, "
-          f"{result.workers} workers) -> {result.directory}")
+          f"{result.workers} worker{'s' if result.workers != 1 else ''}) -> {result.directory}")
     if cfg.pool:
         from mexsim.tournament.config import config_schedule
 

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from mexsim.analysis.accumulate import RunStatistics, accumulate
+from mexsim.analysis.formatting import number
 from mexsim.analysis.head_to_head import format_head_to_head, head_to_head_table
 from mexsim.analysis.pairs import compare_pairs, format_pairs
 from mexsim.analysis.summary import (
@@ -58,7 +59,7 @@ class Analysis:
             parts.append(f"  duplicate deals: {self.deals:,} deals x their seat rotations = "
                          f"{self.matches:,} matches; intervals treat each deal as one unit.")
         ratings = ", ".join(
-            f"{r.player} {r.rating:.0f} [{r.rating_lo:.0f}, {r.rating_hi:.0f}]"
+            f"{r.player} {number(r.rating, 0)} [{number(r.rating_lo, 0)}, {number(r.rating_hi, 0)}]"
             for r in self.summary.sort_values("rating", ascending=False).itertuples()
             if np.isfinite(r.rating))
         if ratings:

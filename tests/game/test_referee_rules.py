@@ -10,7 +10,6 @@ from __future__ import annotations
 import copy
 import json
 import random
-import time
 from typing import Any
 
 import pytest
@@ -678,12 +677,3 @@ def test_mutations_of_random_matches_are_rejected() -> None:
                 check_trace(bad)
             err = info.value
             assert err.index == i and err.rule in rules, str(err)
-
-
-def test_speed_4_player_double_12() -> None:
-    traces = [random_match({"preset": "seed-001"}, 4, s) for s in range(20)]
-    start = time.perf_counter()
-    for t in traces:
-        check_trace(t)
-    per_match = (time.perf_counter() - start) / len(traces)
-    assert per_match < 0.02, f"{per_match * 1000:.1f} ms per match"

@@ -9,6 +9,7 @@ the engine is compiled (or loaded from numba's cache) once per test process.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import signal
 import time
@@ -336,6 +337,16 @@ def test_no_rotation_keeps_seats(tmp_path: Path) -> None:
     rounds = pd.read_parquet(out / "rounds.parquet", columns=["seat", "player"])
     assert (rounds["player"].astype(str).to_numpy()
             == np.array(STRATEGIES)[rounds["seat"].to_numpy()]).all()
+
+
+def test_one_match_prints_no_nan(tmp_path: Path) -> None:
+    """A run too short for any interval says so ("n/a"), in words that fit one match."""
+    out = tmp_path / "one"
+    result = invoke_run(write_config(tmp_path, config_text(out, matches=1)), "--workers", "1")
+    assert_ok(result)
+    assert "1 match in " in result.stdout and "1 worker)" in result.stdout
+    assert not re.search(r"\bnan\b", result.stdout, re.IGNORECASE), result.stdout
+    assert "ratings (Bradley-Terry" in result.stdout
 
 
 # --- 5. summary numbers ---------------------------------------------------------------

@@ -1,0 +1,21 @@
+"""The suite's set-up: on a cold numba cache, compile once before the test processes start.
+
+`make test` spreads the test files over processes (pytest-xdist), and every process
+collects every file; tests/strategies_hyp.py loads the built-in strategies at import,
+so on a cold cache (every CI run) each process compiled longest_train's planner and
+the other built-ins at collection, all at once, the same machine code N times over.
+The controller compiles them first, in parallel jobs (mexsim/warmup.py, as `mexsim run`
+does), and the processes load them from the cache.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if hasattr(config, "workerinput"):  # a test process: its controller warmed the cache
+        return
+    from mexsim.warmup import warm_up
+
+    warm_up()
