@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from numba.core.errors import NumbaExperimentalFeatureWarning
+from numba.core.errors import NumbaError, NumbaExperimentalFeatureWarning
 
 from mexsim.errors import StrategyError
 from mexsim.game import kernel, view
@@ -124,7 +124,9 @@ def _run_kernel(args: KernelArgs, status: np.ndarray, view_array: np.ndarray, ca
     """Run a kernel; a strategy's exception leaves its seat and round in the view."""
     try:
         result = call()
-    except StrategyError:
+    except (StrategyError, NumbaError):
+        # NumbaError: the kernel itself failed to compile, a fault of mexsim's (every
+        # strategy was compiled, and any error of its own reported, when it was loaded)
         raise
     except Exception as exc:  # raised inside a user's strategy: name it
         status[Status.seat] = view_array[view.SEAT]
