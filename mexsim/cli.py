@@ -26,7 +26,7 @@ from mexsim.errors import (
     StrategyFileWarning,
 )
 from mexsim.game.render import render_text
-from mexsim.tournament.config import MAX_SEED, load_config, with_overrides
+from mexsim.tournament.config import MAX_SEED, check_overrides, load_config, with_overrides
 
 try:  # typer >= 0.2x vendors click as typer._click
     from typer._click.exceptions import ClickException
@@ -179,13 +179,15 @@ def run(
     import time
 
     started = time.perf_counter()
+    check_overrides(matches, seed, out)
     with compile_notice(quiet):
         from mexsim.warmup import warm_up
 
-        warm_up(strategies or (), workers)  # a cold cache only: the first run
-        cfg = with_overrides(load_config(config, strategy_dirs=strategies or ()),
-                             matches=matches, seed=seed, out=out,
-                             luck=True if luck else None)
+        # a cold cache only (the first run): the config's strategies compile in parallel
+        cfg = with_overrides(
+            load_config(config, strategy_dirs=strategies or (),
+                        before_strategies=lambda folders: warm_up(folders, workers)),
+            matches=matches, seed=seed, out=out, luck=True if luck else None)
     if cfg.requested_matches is not None:
         print(f"duplicate deals: {cfg.requested_matches:,} matches rounded up to "
               f"{cfg.matches:,} = {cfg.deals:,} deals x {cfg.table_size} seat rotations")
@@ -310,6 +312,7 @@ def replay(
                         "'forced' when only one).")] = False,
 ) -> None:
     """Replay match K of a config (same seeds as `run`), printing every event."""
+    check_overrides(seed=seed)
     with compile_notice():
         cfg = with_overrides(load_config(config, strategy_dirs=strategies or ()), seed=seed)
     if match >= cfg.matches:

@@ -92,6 +92,26 @@ def test_usage_and_config_errors(
     assert_usage_error(result, *parts)
 
 
+@pytest.mark.parametrize(("config", "args", "parts"), [
+    ('[analysis]\nluck = "yes"\n' + GOOD.split("[[players]]", 1)[0], [],
+     ["[analysis]", "'luck'"]),
+    (GOOD, ["--matches", "0"], ["--matches"]),
+    (GOOD, ["--out", ""], ["--out"]),
+])
+def test_run_refuses_before_compiling(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                      config: str, args: list[str], parts: list[str]) -> None:
+    """On a cold cache `run` compiles the strategies first (minutes): a mistake that
+    needs none of them is said at once."""
+    import mexsim.warmup
+
+    def compile_nothing(*_: Any) -> None:
+        raise AssertionError("compiled before refusing")
+
+    monkeypatch.setattr(mexsim.warmup, "warm_up", compile_nothing)
+    result = runner.invoke(app, ["run", str(write(tmp_path, config)), *args])
+    assert_usage_error(result, *parts)
+
+
 def test_missing_config_file(tmp_path: Path) -> None:
     result = runner.invoke(app, ["replay", str(tmp_path / "gone.toml"), "--match", "0"])
     assert_usage_error(result, "gone.toml", "not found")

@@ -12,7 +12,7 @@ import itertools
 import math
 import re
 import tomllib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -92,12 +92,17 @@ class Config:
         return self.matches // self.table_size if self.duplicate else self.matches
 
 
-def load_config(path: str | Path, strategy_dirs: Sequence[str | Path] = ()) -> Config:
+def load_config(path: str | Path, strategy_dirs: Sequence[str | Path] = (),
+                before_strategies: Callable[[tuple[str, ...]], None] | None = None
+                ) -> Config:
     """Read and validate a TOML config file.
 
     Strategies come from the built-ins, the working directory's ``strategies/``, the
     folders named by ``[run] strategies`` (relative to the config file) and
-    ``strategy_dirs`` (``--strategies DIR``)."""
+    ``strategy_dirs`` (``--strategies DIR``). Everything that can be checked without
+    them is checked first: loading them compiles them, minutes on a cold cache, and a
+    mistyped key should not wait for that. ``before_strategies(folders)`` is called
+    just before they are loaded (the CLI compiles them there, in parallel)."""
     data = _read_toml(Path(path))
     where = str(path)
     for key in data:
@@ -129,11 +134,22 @@ def load_config(path: str | Path, strategy_dirs: Sequence[str | Path] = ()) -> C
 
     dirs = _strategy_dirs(run_where, Path(path).parent, run.get("strategies", []))
     dirs += tuple(str(Path(d).expanduser().resolve()) for d in strategy_dirs)
-    players = _players(where, data.get("players"), dirs)
 
     tournament_where = f"{where} [tournament]"
     _check_keys(tournament_where, tournament, TOURNAMENT_KEYS)
     duplicate = need_bool(tournament_where, "duplicate", tournament.get("duplicate", False))
+
+    analysis_where = f"{where} [analysis]"
+    _check_keys(analysis_where, analysis, ANALYSIS_KEYS)
+    luck = need_bool(analysis_where, "luck", analysis.get("luck", False))
+
+    rules_where = f"{where} [rules]"
+    _check_keys(rules_where, rules_table, RULE_KEYS)
+    tables = _player_tables(where, data.get("players"))
+
+    if before_strategies is not None:
+        before_strategies(dirs)
+    players = _players(where, tables, dirs)
     table_size = _table_size(tournament_where, tournament.get("table_size"), len(players))
     if not rotate and (duplicate or table_size < len(players)):
         what = ("duplicate = true" if duplicate
@@ -142,12 +158,6 @@ def load_config(path: str | Path, strategy_dirs: Sequence[str | Path] = ()) -> C
             f"{seating_where}: 'rotate' = false cannot be combined with {what}, which "
             f"rotates every table through all seats (allowed: rotate = true)")
 
-    analysis_where = f"{where} [analysis]"
-    _check_keys(analysis_where, analysis, ANALYSIS_KEYS)
-    luck = need_bool(analysis_where, "luck", analysis.get("luck", False))
-
-    rules_where = f"{where} [rules]"
-    _check_keys(rules_where, rules_table, RULE_KEYS)
     rules = resolve_rules(dict(rules_table), table_size, where=rules_where)
     whole = _whole_deals(matches, table_size, duplicate)
     return Config(
@@ -158,23 +168,35 @@ def load_config(path: str | Path, strategy_dirs: Sequence[str | Path] = ()) -> C
     )
 
 
+def check_overrides(matches: int | None = None, seed: int | None = None,
+                    out: str | None = None) -> None:
+    """The command line's flags, checked before the config is read (reading it may
+    compile strategies: a mistyped flag should not wait for that)."""
+    if matches is not None:
+        need_int("command line", "--matches", matches, 1, None)
+    if seed is not None:
+        need_int("command line", "--seed", seed, 0, MAX_SEED)
+    if out is not None:
+        _need_out("command line", "--out", out)
+
+
 def with_overrides(
     config: Config, matches: int | None = None, seed: int | None = None, out: str | None = None,
     luck: bool | None = None,
 ) -> Config:
     """Apply command-line flags (``--matches``, ``--seed``, ``--out``, ``--luck``) over the
     config."""
+    check_overrides(matches, seed, out)
     changes: dict[str, Any] = {}
     if luck is not None:
         changes["luck"] = luck
     if matches is not None:
-        asked = need_int("command line", "--matches", matches, 1, None)
-        changes["matches"] = _whole_deals(asked, config.table_size, config.duplicate)
-        changes["requested_matches"] = asked if changes["matches"] != asked else None
+        changes["matches"] = _whole_deals(matches, config.table_size, config.duplicate)
+        changes["requested_matches"] = matches if changes["matches"] != matches else None
     if seed is not None:
-        changes["seed"] = need_int("command line", "--seed", seed, 0, MAX_SEED)
+        changes["seed"] = seed
     if out is not None:
-        changes["out"] = _need_out("command line", "--out", out)
+        changes["out"] = out
     return replace(config, **changes)
 
 
@@ -279,7 +301,8 @@ def _strategy_dirs(where: str, base: Path, value: Any) -> tuple[str, ...]:
     return resolved
 
 
-def _players(where: str, tables: Any, dirs: tuple[str, ...]) -> tuple[PlayerSpec, ...]:
+def _player_tables(where: str, tables: Any) -> list[dict[str, Any]]:
+    """The [[players]] tables, each checked for what needs no strategy: its keys."""
     if tables is None:
         tables = []
     if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
@@ -287,12 +310,18 @@ def _players(where: str, tables: Any, dirs: tuple[str, ...]) -> tuple[PlayerSpec
             f"{where}: 'players' must be an array of tables, one [[players]] table per "
             f"player (allowed: {MIN_PLAYERS}..{MAX_POOL} of them)"
         )
+    for index, table in enumerate(tables):
+        _check_keys(f"{where} [[players]] #{index + 1}", table, PLAYER_KEYS)
+    return tables
+
+
+def _players(where: str, tables: list[dict[str, Any]], dirs: tuple[str, ...]
+             ) -> tuple[PlayerSpec, ...]:
     strategies = available_strategies(dirs)
     explicit: dict[str, int] = {}
     parsed: list[tuple[str | None, str, dict[str, float | list[float]]]] = []
     for index, table in enumerate(tables):
         player_where = f"{where} [[players]] #{index + 1}"
-        _check_keys(player_where, table, PLAYER_KEYS)
         if "strategy" not in table:
             raise ConfigError(
                 f"{player_where}: missing key 'strategy' (allowed: {_names(strategies)})"

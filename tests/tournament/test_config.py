@@ -90,7 +90,20 @@ BAD_CONFIGS = [
     ("bad-engine", '[rules]\nengine = "middle"\n' + TWO_PLAYERS,
      ["[rules]", "'engine'", '"holder", "set_aside"']),
     ("hand-too-big", "[rules]\nhand_size = 50\n" + TWO_PLAYERS, ["'hand_size'", "allowed: 2..45"]),
+    ("luck-string", '[analysis]\nluck = "yes"\n' + TWO_PLAYERS,
+     ["[analysis]", "'luck'", "true or false", "'yes'"]),
+    ("duplicate-int", "[tournament]\nduplicate = 1\n" + TWO_PLAYERS,
+     ["[tournament]", "'duplicate'", "true or false"]),
 ]
+# Found without the strategies, so before they are loaded (compiled: minutes on a cold
+# cache); the others need them (names, parameters) or the players they make.
+NEED_NO_STRATEGY = {
+    "syntax", "syntax-eof", "unknown-section", "key-outside-section", "section-not-table",
+    "unknown-run-key", "matches-zero", "matches-bool", "matches-string", "matches-float",
+    "seed-negative", "seed-too-big", "out-not-string", "out-empty", "rotate-int",
+    "unknown-seating-key", "players-not-array", "unknown-player-key", "unknown-rules-key",
+    "luck-string", "duplicate-int",
+}
 
 
 @pytest.mark.parametrize(("text", "expected"), [c[1:] for c in BAD_CONFIGS],
@@ -106,6 +119,24 @@ def test_bad_config_is_one_line_naming_file_key_and_allowed(
     assert message.startswith(str(path))
     for part in expected:
         assert part in message, f"{part!r} not in {message!r}"
+
+
+@pytest.mark.parametrize("text", [c[1] for c in BAD_CONFIGS if c[0] in NEED_NO_STRATEGY],
+                         ids=[c[0] for c in BAD_CONFIGS if c[0] in NEED_NO_STRATEGY])
+def test_what_needs_no_strategy_is_refused_before_strategies_load(tmp_path: Path,
+                                                                   text: str) -> None:
+    loading: list[tuple[str, ...]] = []
+    with pytest.raises(ConfigError):
+        load_config(write(tmp_path, text), before_strategies=loading.append)
+    assert loading == []
+
+
+def test_strategies_load_after_the_hook_from_every_folder(tmp_path: Path) -> None:
+    (tmp_path / "mine").mkdir()
+    path = write(tmp_path, '[run]\nstrategies = "mine"\n' + TWO_PLAYERS)
+    loading: list[tuple[str, ...]] = []
+    cfg = load_config(path, strategy_dirs=[tmp_path], before_strategies=loading.append)
+    assert loading == [cfg.strategy_dirs] == [(str(tmp_path / "mine"), str(tmp_path))]
 
 
 def test_missing_file(tmp_path: Path) -> None:
