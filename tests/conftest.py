@@ -16,6 +16,12 @@ import pytest
 def pytest_configure(config: pytest.Config) -> None:
     if hasattr(config, "workerinput"):  # a test process: its controller warmed the cache
         return
+    from contextlib import nullcontext
+
+    from mexsim.compile_notice import compile_notice
     from mexsim.warmup import warm_up
 
-    warm_up()
+    capture = config.pluginmanager.getplugin("capturemanager")
+    # its compile notice on the terminal, as `mexsim run` shows it: not minutes of silence
+    with capture.global_and_fixture_disabled() if capture else nullcontext(), compile_notice():
+        warm_up()
