@@ -141,3 +141,28 @@ def test_streamed_results_directory_gives_the_in_memory_analysis(tmp_path) -> No
     penalty = rounds.groupby("player", observed=True)["penalty"].mean()
     np.testing.assert_allclose(digest.mean_round_penalty(),
                                penalty.reindex(digest.players).to_numpy())
+
+
+def test_the_fold_runs_on_one_blas_thread(monkeypatch) -> None:
+    """The fold's products are small: spread over OpenBLAS's threads they cost 6-8 ×
+    the CPU on a busy machine (a 2,000,000-match report: 55 CPU-s against 26). Fails
+    wherever BLAS has more than one thread by default (any machine of 2 cores or
+    more) and the limit is gone."""
+    from threadpoolctl import threadpool_info
+
+    seen: list[int] = []
+    fold = RunAccumulator._fold_head_to_head
+
+    def recording(self, *args) -> None:
+        seen.extend(pool["num_threads"] for pool in threadpool_info()
+                    if pool["user_api"] == "blas")
+        fold(self, *args)
+
+    def threads() -> list[int]:
+        return [pool["num_threads"] for pool in threadpool_info()]
+
+    before = threads()
+    monkeypatch.setattr(RunAccumulator, "_fold_head_to_head", recording)
+    accumulate(np.random.default_rng(3).normal(50, 10, size=(40, 4)))
+    assert seen and set(seen) == {1}
+    assert threads() == before  # restored after the fold
