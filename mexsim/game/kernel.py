@@ -380,19 +380,35 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                     h1 = np.uint64(st[hand + U1])
                     h2 = np.uint64(st[hand + U2])
                     sw = scan
-                    for _ in range(n_scan):
-                        utr = sw & U15
-                        sw >>= U4
-                        f = UFIT + (utr << U2)
-                        m0 = h0 & np.uint64(st[f])
-                        m1 = h1 & np.uint64(st[f + U1])
-                        m2 = h2 & np.uint64(st[f + U2])
-                        if (m0 | m1 | m2) == 0:
-                            continue  # the common case: nothing fits this train
-                        tr = np.int64(utr)
-                        nm = _list_word(st, view, m0, 0, tr, nm)
-                        nm = _list_word(st, view, m1, 64, tr, nm)
-                        nm = _list_word(st, view, m2, 128, tr, nm)
+                    if h2 == 0:
+                        # two words: the hand holds no tile beyond 127 (always so up to
+                        # double-14, the default double-12 included), so the third word
+                        # of each train is neither loaded nor tested
+                        for _ in range(n_scan):
+                            utr = sw & U15
+                            sw >>= U4
+                            f = UFIT + (utr << U2)
+                            m0 = h0 & np.uint64(st[f])
+                            m1 = h1 & np.uint64(st[f + U1])
+                            if (m0 | m1) == 0:
+                                continue  # the common case: nothing fits this train
+                            tr = np.int64(utr)
+                            nm = _list_word(st, view, m0, 0, tr, nm)
+                            nm = _list_word(st, view, m1, 64, tr, nm)
+                    else:
+                        for _ in range(n_scan):
+                            utr = sw & U15
+                            sw >>= U4
+                            f = UFIT + (utr << U2)
+                            m0 = h0 & np.uint64(st[f])
+                            m1 = h1 & np.uint64(st[f + U1])
+                            m2 = h2 & np.uint64(st[f + U2])
+                            if (m0 | m1 | m2) == 0:
+                                continue
+                            tr = np.int64(utr)
+                            nm = _list_word(st, view, m0, 0, tr, nm)
+                            nm = _list_word(st, view, m1, 64, tr, nm)
+                            nm = _list_word(st, view, m2, 128, tr, nm)
                 # the moves are listed in the view as they are found (the decision
                 # below shows them without a second copy); beyond st[MOVES_SHOWN] the
                 # view's move list is all zero
