@@ -144,8 +144,8 @@ def _list_word(st, m, base, tr, nm):
     the new count.
 
     Inlined into the turn loop by numba before optimisation, so it takes the arrays
-    without a call or reference counting (docs/speed.md, third pass: as fast as the
-    loop written out per word)."""
+    without a call or reference counting (docs/speed.md, third pass: within the noise
+    of the loop written out once per word, which it replaced)."""
     while m:
         t = base + np.int64(trailing_zeros(m))
         u = np.uint64(nm)
