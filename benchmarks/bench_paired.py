@@ -39,6 +39,12 @@ from io import BytesIO
 from pathlib import Path
 
 import numpy as np
+
+# this checkout's mexsim: run as a script, Python would import the one the virtual
+# environment was installed from (an editable install of another checkout), and the
+# "working tree" side would silently be that checkout's engine
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
 from prototype_engine import play as play_prototype  # a sibling script
 from prototype_engine import tables as prototype_tables
 
