@@ -19,11 +19,18 @@ Run alone: ``python benchmarks/prototype_engine.py`` prints its rate and turns a
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
+
+# this checkout's mexsim: run as a script, Python would import the virtual
+# environment's editable install, which may be another checkout's (bench_engine.py
+# imports this file first, and so gets the same)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from mexsim.game.tiles import tile_set
 

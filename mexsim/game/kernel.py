@@ -89,9 +89,8 @@ from mexsim.game.view import (
 )
 
 # bookkeeping slots of the private table (where the view keeps its tile table, which
-# the table never needs): how far the view's move list has been written since it was
-# cleared, and how much of the params and notes the last decision showed, so that
-# what lies beyond can be cleared
+# the table never needs): how many moves, params and notes the last decision showed,
+# so that what lies beyond can be cleared
 MOVES_SHOWN = TILE_LO
 PARAMS_SHOWN = TILE_LO + 1
 NOTES_SHOWN = TILE_LO + 2
@@ -136,6 +135,25 @@ UWORDS = np.uint64(MAX_WORDS)
 def _sbit(t):
     """Tile t's bit in its word of a hand, as the int64 bit pattern st holds."""
     return np.int64(U1 << np.uint64(t & 63))
+
+
+@njit(inline="always")
+def _list_word(st, m, base, tr, nm):
+    """List the moves of one word of fitting tiles (``m``, tiles ``base`` + bit) on train
+    ``tr`` into the private table after the nm already listed, heaviest first; returns
+    the new count.
+
+    Inlined into the turn loop by numba before optimisation, so it takes the arrays
+    without a call or reference counting (docs/speed.md, third pass: within the noise
+    of the loop written out once per word, which it replaced)."""
+    while m:
+        t = base + np.int64(trailing_zeros(m))
+        u = np.uint64(nm)
+        st[UMOVE_TILE + u] = t
+        st[UMOVE_TRAIN + u] = tr
+        nm += 1
+        m &= m - U1
+    return nm
 
 
 @njit(cache=True)
@@ -351,8 +369,6 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                         if a == e or b == e:
                             st[MOVE_TILE + nm] = new_tile
                             st[MOVE_TRAIN + nm] = tr
-                            view[MOVE_TILE + nm] = new_tile
-                            view[MOVE_TRAIN + nm] = tr
                             nm += 1
                 else:
                     hand = UHANDS + (us << U2)
@@ -360,48 +376,35 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                     h1 = np.uint64(st[hand + U1])
                     h2 = np.uint64(st[hand + U2])
                     sw = scan
-                    for _ in range(n_scan):
-                        utr = sw & U15
-                        sw >>= U4
-                        f = UFIT + (utr << U2)
-                        m0 = h0 & np.uint64(st[f])
-                        m1 = h1 & np.uint64(st[f + U1])
-                        m2 = h2 & np.uint64(st[f + U2])
-                        if (m0 | m1 | m2) == 0:
-                            continue  # the common case: nothing fits this train
-                        tr = np.int64(utr)
-                        while m0:
-                            t = np.int64(trailing_zeros(m0))
-                            u = np.uint64(nm)
-                            st[UMOVE_TILE + u] = t
-                            st[UMOVE_TRAIN + u] = tr
-                            view[UMOVE_TILE + u] = t
-                            view[UMOVE_TRAIN + u] = tr
-                            nm += 1
-                            m0 &= m0 - U1
-                        while m1:
-                            t = 64 + np.int64(trailing_zeros(m1))
-                            u = np.uint64(nm)
-                            st[UMOVE_TILE + u] = t
-                            st[UMOVE_TRAIN + u] = tr
-                            view[UMOVE_TILE + u] = t
-                            view[UMOVE_TRAIN + u] = tr
-                            nm += 1
-                            m1 &= m1 - U1
-                        while m2:
-                            t = 128 + np.int64(trailing_zeros(m2))
-                            u = np.uint64(nm)
-                            st[UMOVE_TILE + u] = t
-                            st[UMOVE_TRAIN + u] = tr
-                            view[UMOVE_TILE + u] = t
-                            view[UMOVE_TRAIN + u] = tr
-                            nm += 1
-                            m2 &= m2 - U1
-                # the moves are listed in the view as they are found (the decision
-                # below shows them without a second copy); beyond st[MOVES_SHOWN] the
-                # view's move list is all zero
-                if nm > st[MOVES_SHOWN]:
-                    st[MOVES_SHOWN] = nm
+                    if h2 == 0:
+                        # two words: the hand holds no tile beyond 127 (always so up to
+                        # double-14, the default double-12 included), so the third word
+                        # of each train is neither loaded nor tested
+                        for _ in range(n_scan):
+                            utr = sw & U15
+                            sw >>= U4
+                            f = UFIT + (utr << U2)
+                            m0 = h0 & np.uint64(st[f])
+                            m1 = h1 & np.uint64(st[f + U1])
+                            if (m0 | m1) == 0:
+                                continue  # the common case: nothing fits this train
+                            tr = np.int64(utr)
+                            nm = _list_word(st, m0, 0, tr, nm)
+                            nm = _list_word(st, m1, 64, tr, nm)
+                    else:
+                        for _ in range(n_scan):
+                            utr = sw & U15
+                            sw >>= U4
+                            f = UFIT + (utr << U2)
+                            m0 = h0 & np.uint64(st[f])
+                            m1 = h1 & np.uint64(st[f + U1])
+                            m2 = h2 & np.uint64(st[f + U2])
+                            if (m0 | m1 | m2) == 0:
+                                continue
+                            tr = np.int64(utr)
+                            nm = _list_word(st, m0, 0, tr, nm)
+                            nm = _list_word(st, m1, 64, tr, nm)
+                            nm = _list_word(st, m2, 128, tr, nm)
 
                 if nm == 0:
                     if chain and laid > 0 and not last_double:
@@ -460,6 +463,13 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                     # the trains and seats are in the view already (written through)
                     for w in range(W):
                         view[HAND + w] = st[HANDS + 4 * seat + w]
+                    # the moves were listed in the private table only (a listing with
+                    # one legal move or none is never shown): copied now, and what an
+                    # earlier decision showed beyond them cleared, so that beyond
+                    # view[N_MOVES] the move list is all zero
+                    for k in range(np.uint64(nm)):
+                        view[UMOVE_TILE + k] = st[UMOVE_TILE + k]
+                        view[UMOVE_TRAIN + k] = st[UMOVE_TRAIN + k]
                     for k in range(np.uint64(nm), np.uint64(st[MOVES_SHOWN])):
                         view[UMOVE_TILE + k] = 0
                         view[UMOVE_TRAIN + k] = 0

@@ -3,7 +3,8 @@
 Tile numbering (docs/rules.md): pip value descending, ties by the higher half
 descending, so tile 0 is N|N and "heaviest legal tile" is "lowest set bit".
 Hands are bitmasks of ``WORDS`` = 3 uint64 words, enough for the 136 tiles of a
-double-15 set (the core's move generator is unrolled for exactly three words).
+double-15 set (the core lists moves on two of them while the mover's hand holds no
+tile beyond 127, always so up to double-14, and on all three otherwise).
 """
 
 from __future__ import annotations

@@ -55,6 +55,31 @@ from mexsim.game.view import (
 
 inline = njit(inline="always")
 
+# Indices into the view as unsigned numbers: numba tests a signed index for a negative
+# value on every access (Python's wraparound: a compare, a conditional move and an
+# address computation), which an unsigned one cannot hold (docs/speed.md, third pass).
+# The accessors cast their index with _u and add these offsets. The sum wraps as
+# int64's did, so every index that lands in the view reads the same word as before;
+# a sum below zero, which Python's wraparound sent to the view's far end, is now past
+# the view: an IndexError in a user's strategy (compiled with the bounds check).
+_u = np.uint64
+U6 = _u(6)
+UHAND = _u(HAND)
+UHAND_SIZE = _u(HAND_SIZE)
+UMOVE_TILE = _u(MOVE_TILE)
+UMOVE_TRAIN = _u(MOVE_TRAIN)
+UNOTES = _u(NOTES)
+UNUMBER_MASK = _u(NUMBER_MASK)
+UOPEN_DOUBLES = _u(OPEN_DOUBLES)
+USCORE = _u(SCORE)
+UTILE_HI = _u(TILE_HI)
+UTILE_LO = _u(TILE_LO)
+UTILE_PIPS = _u(TILE_PIPS)
+UTRAIN_END = _u(TRAIN_END)
+UTRAIN_LEN = _u(TRAIN_LEN)
+UTRAIN_MARKED = _u(TRAIN_MARKED)
+UWORDS = _u(MAX_WORDS)
+
 # --------------------------------------------------------------- the table
 
 
@@ -121,13 +146,13 @@ def laid_this_turn(view):
 @inline
 def hand_size(view, seat):
     """Tiles in a seat's hand (any seat's; only the mover's own tiles are shown)."""
-    return view[HAND_SIZE + seat]
+    return view[UHAND_SIZE + _u(seat)]
 
 
 @inline
 def score(view, seat):
     """A seat's total of the previous rounds."""
-    return view[SCORE + seat]
+    return view[USCORE + _u(seat)]
 
 
 # --------------------------------------------------------------- trains
@@ -159,19 +184,19 @@ def train_owner(view, train):
 @inline
 def train_end(view, train):
     """The number a tile must carry to go on ``train``."""
-    return view[TRAIN_END + train]
+    return view[UTRAIN_END + _u(train)]
 
 
 @inline
 def train_length(view, train):
     """Tiles on ``train`` (0 while it is only the engine's number)."""
-    return view[TRAIN_LEN + train]
+    return view[UTRAIN_LEN + _u(train)]
 
 
 @inline
 def is_marked(view, train):
     """Whether ``train`` carries a marker (open to everyone, R8)."""
-    return view[TRAIN_MARKED + train] == 1
+    return view[UTRAIN_MARKED + _u(train)] == 1
 
 
 @inline
@@ -183,7 +208,7 @@ def open_double_count(view):
 @inline
 def open_double_train(view, k):
     """The train of the k-th open double, oldest first (k = 0 is the one R13 serves)."""
-    return view[OPEN_DOUBLES + k]
+    return view[UOPEN_DOUBLES + _u(k)]
 
 
 # --------------------------------------------------------------- tiles
@@ -192,37 +217,37 @@ def open_double_train(view, k):
 @inline
 def low(view, tile):
     """A tile's smaller half."""
-    return view[TILE_LO + tile]
+    return view[UTILE_LO + _u(tile)]
 
 
 @inline
 def high(view, tile):
     """A tile's larger half."""
-    return view[TILE_HI + tile]
+    return view[UTILE_HI + _u(tile)]
 
 
 @inline
 def pips(view, tile):
     """A tile's face value (what it costs left in hand)."""
-    return view[TILE_PIPS + tile]
+    return view[UTILE_PIPS + _u(tile)]
 
 
 @inline
 def is_double(view, tile):
-    return view[TILE_LO + tile] == view[TILE_HI + tile]
+    return view[UTILE_LO + _u(tile)] == view[UTILE_HI + _u(tile)]
 
 
 @inline
 def carries(view, tile, number):
     """Whether either half of ``tile`` is ``number``."""
-    return view[TILE_LO + tile] == number or view[TILE_HI + tile] == number
+    return view[UTILE_LO + _u(tile)] == number or view[UTILE_HI + _u(tile)] == number
 
 
 @inline
 def other_end(view, tile, number):
     """The open end ``tile`` leaves when laid against ``number`` (which it carries)."""
-    lo = view[TILE_LO + tile]
-    return view[TILE_HI + tile] if lo == number else lo
+    lo = view[UTILE_LO + _u(tile)]
+    return view[UTILE_HI + _u(tile)] if lo == number else lo
 
 
 @inline
@@ -234,7 +259,7 @@ def heavier(a, b):
 @njit
 def tile_text(view, tile):
     """A tile as text, higher half first (``12|5``): for ``print`` while debugging."""
-    return str(view[TILE_HI + tile]) + "|" + str(view[TILE_LO + tile])
+    return str(view[UTILE_HI + _u(tile)]) + "|" + str(view[UTILE_LO + _u(tile)])
 
 
 # --------------------------------------------------------------- the own hand
@@ -243,14 +268,14 @@ def tile_text(view, tile):
 @inline
 def holds(view, tile):
     """Whether the mover's hand holds ``tile``."""
-    return (np.uint64(view[HAND + (tile >> 6)]) >> np.uint64(tile & 63)) & np.uint64(1) == 1
+    return (np.uint64(view[UHAND + (_u(tile) >> U6)]) >> np.uint64(tile & 63)) & np.uint64(1) == 1
 
 
 @njit
 def hand_tiles(view):
     """The mover's tiles, heaviest first: ``for tile in hand_tiles(view):``."""
     for w in range(MAX_WORDS):
-        bits = np.uint64(view[HAND + w])
+        bits = np.uint64(view[UHAND + _u(w)])
         while bits:
             yield w * 64 + trailing_zeros(bits)
             bits &= bits - np.uint64(1)
@@ -262,7 +287,8 @@ def count_carrying(view, number, skip):
     (pass -1 to count them all)."""
     count = 0
     for w in range(MAX_WORDS):
-        bits = np.uint64(view[HAND + w]) & np.uint64(view[NUMBER_MASK + number * MAX_WORDS + w])
+        bits = (np.uint64(view[UHAND + _u(w)])
+                & np.uint64(view[UNUMBER_MASK + _u(number) * UWORDS + _u(w)]))
         if skip >= 0 and w == skip >> 6:
             bits &= ~(np.uint64(1) << np.uint64(skip & 63))
         while bits:
@@ -275,13 +301,13 @@ def count_carrying(view, number, skip):
 def hand_word(view, w):
     """Word ``w`` of the mover's hand as a bitmask (bit t of word t >> 6 is tile t; for
     strategies that work on whole sets of tiles at once)."""
-    return np.uint64(view[HAND + w])
+    return np.uint64(view[UHAND + _u(w)])
 
 
 @inline
 def carrying_word(view, number, w):
     """Word ``w`` of the bitmask of every tile that carries ``number``."""
-    return np.uint64(view[NUMBER_MASK + number * MAX_WORDS + w])
+    return np.uint64(view[UNUMBER_MASK + _u(number) * UWORDS + _u(w)])
 
 
 @inline
@@ -304,21 +330,22 @@ def move_count(view):
 @inline
 def move_tile(view, i):
     """The tile legal move ``i`` lays."""
-    return view[MOVE_TILE + i]
+    return view[UMOVE_TILE + _u(i)]
 
 
 @inline
 def move_train(view, i):
     """The train legal move ``i`` lays it on."""
-    return view[MOVE_TRAIN + i]
+    return view[UMOVE_TRAIN + _u(i)]
 
 
 @inline
 def move_end(view, i):
     """The open end legal move ``i`` leaves on its train."""
-    tile = view[MOVE_TILE + i]
-    lo = view[TILE_LO + tile]
-    return view[TILE_HI + tile] if lo == view[TRAIN_END + view[MOVE_TRAIN + i]] else lo
+    tile = view[UMOVE_TILE + _u(i)]
+    lo = view[UTILE_LO + _u(tile)]
+    end = view[UTRAIN_END + _u(view[UMOVE_TRAIN + _u(i)])]
+    return view[UTILE_HI + _u(tile)] if lo == end else lo
 
 
 # --------------------------------------------------------------- notes and parameters
@@ -327,12 +354,12 @@ def move_end(view, i):
 @inline
 def note(view, k):
     """Word k of the strategy's notes (kept between its decisions; needs MEMORY > k)."""
-    return view[NOTES + k]
+    return view[UNOTES + _u(k)]
 
 
 @inline
 def set_note(view, k, value):
-    view[NOTES + k] = value
+    view[UNOTES + _u(k)] = value
 
 
 @inline

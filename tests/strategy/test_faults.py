@@ -2,7 +2,8 @@
 silently different game (issue 10, "What was found"):
 
 - an index past the view raises IndexError (user strategies are bounds-checked) and is
-  reported as that strategy's fault, through `mexsim run` too;
+  reported as that strategy's fault, through `mexsim run` too; so does an accessor's
+  index that lands before the view's start (it no longer wraps to the view's end);
 - a decide numba cannot compile, or that can only raise, has a path without `return`,
   returns a float or draws from np.random / random is refused at load: file:line and
   the cause, one line;
@@ -36,7 +37,7 @@ import random
 import numpy as np
 
 from mexsim.game.view import N_MOVES, SIZE
-from mexsim.strategy.api import strategy
+from mexsim.strategy.api import strategy, train_end
 
 NAME = "{name}"
 DESCRIPTION = "a test strategy"
@@ -61,6 +62,8 @@ CLASS = "class Plan:\n    x = 0\n\n\n"
 
 FAR = "    view[10**7] = 1\n    return 0\n"
 JUST_PAST = "    view[SIZE + 3] = 1\n    return 0\n"
+# TRAIN_END - 17 = -1: Python's wraparound read the view's last word, silently
+BEFORE_START = "    return train_end(view, -17) * 0\n"
 RANGED = '''\
 from mexsim.strategy.api import strategy
 
@@ -93,6 +96,8 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (plugins / "far.py").write_text(strategy_text("far", FAR), encoding="utf-8")
     (plugins / "just_past.py").write_text(strategy_text("just_past", JUST_PAST),
                                           encoding="utf-8")
+    (plugins / "before_start.py").write_text(strategy_text("before_start", BEFORE_START),
+                                             encoding="utf-8")
     (plugins / "ranged.py").write_text(RANGED, encoding="utf-8")
     return root
 
@@ -156,8 +161,8 @@ def test_a_config_naming_a_broken_strategy_is_refused(folder: Path):
 RULES = resolve_rules({}, 2)
 
 
-@pytest.mark.parametrize("name", ["far", "just_past"])
-def test_a_write_past_the_view_is_the_strategy_s_fault(folder: Path, name: str):
+@pytest.mark.parametrize("name", ["far", "just_past", "before_start"])
+def test_an_index_outside_the_view_is_the_strategy_s_fault(folder: Path, name: str):
     info = available_strategies([folder / "plugins"])[name]
     with pytest.raises(StrategyError) as err:
         play_match_results(RULES, ["greedy", Policy(info, ())], 1, 3)
