@@ -1,18 +1,21 @@
 """Play a run's blocks on a Dask cluster: ``--cluster tcp://host:8786`` or ``local:N``.
 
-Dask (``pip install 'mexsim[dask]'``) schedules the blocks as tasks on its workers and
-moves a block's results back; the client (``mexsim run``) writes them in match order
-exactly as it writes blocks played on its own threads, so the files are the same bytes
-whatever played them. What a worker needs travels with each task: the config (a small
-dataclass) and the *source* of every strategy file the run uses that is not built in,
-so workers need not share a filesystem; each worker writes the sources into a folder of
-its own once and compiles them there (numba's cache on the worker). A worker whose
+Dask (``pip install 'mexsim[dask]'``) schedules the blocks as tasks on its workers
+(several consecutive blocks a task when a small run's blocks are short:
+block_tasks.py) and moves each block's results back; the client (``mexsim run``)
+writes them in match order exactly as it writes blocks played on its own threads, so
+the files are the same bytes whatever played them. What a worker needs travels with
+each task: the config (a small dataclass) and the *source* of every strategy file the
+run uses that is not built in, so workers need not share a filesystem; each worker
+writes the sources into a folder of its own once and compiles them there (numba's
+cache on the worker). A worker whose
 mexsim is another version than the client's is refused before play, with one line.
 
 When a worker dies, the scheduler runs its blocks elsewhere; a block's result is
 written once, by the client, when its future completes, so nothing is lost or written
 twice. With ``--out URL`` (a shared location: mexsim/tournament/shared.py) the workers
-write the blocks' parts there themselves and send back only their match totals.
+write the blocks' parts there themselves and send back only their match totals. A
+local cluster's workers end at once when it closes (worker_exit.py).
 """
 
 from __future__ import annotations
