@@ -1,18 +1,21 @@
 """Play a run's blocks on a Dask cluster: ``--cluster tcp://host:8786`` or ``local:N``.
 
-Dask (``pip install 'mexsim[dask]'``) schedules the blocks as tasks on its workers and
-moves a block's results back; the client (``mexsim run``) writes them in match order
-exactly as it writes blocks played on its own threads, so the files are the same bytes
-whatever played them. What a worker needs travels with each task: the config (a small
-dataclass) and the *source* of every strategy file the run uses that is not built in,
-so workers need not share a filesystem; each worker writes the sources into a folder of
-its own once and compiles them there (numba's cache on the worker). A worker whose
+Dask (``pip install 'mexsim[dask]'``) schedules the blocks as tasks on its workers
+(several consecutive blocks a task when a small run's blocks are short:
+block_tasks.py) and moves each block's results back; the client (``mexsim run``)
+writes them in match order exactly as it writes blocks played on its own threads, so
+the files are the same bytes whatever played them. What a worker needs travels with
+each task: the config (a small dataclass) and the *source* of every strategy file the
+run uses that is not built in, so workers need not share a filesystem; each worker
+writes the sources into a folder of its own once and compiles them there (numba's
+cache on the worker). A worker whose
 mexsim is another version than the client's is refused before play, with one line.
 
 When a worker dies, the scheduler runs its blocks elsewhere; a block's result is
 written once, by the client, when its future completes, so nothing is lost or written
 twice. With ``--out URL`` (a shared location: mexsim/tournament/shared.py) the workers
-write the blocks' parts there themselves and send back only their match totals.
+write the blocks' parts there themselves and send back only their match totals. A
+local cluster's workers end at once when it closes (worker_exit.py).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ import numpy as np
 
 from mexsim import __version__
 from mexsim.errors import ConfigError
+from mexsim.tournament.block_tasks import BlockTasks, blocks_per_task
 from mexsim.tournament.config import Config
 from mexsim.tournament.worker_malloc import restore_mmap_threshold
 
@@ -101,51 +105,53 @@ def _worker_config(config: Config, sources: dict[str, tuple[str, str]]) -> Confi
     return dataclasses.replace(config, strategy_dirs=(str(folder),))
 
 
-def play_remote_block(config: Config, sources: dict[str, tuple[str, str]], version: str,
-                      first: int, n: int) -> np.ndarray:
-    """A worker's task: play matches first … first+n-1 of the config."""
+def _worker_players(config: Config, sources: dict[str, tuple[str, str]], version: str
+                    ) -> tuple[Config, list]:
+    """What every task does first on a worker: refuse another mexsim version, restore
+    malloc's plain behaviour, and make the config and policies it plays."""
     from mexsim.tournament.lineup import player_policies
-    from mexsim.tournament.runner import play_block
 
     if version != __version__:
         raise RuntimeError(f"worker runs mexsim {__version__}, the client {version}")
     restore_mmap_threshold()  # Dask's malloc settings halve the kernels' speed
     worker_config = _worker_config(config, sources)
-    return play_block(worker_config, player_policies(worker_config), first, n)
+    return worker_config, player_policies(worker_config)
 
 
-def play_remote_luck_block(config: Config, sources: dict[str, tuple[str, str]],
-                           version: str, model: LuckModel, first: int, n: int
-                           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """A worker's task in a luck-adjusted run: play matches first … first+n-1 with their
+def play_remote_blocks(config: Config, sources: dict[str, tuple[str, str]], version: str,
+                       spans: list[tuple[int, int]]) -> list[np.ndarray]:
+    """A worker's task: for each (first, n) of ``spans``, the res array of matches
+    first … first+n-1 of the config (mexsim/tournament/block_tasks.py)."""
+    from mexsim.tournament.blockplay import play_block
+
+    worker_config, players = _worker_players(config, sources, version)
+    return [play_block(worker_config, players, first, n) for first, n in spans]
+
+
+def play_remote_luck_blocks(config: Config, sources: dict[str, tuple[str, str]],
+                            version: str, model: LuckModel, spans: list[tuple[int, int]]
+                            ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """A worker's task in a luck-adjusted run: ``play_remote_blocks`` with each block's
     luck scored by the client's model (fitted once, before the run: docs/luck.md)."""
-    from mexsim.tournament.lineup import player_policies
-    from mexsim.tournament.runner import play_luck_block
+    from mexsim.tournament.blockplay import play_luck_block
 
-    if version != __version__:
-        raise RuntimeError(f"worker runs mexsim {__version__}, the client {version}")
-    restore_mmap_threshold()  # Dask's malloc settings halve the kernels' speed
-    worker_config = _worker_config(config, sources)
-    return play_luck_block(worker_config, player_policies(worker_config), first, n, model)
+    worker_config, players = _worker_players(config, sources, version)
+    return [play_luck_block(worker_config, players, first, n, model) for first, n in spans]
 
 
-def play_write_remote_block(config: Config, sources: dict[str, tuple[str, str]],
-                            version: str, url: str, run_id: str, index: int, first: int,
-                            n: int, model: LuckModel | None = None
-                            ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """A worker's task when ``--out`` is a shared location: play block ``index`` (its
-    luck scored by the client's ``model`` when given), write its parts there
-    (mexsim/tournament/shared.py) and return only its totals, deals and luck-adjusted
-    totals."""
-    from mexsim.tournament.lineup import player_policies
+def play_write_remote_blocks(config: Config, sources: dict[str, tuple[str, str]],
+                             version: str, url: str, run_id: str, indices: list[int],
+                             spans: list[tuple[int, int]], model: LuckModel | None = None
+                             ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]:
+    """A worker's task when ``--out`` is a shared location: play the blocks ``indices``
+    (first match and count in ``spans``; their luck scored by the client's ``model``
+    when given), write their parts there (mexsim/tournament/shared.py) and return only
+    each block's totals, deals and luck-adjusted totals."""
     from mexsim.tournament.shared import play_and_write
 
-    if version != __version__:
-        raise RuntimeError(f"worker runs mexsim {__version__}, the client {version}")
-    restore_mmap_threshold()  # Dask's malloc settings halve the kernels' speed
-    worker_config = _worker_config(config, sources)
-    return play_and_write(url, run_id, worker_config, player_policies(worker_config), index,
-                          first, n, model)
+    worker_config, players = _worker_players(config, sources, version)
+    return [play_and_write(url, run_id, worker_config, players, index, first, n, model)
+            for index, (first, n) in zip(indices, spans, strict=True)]
 
 
 def _worker_version() -> str:
@@ -153,13 +159,15 @@ def _worker_version() -> str:
 
 
 class ClusterPlayer:
-    """Blocks played on a Dask cluster; ``submit(first, n)`` returns a future whose
-    ``result()`` is the block's res array."""
+    """Blocks played on a Dask cluster, several consecutive ones a task: ``tasks`` plans
+    them, ``submit(spans)`` starts one."""
 
     def __init__(self, address: str, config: Config) -> None:
         try:
             import dask
             from distributed import Client, LocalCluster
+
+            from mexsim.tournament.worker_exit import QuickExit
         except ImportError as exc:
             raise ConfigError("--cluster needs Dask: pip install 'mexsim[dask]'") from exc
         kind, where = parse_address(address)
@@ -172,6 +180,7 @@ class ClusterPlayer:
                 # the blocks' results straight from the workers, not relayed by the
                 # scheduler (Dask's default for a client outside the cluster)
                 self.client = Client(self._cluster, direct_to_workers=True)
+                self.client.register_plugin(QuickExit())  # our workers: ended at once
             else:
                 self.client = Client(where, timeout="10s")
         except (OSError, ValueError) as exc:  # ValueError: a scheme Dask does not speak
@@ -195,24 +204,35 @@ class ClusterPlayer:
         self._config = config
         self._sources = strategy_sources(config)
 
-    def submit(self, first: int, n: int, write: tuple[str, str, int] | None = None,
+    def submit(self, spans: list[tuple[int, int]],
+               write: tuple[str, str, list[int]] | None = None,
                model: LuckModel | None = None) -> Any:
-        """Play matches first … first+n-1; with ``write`` = (url, run id, block index),
-        the worker also writes the block's parts to that shared location (with their
-        luck scored by ``model`` when given) and the future's result is only what the
-        statistics fold (shared.play_and_write); else, with ``model`` (a luck-adjusted
-        run) the result is (res, deal luck, draw luck)."""
+        """One task that plays the blocks ``spans`` (first match, count), in order; its
+        future's result has one item per block: the block's res array, or with
+        ``model`` (a luck-adjusted run) its (res, deal luck, draw luck); with ``write``
+        = (url, run id, block indices) the worker also writes the blocks' parts to that
+        shared location (with their luck scored by ``model`` when given) and each item
+        is only what the statistics fold (shared.play_and_write)."""
+        first, matches = spans[0][0], sum(n for _, n in spans)
         if write is not None:
-            return self.client.submit(play_write_remote_block, self._config, self._sources,
-                                      __version__, *write, first, n, model, pure=False,
-                                      key=f"mexsim-part-{first}-{n}")
+            return self.client.submit(play_write_remote_blocks, self._config, self._sources,
+                                      __version__, *write, spans, model, pure=False,
+                                      key=f"mexsim-parts-{first}-{matches}")
         if model is not None:
-            return self.client.submit(play_remote_luck_block, self._config, self._sources,
-                                      __version__, model, first, n, pure=False,
-                                      key=f"mexsim-luck-block-{first}-{n}")
-        return self.client.submit(play_remote_block, self._config, self._sources,
-                                  __version__, first, n, pure=False,
-                                  key=f"mexsim-block-{first}-{n}")
+            return self.client.submit(play_remote_luck_blocks, self._config, self._sources,
+                                      __version__, model, spans, pure=False,
+                                      key=f"mexsim-luck-blocks-{first}-{matches}")
+        return self.client.submit(play_remote_blocks, self._config, self._sources,
+                                  __version__, spans, pure=False,
+                                  key=f"mexsim-blocks-{first}-{matches}")
+
+    def tasks(self, all_blocks: list[tuple[int, int]], kept: set[int],
+              submit: Callable[[list[int]], Any]) -> BlockTasks:
+        """The run's blocks as tasks of consecutive blocks, sized for this cluster
+        (mexsim/tournament/block_tasks.py); ``submit(indices)`` submits one."""
+        per_task = blocks_per_task(all_blocks[0][1] if all_blocks else 1,
+                                   len(all_blocks), self.workers)
+        return BlockTasks(len(all_blocks), kept, per_task, submit)
 
     def close(self) -> None:
         for closer in (getattr(self, "client", None), self._cluster):

@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pyarrow as pa
 
 from mexsim import __version__
@@ -36,10 +35,10 @@ from mexsim.analysis.accumulate import RunStatistics
 from mexsim.analysis.sequential import Verdict
 from mexsim.compile_notice import compiling
 from mexsim.errors import ConfigError, Interrupted, OutputError, StrategyError
-from mexsim.game.play import play_scheduled, play_scheduled_luck
 from mexsim.strategy.policy import Policy
 from mexsim.strategy.registry import available_strategies
 from mexsim.tournament import output
+from mexsim.tournament.blockplay import play_block, play_luck_block
 from mexsim.tournament.cluster import ClusterPlayer, open_player, parse_address
 from mexsim.tournament.config import Config, config_schedule
 from mexsim.tournament.identity import differences, run_id, run_identity
@@ -67,26 +66,6 @@ class RunResult:
     @property
     def matches_per_second(self) -> float:
         return self.played / self.play_seconds if self.play_seconds > 0 else float("inf")
-
-
-def play_block(config: Config, players: list[Policy], first: int, n: int) -> np.ndarray:
-    """res[k, round, seat, field] of matches first … first+n-1, each with the seating
-    and deal the config's schedule gives it (mexsim/tournament/schedule.py)."""
-    schedule = config_schedule(config)
-    return play_scheduled(config.rules, players, config.seed,
-                          np.arange(first, first + n, dtype=np.int64),
-                          schedule.deals(first, n), schedule.seating(first, n))
-
-
-def play_luck_block(config: Config, players: list[Policy], first: int, n: int,
-                    model: LuckModel) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``play_block`` with the luck of every chance event scored by ``model`` on this
-    thread (mexsim/game/luck.py): (res, deal_luck, draw_luck), the luck [k, round, seat]."""
-    schedule = config_schedule(config)
-    res, deal_luck, draw_luck, _ = play_scheduled_luck(
-        config.rules, players, config.seed, np.arange(first, first + n, dtype=np.int64),
-        schedule.deals(first, n), schedule.seating(first, n), np.array(model.weights))
-    return res, deal_luck, draw_luck
 
 
 def luck_model(config: Config, players: list[Policy]) -> LuckModel | None:
@@ -292,17 +271,19 @@ def _play(config: Config, players: list[Policy], work: WorkFolder, assembler: As
     matches played and, when ``until`` stopped the run, the verdict that did. Blocks are
     played on ``cluster`` when given, else on ``workers`` threads, which are never
     joined on the way out (see the module docstring)."""
-    in_flight = 2 * (cluster.workers if cluster else workers)
+    tasks = None
+    in_flight = 2 * workers
+    if cluster:  # several consecutive blocks a task (block_tasks.py), each written alone
+        tasks = cluster.tasks(all_blocks, kept, lambda indices: cluster.submit(
+            [all_blocks[i] for i in indices], model=model))
+        in_flight = 2 * tasks.per_task * cluster.workers
     # Threads play the blocks (or wait for the cluster's result), convert them and write
     # their part files; this thread only appends them to the results files in order
     # and folds their totals (the serial step: README, "Speed", the writer's ceiling).
     threads = min(in_flight, os.cpu_count() or 1) if cluster else workers
     with unjoined_threads(threads) as pool:
         def start(index: int, first: int, n: int) -> Any:
-            remote = None
-            if cluster:  # with the model only when there is one: the plain call
-                remote = (cluster.submit(first, n) if model is None
-                          else cluster.submit(first, n, model=model))
+            remote = tasks.start(index) if tasks else None
             return pool.submit(_play_and_write, config, players, work, assembler, index,
                                first, n, remote, model)
 

@@ -318,11 +318,16 @@ def _play(config: Config, players: list, location: Location, rid: str,
     (mexsim/tournament/inorder.py)."""
     url = location.url
     names = [p.name for p in config.players]
-    in_flight = 2 * (player.workers if player else workers)
+    tasks = None
+    in_flight = 2 * workers
+    if player:  # several consecutive blocks a task (block_tasks.py), each its own parts
+        tasks = player.tasks(all_blocks, kept, lambda indices: player.submit(
+            [all_blocks[i] for i in indices], write=(url, rid, indices), model=model))
+        in_flight = 2 * tasks.per_task * player.workers
     with contextlib.nullcontext() if player else unjoined_threads(workers) as pool:
         def start(index: int, first: int, n: int) -> Any:
-            if player:
-                return player.submit(first, n, write=(url, rid, index), model=model)
+            if tasks:
+                return tasks.start(index)
             return pool.submit(play_and_write, url, rid, config, players, index, first, n,
                                model)
 

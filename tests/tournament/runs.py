@@ -141,9 +141,9 @@ def interrupt(proc: subprocess.Popen, signum: int, timeout: float = 30
 
 
 def kill_a_worker_mid_run(monkeypatch: Any) -> list[int]:
-    """Patch the cluster player so that the first submit after block 0 has a Dask
-    worker process SIGKILLed 0.2 s later (as the machine's OOM killer would); returns
-    the list that receives its pid."""
+    """Patch the cluster player so that the first task submitted after the one of block
+    0 has a Dask worker process SIGKILLed 0.2 s later (as the machine's OOM killer
+    would); returns the list that receives its pid."""
     import threading
 
     from distributed import Client
@@ -153,10 +153,10 @@ def kill_a_worker_mid_run(monkeypatch: Any) -> list[int]:
     killed: list[int] = []
     original = ClusterPlayer.submit
 
-    def submit_then_kill(self: ClusterPlayer, first: int, n: int, *args: Any,
+    def submit_then_kill(self: ClusterPlayer, spans: list[tuple[int, int]], *args: Any,
                          **kwargs: Any) -> Any:
-        future = original(self, first, n, *args, **kwargs)
-        if first > 0 and not killed:
+        future = original(self, spans, *args, **kwargs)
+        if spans[0][0] > 0 and not killed:
             victim = min(Client.run(self.client, os.getpid).values())
             killed.append(victim)
             threading.Timer(0.2, os.kill, (victim, signal.SIGKILL)).start()

@@ -75,7 +75,8 @@ def test_local_cluster_writes_the_bytes_of_a_threaded_run(tmp_path: Path) -> Non
         (source / "greedy.py").read_text().replace('NAME = "greedy"', 'NAME = "copycat"'))
     players = ('[[players]]\nstrategy = "copycat"\n[[players]]\nstrategy = "random"\n'
                '[[players]]\nstrategy = "greedy"\n')
-    text = config_text(tmp_path / "threads", matches=400, players=players)
+    # 16 blocks of 64 matches: two blocks a task on local:2 (block_tasks.py)
+    text = config_text(tmp_path / "threads", matches=1_000, players=players)
     cfg = write_config(tmp_path, text.replace("[rules]", f'strategies = "{strategies}"\n'
                                               "[rules]", 1))
     assert run_cli(cfg, "--workers", "1", "--quiet").exit_code == 0

@@ -68,12 +68,13 @@ def test_every_kind_of_worker_task_restores_it_before_play(tmp_path, monkeypatch
     monkeypatch.setattr("mexsim.tournament.shared.play_and_write",
                         lambda *args: calls.append("play"))
     config = load_config(write_config(tmp_path, config_text(tmp_path / "r", matches=4)))
-    res = cluster.play_remote_block(config, {}, __version__, 0, 4)
-    assert calls == ["restore"] and len(res) == 4
-    cluster.play_write_remote_block(config, {}, __version__, "file:///x", "id", 0, 0, 4)
+    res = cluster.play_remote_blocks(config, {}, __version__, [(0, 4)])
+    assert calls == ["restore"] and len(res) == 1 and len(res[0]) == 4
+    cluster.play_write_remote_blocks(config, {}, __version__, "file:///x", "id", [0],
+                                     [(0, 4)])
     assert calls == ["restore", "restore", "play"]
     # a luck-adjusted run's task (--luck --cluster, docs/luck.md)
-    monkeypatch.setattr("mexsim.tournament.runner.play_luck_block",
+    monkeypatch.setattr("mexsim.tournament.blockplay.play_luck_block",
                         lambda *args: calls.append("play luck"))
-    cluster.play_remote_luck_block(config, {}, __version__, None, 0, 4)
+    cluster.play_remote_luck_blocks(config, {}, __version__, None, [(0, 4)])
     assert calls == ["restore", "restore", "play", "restore", "play luck"]

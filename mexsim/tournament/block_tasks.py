@@ -1,0 +1,72 @@
+"""Consecutive blocks played as one Dask task.
+
+Dask's own work per task (scheduling, the messages between client, scheduler and
+worker, the worker's bookkeeping) costs milliseconds of CPU, spread over the client and
+the workers; a small run's blocks are only ~200 matches (~30 ms of play), so one task
+a block spent a fifth more CPU than play itself (README, "Running on a cluster"). A
+task therefore plays a run of consecutive blocks and returns one result per block:
+each block is still converted and written on its own, at its own match boundaries,
+so the files do not change. Large runs' blocks are long enough to be a task each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+#: a task plays at least this many matches (measured with 50,000 default matches on
+#: local:2: tasks of 1, 2, 4 and 8 blocks of 196 matches cost 13.7-15.1, 12.1,
+#: 9.5-11.0 and 10.4 CPU-s in all processes, against 9.4-9.7 for two threads)
+TASK_MATCHES = 1_000
+#: ... while every worker gets at least this many tasks, so that the last ones spread
+TASKS_PER_WORKER = 4
+
+
+def blocks_per_task(block: int, blocks: int, workers: int) -> int:
+    """How many consecutive blocks of ``block`` matches one task plays, in a run of
+    ``blocks`` blocks on ``workers`` workers."""
+    wanted = -(-TASK_MATCHES // max(block, 1))
+    return max(1, min(wanted, blocks // (TASKS_PER_WORKER * max(workers, 1))))
+
+
+class _Share:
+    """One block's share of a task's future: ``result()`` is that block's result."""
+
+    def __init__(self, task: Any, position: int) -> None:
+        self.task = task
+        self.position = position
+
+    def result(self) -> Any:
+        return self.task.result()[self.position]
+
+    def cancel(self) -> None:
+        self.task.cancel()  # only when the run stops: its other blocks go with it
+
+
+class BlockTasks:
+    """Starts blocks as tasks of up to ``per_task`` consecutive blocks.
+
+    ``start(index)`` is called for every block to play, in increasing order
+    (mexsim/tournament/inorder.py); the first call of a task submits it — the block and
+    the blocks after it, up to ``per_task``, stopping at one ``kept`` from an
+    interrupted run or at the end — with ``submit(indices)``, which returns a future
+    whose result has one item per index. Every call returns the block's own future."""
+
+    def __init__(self, count: int, kept: set[int], per_task: int,
+                 submit: Callable[[list[int]], Any]) -> None:
+        self.count = count
+        self.kept = kept
+        self.per_task = max(1, per_task)
+        self.submit = submit
+        self._task: Any = None
+        self._indices: list[int] = []
+
+    def start(self, index: int) -> _Share:
+        if index not in self._indices:
+            indices = [index]
+            while (len(indices) < self.per_task and indices[-1] + 1 < self.count
+                   and indices[-1] + 1 not in self.kept):
+                indices.append(indices[-1] + 1)
+            self._task = self.submit(indices)
+            self._indices = indices
+        return _Share(self._task, self._indices.index(index))
