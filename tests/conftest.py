@@ -5,7 +5,8 @@ collects every file; tests/strategies_hyp.py loads the built-in strategies at im
 so on a cold cache (every CI run) each process compiled longest_train's planner and
 the other built-ins at collection, all at once, the same machine code N times over.
 The controller compiles them first, in parallel jobs (mexsim/warmup.py, as `mexsim run`
-does), and the processes load them from the cache.
+does), and the processes load them from the cache. A run in one process (no ``-n``)
+skips this and compiles only what its tests need.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import pytest
 def pytest_configure(config: pytest.Config) -> None:
     if hasattr(config, "workerinput"):  # a test process: its controller warmed the cache
         return
+    if not getattr(config.option, "numprocesses", None):
+        return  # one process (a test file after an edit): it compiles only what it needs
     from contextlib import nullcontext
 
     from mexsim.compile_notice import compile_notice

@@ -196,6 +196,23 @@ def test_help_imports_nothing_heavy() -> None:
     assert "replay" in proc.stdout
 
 
+EXIT_PROBE = """
+import atexit, gc, sys
+atexit.register(lambda: print("frozen", gc.get_freeze_count() > 0))  # runs after mexsim's
+from mexsim.cli import app
+app(sys.argv[1:])
+"""
+
+
+def test_the_command_leaves_the_collector_nothing_at_exit(tmp_path: Path) -> None:
+    """gc.freeze() at exit: a process with the kernels loaded ended 1-2 s later without."""
+    proc = subprocess.run(
+        [sys.executable, "-c", EXIT_PROBE, "run", str(tmp_path / "missing.toml")], cwd=ROOT,
+        capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stdout.splitlines() == ["frozen True"]
+
+
 def test_python_dash_m_help() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "mexsim", "replay", "--help"], cwd=ROOT, capture_output=True,
