@@ -18,7 +18,7 @@ run: venv
 
 test: venv
 	$(BIN)/ruff check mexsim tests benchmarks
-	$(BIN)/python -m pytest -n auto --maxprocesses 4 --dist loadfile
+	$(BIN)/python -m pytest -n auto --maxprocesses 4 --dist loadfile --durations 10
 
 lint: venv
 	$(BIN)/ruff check mexsim tests benchmarks

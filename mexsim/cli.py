@@ -66,11 +66,12 @@ def _show_warning(message: Warning | str, category: type[Warning], filename: str
 @functools.cache
 def _end_quickly() -> None:
     """At the process's exit, after every other exit handler: nothing left for the
-    collector to walk. A process that has loaded the kernels otherwise spends 1-2 s
-    ending (the interpreter's last collections over every object numba and llvmlite
-    made), after the command's work is done and its files are in place; the memory
-    goes back to the system with the process either way. (The local cluster's workers
-    do the same: mexsim/tournament/worker_exit.py.)"""
+    collector to walk. A process that has loaded the kernels otherwise spends its last
+    moments in the interpreter's final collections over every object numba, llvmlite
+    and pandas made, after the command's work is done and its files are in place
+    (1.1-2.1 s in the local cluster's workers, which do the same:
+    mexsim/tournament/worker_exit.py; 0.1-0.8 s for `mexsim run` itself); the memory
+    goes back to the system with the process either way."""
     atexit.register(gc.freeze)
 
 
