@@ -79,7 +79,8 @@ def _load_all(dirs: tuple[Path, ...]
     for folder in dirs:
         if not folder.is_dir():
             if folder != BUILTIN_STRATEGIES:
-                raise ConfigError(f"{folder}: strategies folder not found")
+                what = "is a file, not a folder" if folder.exists() else "not found"
+                raise ConfigError(f"{folder}: strategies folder {what}")
             continue
         for path in sorted(folder.glob("*.py")):
             if path.name.startswith("_"):

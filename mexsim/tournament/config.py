@@ -297,7 +297,8 @@ def _strategy_dirs(where: str, base: Path, value: Any) -> tuple[str, ...]:
     except (OSError, RuntimeError) as exc:
         raise ConfigError(f"{where}: 'strategies' folder cannot be used ({exc})") from None
     if missing:
-        raise ConfigError(f"{where}: 'strategies' folder {missing} does not exist")
+        what = "is a file, not a folder" if Path(missing).exists() else "does not exist"
+        raise ConfigError(f"{where}: 'strategies' folder {missing} {what}")
     return resolved
 
 
