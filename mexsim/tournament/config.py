@@ -133,7 +133,12 @@ def load_config(path: str | Path, strategy_dirs: Sequence[str | Path] = (),
     rotate = need_bool(seating_where, "rotate", seating.get("rotate", True))
 
     dirs = _strategy_dirs(run_where, Path(path).parent, run.get("strategies", []))
-    dirs += tuple(str(Path(d).expanduser().resolve()) for d in strategy_dirs)
+    flag_dirs = tuple(Path(d).expanduser().resolve() for d in strategy_dirs)
+    for folder in flag_dirs:  # --strategies: refused before a cold cache compiles
+        if not folder.is_dir():
+            what = "is a file, not a folder" if folder.exists() else "not found"
+            raise ConfigError(f"{folder}: strategies folder {what}")
+    dirs += tuple(str(d) for d in flag_dirs)
 
     tournament_where = f"{where} [tournament]"
     _check_keys(tournament_where, tournament, TOURNAMENT_KEYS)
