@@ -26,7 +26,12 @@ from mexsim.game.rules import (
     Rules,
     resolve_rules,
 )
-from mexsim.strategy.registry import StrategyInfo, available_strategies, broken_strategies
+from mexsim.strategy.registry import (
+    StrategyInfo,
+    available_strategies,
+    broken_strategies,
+    refuse_missing_folders,
+)
 from mexsim.tournament.output import out_problem, path_problem
 from mexsim.validate import need_bool, need_int, need_str, show
 
@@ -134,10 +139,7 @@ def load_config(path: str | Path, strategy_dirs: Sequence[str | Path] = (),
 
     dirs = _strategy_dirs(run_where, Path(path).parent, run.get("strategies", []))
     flag_dirs = tuple(Path(d).expanduser().resolve() for d in strategy_dirs)
-    for folder in flag_dirs:  # --strategies: refused before a cold cache compiles
-        if not folder.is_dir():
-            what = "is a file, not a folder" if folder.exists() else "not found"
-            raise ConfigError(f"{folder}: strategies folder {what}")
+    refuse_missing_folders(flag_dirs)  # --strategies: before a cold cache compiles
     dirs += tuple(str(d) for d in flag_dirs)
 
     tournament_where = f"{where} [tournament]"
