@@ -374,8 +374,13 @@ def list_strategies(
         print(f"wrote {path}: edit it, then `mexsim check {new}"
               f"{'' if not strategies else f' --strategies {folder}'}`")
         return
-    from mexsim.strategy.registry import available_strategies  # compiles the strategies
+    from mexsim.strategy.registry import (  # compiles the strategies
+        available_strategies,
+        refuse_missing_folders,
+        strategy_dirs,
+    )
 
+    refuse_missing_folders(strategy_dirs(strategies or ()))  # before a cold compile
     with compile_notice():
         from mexsim.warmup import warm_up
 

@@ -16,12 +16,15 @@ moves are listed in the engine's order (own train, Mexican, then clockwise).
 
 from __future__ import annotations
 
+import operator
 from collections import namedtuple
 from collections.abc import Mapping
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.core.errors import TypingError
 from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import overload
 
 from mexsim.game.view import (
     BONEYARD,
@@ -58,8 +61,8 @@ inline = njit(inline="always")
 # Indices into the view as unsigned numbers: numba tests a signed index for a negative
 # value on every access (Python's wraparound: a compare, a conditional move and an
 # address computation), which an unsigned one cannot hold (docs/speed.md, third pass).
-# The accessors cast their index with _u and add these offsets. The sum wraps as
-# int64's did, so every index that lands in the view reads the same word as before;
+# The accessors cast their index with _ix (integers only) and add these offsets. The
+# sum wraps as int64's did, so every index that lands in the view reads the same word as before;
 # a sum below zero, which Python's wraparound sent to the view's far end, is now past
 # the view: an IndexError in a user's strategy (compiled with the bounds check).
 _u = np.uint64
@@ -79,6 +82,20 @@ UTRAIN_END = _u(TRAIN_END)
 UTRAIN_LEN = _u(TRAIN_LEN)
 UTRAIN_MARKED = _u(TRAIN_MARKED)
 UWORDS = _u(MAX_WORDS)
+
+
+def _ix(i):
+    """An accessor's index as an unsigned number (compiled: see _ix_typed)."""
+    return np.uint64(operator.index(i))
+
+
+@overload(_ix, inline="always")
+def _ix_typed(i):
+    # np.uint64(i) truncates a float: an index computed with / (a float) would read a
+    # neighbouring word silently, where view[offset + float] was numba's typing error
+    if not isinstance(i, (types.Integer, types.Boolean)):
+        raise TypingError(f"an accessor's index must be an integer, got {i}")
+    return lambda i: np.uint64(i)
 
 # --------------------------------------------------------------- the table
 
@@ -146,13 +163,13 @@ def laid_this_turn(view):
 @inline
 def hand_size(view, seat):
     """Tiles in a seat's hand (any seat's; only the mover's own tiles are shown)."""
-    return view[UHAND_SIZE + _u(seat)]
+    return view[UHAND_SIZE + _ix(seat)]
 
 
 @inline
 def score(view, seat):
     """A seat's total of the previous rounds."""
-    return view[USCORE + _u(seat)]
+    return view[USCORE + _ix(seat)]
 
 
 # --------------------------------------------------------------- trains
@@ -184,19 +201,19 @@ def train_owner(view, train):
 @inline
 def train_end(view, train):
     """The number a tile must carry to go on ``train``."""
-    return view[UTRAIN_END + _u(train)]
+    return view[UTRAIN_END + _ix(train)]
 
 
 @inline
 def train_length(view, train):
     """Tiles on ``train`` (0 while it is only the engine's number)."""
-    return view[UTRAIN_LEN + _u(train)]
+    return view[UTRAIN_LEN + _ix(train)]
 
 
 @inline
 def is_marked(view, train):
     """Whether ``train`` carries a marker (open to everyone, R8)."""
-    return view[UTRAIN_MARKED + _u(train)] == 1
+    return view[UTRAIN_MARKED + _ix(train)] == 1
 
 
 @inline
@@ -208,7 +225,7 @@ def open_double_count(view):
 @inline
 def open_double_train(view, k):
     """The train of the k-th open double, oldest first (k = 0 is the one R13 serves)."""
-    return view[UOPEN_DOUBLES + _u(k)]
+    return view[UOPEN_DOUBLES + _ix(k)]
 
 
 # --------------------------------------------------------------- tiles
@@ -217,37 +234,37 @@ def open_double_train(view, k):
 @inline
 def low(view, tile):
     """A tile's smaller half."""
-    return view[UTILE_LO + _u(tile)]
+    return view[UTILE_LO + _ix(tile)]
 
 
 @inline
 def high(view, tile):
     """A tile's larger half."""
-    return view[UTILE_HI + _u(tile)]
+    return view[UTILE_HI + _ix(tile)]
 
 
 @inline
 def pips(view, tile):
     """A tile's face value (what it costs left in hand)."""
-    return view[UTILE_PIPS + _u(tile)]
+    return view[UTILE_PIPS + _ix(tile)]
 
 
 @inline
 def is_double(view, tile):
-    return view[UTILE_LO + _u(tile)] == view[UTILE_HI + _u(tile)]
+    return view[UTILE_LO + _ix(tile)] == view[UTILE_HI + _ix(tile)]
 
 
 @inline
 def carries(view, tile, number):
     """Whether either half of ``tile`` is ``number``."""
-    return view[UTILE_LO + _u(tile)] == number or view[UTILE_HI + _u(tile)] == number
+    return view[UTILE_LO + _ix(tile)] == number or view[UTILE_HI + _ix(tile)] == number
 
 
 @inline
 def other_end(view, tile, number):
     """The open end ``tile`` leaves when laid against ``number`` (which it carries)."""
-    lo = view[UTILE_LO + _u(tile)]
-    return view[UTILE_HI + _u(tile)] if lo == number else lo
+    lo = view[UTILE_LO + _ix(tile)]
+    return view[UTILE_HI + _ix(tile)] if lo == number else lo
 
 
 @inline
@@ -259,7 +276,7 @@ def heavier(a, b):
 @njit
 def tile_text(view, tile):
     """A tile as text, higher half first (``12|5``): for ``print`` while debugging."""
-    return str(view[UTILE_HI + _u(tile)]) + "|" + str(view[UTILE_LO + _u(tile)])
+    return str(view[UTILE_HI + _ix(tile)]) + "|" + str(view[UTILE_LO + _ix(tile)])
 
 
 # --------------------------------------------------------------- the own hand
@@ -268,14 +285,14 @@ def tile_text(view, tile):
 @inline
 def holds(view, tile):
     """Whether the mover's hand holds ``tile``."""
-    return (np.uint64(view[UHAND + (_u(tile) >> U6)]) >> np.uint64(tile & 63)) & np.uint64(1) == 1
+    return (np.uint64(view[UHAND + (_ix(tile) >> U6)]) >> np.uint64(tile & 63)) & np.uint64(1) == 1
 
 
 @njit
 def hand_tiles(view):
     """The mover's tiles, heaviest first: ``for tile in hand_tiles(view):``."""
     for w in range(MAX_WORDS):
-        bits = np.uint64(view[UHAND + _u(w)])
+        bits = np.uint64(view[UHAND + _ix(w)])
         while bits:
             yield w * 64 + trailing_zeros(bits)
             bits &= bits - np.uint64(1)
@@ -287,8 +304,8 @@ def count_carrying(view, number, skip):
     (pass -1 to count them all)."""
     count = 0
     for w in range(MAX_WORDS):
-        bits = (np.uint64(view[UHAND + _u(w)])
-                & np.uint64(view[UNUMBER_MASK + _u(number) * UWORDS + _u(w)]))
+        bits = (np.uint64(view[UHAND + _ix(w)])
+                & np.uint64(view[UNUMBER_MASK + _ix(number) * UWORDS + _ix(w)]))
         if skip >= 0 and w == skip >> 6:
             bits &= ~(np.uint64(1) << np.uint64(skip & 63))
         while bits:
@@ -301,13 +318,13 @@ def count_carrying(view, number, skip):
 def hand_word(view, w):
     """Word ``w`` of the mover's hand as a bitmask (bit t of word t >> 6 is tile t; for
     strategies that work on whole sets of tiles at once)."""
-    return np.uint64(view[UHAND + _u(w)])
+    return np.uint64(view[UHAND + _ix(w)])
 
 
 @inline
 def carrying_word(view, number, w):
     """Word ``w`` of the bitmask of every tile that carries ``number``."""
-    return np.uint64(view[UNUMBER_MASK + _u(number) * UWORDS + _u(w)])
+    return np.uint64(view[UNUMBER_MASK + _ix(number) * UWORDS + _ix(w)])
 
 
 @inline
@@ -330,22 +347,22 @@ def move_count(view):
 @inline
 def move_tile(view, i):
     """The tile legal move ``i`` lays."""
-    return view[UMOVE_TILE + _u(i)]
+    return view[UMOVE_TILE + _ix(i)]
 
 
 @inline
 def move_train(view, i):
     """The train legal move ``i`` lays it on."""
-    return view[UMOVE_TRAIN + _u(i)]
+    return view[UMOVE_TRAIN + _ix(i)]
 
 
 @inline
 def move_end(view, i):
     """The open end legal move ``i`` leaves on its train."""
-    tile = view[UMOVE_TILE + _u(i)]
-    lo = view[UTILE_LO + _u(tile)]
-    end = view[UTRAIN_END + _u(view[UMOVE_TRAIN + _u(i)])]
-    return view[UTILE_HI + _u(tile)] if lo == end else lo
+    tile = view[UMOVE_TILE + _ix(i)]
+    lo = view[UTILE_LO + _ix(tile)]
+    end = view[UTRAIN_END + _ix(view[UMOVE_TRAIN + _ix(i)])]
+    return view[UTILE_HI + _ix(tile)] if lo == end else lo
 
 
 # --------------------------------------------------------------- notes and parameters
@@ -354,12 +371,12 @@ def move_end(view, i):
 @inline
 def note(view, k):
     """Word k of the strategy's notes (kept between its decisions; needs MEMORY > k)."""
-    return view[UNOTES + _u(k)]
+    return view[UNOTES + _ix(k)]
 
 
 @inline
 def set_note(view, k, value):
-    view[UNOTES + _u(k)] = value
+    view[UNOTES + _ix(k)] = value
 
 
 @inline

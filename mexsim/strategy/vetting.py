@@ -112,6 +112,14 @@ def _cause(text: str) -> str:
     if not useful:
         return "numba could not compile it"
     cause = useful[0]
+    rejected = "Rejected as the implementation raised a specific error:"
+    if rejected in useful[:-1]:  # an overload's own message (the accessors' _ix)
+        at = useful.index(rejected)
+        cause = useful[at + 1].removeprefix("TypingError: ")
+        # numba locates an inlined accessor's error in access.py, not at the strategy's
+        # call: name the accessor, the one thing the user can find in their file
+        called = [ln for ln in useful[at:] if ln.startswith("def ")]
+        return f"{cause} (in {called[0][4:].split('(')[0]})" if called else cause
     if cause.startswith("No conversion from none to"):
         return "some path ends without 'return' (return the index of a legal move)"
     if cause.endswith(":") and len(useful) > 1:  # "No implementation of … for signature:"

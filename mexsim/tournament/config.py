@@ -26,7 +26,12 @@ from mexsim.game.rules import (
     Rules,
     resolve_rules,
 )
-from mexsim.strategy.registry import StrategyInfo, available_strategies, broken_strategies
+from mexsim.strategy.registry import (
+    StrategyInfo,
+    available_strategies,
+    broken_strategies,
+    refuse_missing_folders,
+)
 from mexsim.tournament.output import out_problem, path_problem
 from mexsim.validate import need_bool, need_int, need_str, show
 
@@ -133,7 +138,9 @@ def load_config(path: str | Path, strategy_dirs: Sequence[str | Path] = (),
     rotate = need_bool(seating_where, "rotate", seating.get("rotate", True))
 
     dirs = _strategy_dirs(run_where, Path(path).parent, run.get("strategies", []))
-    dirs += tuple(str(Path(d).expanduser().resolve()) for d in strategy_dirs)
+    flag_dirs = tuple(Path(d).expanduser().resolve() for d in strategy_dirs)
+    refuse_missing_folders(flag_dirs)  # --strategies: before a cold cache compiles
+    dirs += tuple(str(d) for d in flag_dirs)
 
     tournament_where = f"{where} [tournament]"
     _check_keys(tournament_where, tournament, TOURNAMENT_KEYS)
@@ -297,7 +304,8 @@ def _strategy_dirs(where: str, base: Path, value: Any) -> tuple[str, ...]:
     except (OSError, RuntimeError) as exc:
         raise ConfigError(f"{where}: 'strategies' folder cannot be used ({exc})") from None
     if missing:
-        raise ConfigError(f"{where}: 'strategies' folder {missing} does not exist")
+        what = "is a file, not a folder" if Path(missing).exists() else "does not exist"
+        raise ConfigError(f"{where}: 'strategies' folder {missing} {what}")
     return resolved
 
 

@@ -5,8 +5,8 @@ silently different game (issue 10, "What was found"):
   reported as that strategy's fault, through `mexsim run` too; so does an accessor's
   index that lands before the view's start (it no longer wraps to the view's end);
 - a decide numba cannot compile, or that can only raise, has a path without `return`,
-  returns a float or draws from np.random / random is refused at load: file:line and
-  the cause, one line;
+  returns a float, indexes an accessor with a float or draws from np.random / random
+  is refused at load: file:line and the cause, one line;
 - a broken file that no config names is a warning, not a refusal;
 - PARAMS may declare (default, lowest, highest); configs outside it, or not finite,
   are refused naming the file and the key.
@@ -57,6 +57,11 @@ BODIES = {
                       ["random's global random state", "random_below(view, n)"]),
     "returns_a_float": ("    return view[N_MOVES] * 0.5\n", 13, ["float64", "truncated"]),
     "wrong_type": ('    view[0] = "x"\n    return 0\n', 14, ["does not compile", "setitem"]),
+    # an accessor casts its index to unsigned: a float must not be truncated silently
+    # (numba places an inlined accessor's error in access.py: no line in the file)
+    "float_index": ("    return train_end(view, view[N_MOVES] / 2) * 0\n", None,
+                    ["does not compile", "index must be an integer, got float64",
+                     "(in train_end)"]),
 }
 CLASS = "class Plan:\n    x = 0\n\n\n"
 
@@ -112,7 +117,7 @@ def test_a_bad_decide_is_refused_in_one_line(folder: Path, name: str):
         load_strategy_file(path)
     message = str(err.value)
     assert "\n" not in message and len(message) < 400, message
-    assert message.startswith(f"{path}:{line}: "), message
+    assert message.startswith(f"{path}:{line}: " if line else f"{path}: "), message
     for word in words:
         assert word in message, (word, message)
 

@@ -131,6 +131,21 @@ def test_what_needs_no_strategy_is_refused_before_strategies_load(tmp_path: Path
     assert loading == []
 
 
+@pytest.mark.parametrize("kind", ["missing", "a file"])
+def test_a_bad_strategies_flag_folder_is_refused_before_strategies_load(
+        tmp_path: Path, kind: str) -> None:
+    # on a cold cache, --strategies nowhere compiled for a minute before its one line
+    folder = tmp_path / "nowhere"
+    if kind == "a file":
+        folder.write_text("not a folder\n")
+    loading: list[tuple[str, ...]] = []
+    with pytest.raises(ConfigError, match="nowhere: strategies folder "
+                       + ("is a file, not a folder" if kind == "a file" else "not found")):
+        load_config(write(tmp_path, TWO_PLAYERS), strategy_dirs=[folder],
+                    before_strategies=loading.append)
+    assert loading == []
+
+
 def test_strategies_load_after_the_hook_from_every_folder(tmp_path: Path) -> None:
     (tmp_path / "mine").mkdir()
     path = write(tmp_path, '[run]\nstrategies = "mine"\n' + TWO_PLAYERS)

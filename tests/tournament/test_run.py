@@ -464,6 +464,11 @@ BAD_INPUT: list[Any] = [
      ["nowhere", "not found"], None),
     ("run-strategies-missing", raw('[run]\nstrategies = "nowhere"\n' + PLAYERS_2), [],
      ["nowhere", "does not exist"], None),
+    # a file where a folder is wanted: named as such, not "does not exist"/"not found"
+    ("run-strategies-a-file", raw('[run]\nstrategies = "cfg.toml"\n' + PLAYERS_2), [],
+     ["cfg.toml", "is a file, not a folder"], None),
+    ("flag-strategies-a-file", cfg_with(), ["--strategies", "{tmp}/cfg.toml"],
+     ["cfg.toml", "is a file, not a folder"], None),
     ("out-inside-a-file", lambda out: config_text(out.parent / "afile" / "res"), [],
      ["afile", "not writable"], "afile"),
     ("out-exists", cfg_with(), [], ["exists", "--force"], "existing"),
