@@ -25,6 +25,7 @@ import contextlib
 import dataclasses
 import hashlib
 import importlib.util
+import logging
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -175,8 +176,12 @@ class ClusterPlayer:
         try:
             if kind == "local":
                 with dask.config.set(LOCAL_HOUSEKEEPING):
+                    # silence_logs: a worker logs every failed task with its traceback
+                    # (a user's strategy that raised) on the terminal it shares with the
+                    # command, which says it in one line itself
                     self._cluster = LocalCluster(n_workers=where, threads_per_worker=1,
-                                                 processes=True, dashboard_address=":0")
+                                                 processes=True, dashboard_address=":0",
+                                                 silence_logs=logging.CRITICAL)
                 # the blocks' results straight from the workers, not relayed by the
                 # scheduler (Dask's default for a client outside the cluster)
                 self.client = Client(self._cluster, direct_to_workers=True)

@@ -92,6 +92,31 @@ def test_local_cluster_writes_the_bytes_of_a_threaded_run(tmp_path: Path) -> Non
                            shallow=False), name
 
 
+def test_a_strategy_that_raises_on_the_cluster_is_one_line(tmp_path: Path) -> None:
+    """The workers share the command's terminal: a failed task's log (Dask prints its
+    traceback) must not come before mexsim's one line."""
+    strategies = tmp_path / "mine"
+    strategies.mkdir()
+    (strategies / "reads_before.py").write_text(
+        "from mexsim.strategy.api import move_tile, strategy\n\n"
+        'NAME = "reads_before"\nDESCRIPTION = "reads before the view"\n'
+        "PARAMS: dict[str, float] = {}\n\n\n"
+        "@strategy\ndef decide(view, params):\n"
+        "    return move_tile(view, -100000) * 0\n", encoding="utf-8")
+    players = '[[players]]\nstrategy = "reads_before"\n[[players]]\nstrategy = "greedy"\n'
+    text = config_text(tmp_path / "out", matches=20, players=players)
+    cfg = write_config(tmp_path, text.replace("[rules]", f'strategies = "{strategies}"\n'
+                                              "[rules]", 1))
+    proc = subprocess.run([sys.executable, "-m", "mexsim", "run", str(cfg), "--quiet",
+                           "--cluster", "local:2"], capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert proc.returncode == 1, proc.stderr
+    lines = [line for line in proc.stderr.splitlines()
+             if "Dask workers" not in line]  # the cluster's own notice
+    assert len(lines) == 1 and lines[0].startswith(
+        "mexsim: error: strategy 'reads_before'"), proc.stderr
+
+
 def test_a_worker_killed_mid_run_loses_nothing(tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """A worker process killed while the run goes on: its blocks run elsewhere."""
