@@ -232,9 +232,15 @@ class ClusterPlayer:
                                   key=f"mexsim-blocks-{first}-{matches}")
 
     def tasks(self, all_blocks: list[tuple[int, int]], kept: set[int],
-              submit: Callable[[list[int]], Any]) -> BlockTasks:
+              model: LuckModel | None = None, write: tuple[str, str] | None = None
+              ) -> BlockTasks:
         """The run's blocks as tasks of consecutive blocks, sized for this cluster
-        (mexsim/tournament/block_tasks.py); ``submit(indices)`` submits one."""
+        (mexsim/tournament/block_tasks.py), each submitted as ``submit`` says, with
+        ``write`` = (url, run id) for a shared location."""
+        def submit(indices: list[int]) -> Any:
+            return self.submit([all_blocks[i] for i in indices], model=model,
+                               write=None if write is None else (*write, indices))
+
         per_task = blocks_per_task(all_blocks[0][1] if all_blocks else 1,
                                    len(all_blocks), self.workers)
         return BlockTasks(len(all_blocks), kept, per_task, submit)

@@ -274,8 +274,7 @@ def _play(config: Config, players: list[Policy], work: WorkFolder, assembler: As
     tasks = None
     in_flight = 2 * workers
     if cluster:  # several consecutive blocks a task (block_tasks.py), each written alone
-        tasks = cluster.tasks(all_blocks, kept, lambda indices: cluster.submit(
-            [all_blocks[i] for i in indices], model=model))
+        tasks = cluster.tasks(all_blocks, kept, model)
         in_flight = 2 * tasks.per_task * cluster.workers
     # Threads play the blocks (or wait for the cluster's result), convert them and write
     # their part files; this thread only appends them to the results files in order

@@ -321,8 +321,7 @@ def _play(config: Config, players: list, location: Location, rid: str,
     tasks = None
     in_flight = 2 * workers
     if player:  # several consecutive blocks a task (block_tasks.py), each its own parts
-        tasks = player.tasks(all_blocks, kept, lambda indices: player.submit(
-            [all_blocks[i] for i in indices], write=(url, rid, indices), model=model))
+        tasks = player.tasks(all_blocks, kept, model, write=(url, rid))
         in_flight = 2 * tasks.per_task * player.workers
     with contextlib.nullcontext() if player else unjoined_threads(workers) as pool:
         def start(index: int, first: int, n: int) -> Any:
