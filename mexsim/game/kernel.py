@@ -41,7 +41,17 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from mexsim.game.contexts import Outputs, PlayerArrays, RoundScratch
-from mexsim.game.enums import N_EVENT_FIELDS, Dispatch, Event, Field, Outcome, Reason, Scope, Status
+from mexsim.game.enums import (
+    N_EVENT_FIELDS,
+    Dispatch,
+    Event,
+    EventField,
+    Field,
+    Outcome,
+    Reason,
+    Scope,
+    Status,
+)
 from mexsim.game.rng import (
     STREAM_SHUFFLE,
     STREAM_STRATEGY,
@@ -137,6 +147,22 @@ def _sbit(t):
     return np.int64(U1 << np.uint64(t & 63))
 
 
+@njit(cache=True)
+def _event(ev, n, kind, rnd, seat, tile, extra):
+    """Write event row n of a trace; returns n + 1.
+
+    Element by element, and never as a slice or a tuple assigned to the row: numba
+    compiles those with a shape check whose error message (formatting the shapes as
+    text) took ~10 of the engine's 31 CPU-s of a cold compile (docs/speed.md, cold
+    start). The same holds for every array copy in this file."""
+    ev[n, EventField.kind] = kind
+    ev[n, EventField.round] = rnd
+    ev[n, EventField.seat] = seat
+    ev[n, EventField.tile] = tile
+    ev[n, EventField.extra] = extra
+    return n + 1
+
+
 @njit(inline="always")
 def _list_word(st, m, base, tr, nm):
     """List the moves of one word of fitting tiles (``m``, tiles ``base`` + bit) on train
@@ -194,7 +220,8 @@ def start_match(match, rules, seats, tiles, scratch, view):
     lo, hi, pips, number_mask = tiles
     st = scratch.st
     fill_static_view(view, match, P, N, lo, hi, pips, number_mask)
-    st[:HAND] = view[:HAND]
+    for i in range(HAND):  # a loop, not a slice copy: see _event
+        st[i] = view[i]
     st[MOVES_SHOWN] = 0  # the view was cleared: nothing shown is left to clear
     st[PARAMS_SHOWN] = 0
     st[NOTES_SHOWN] = 0
@@ -253,11 +280,9 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
             for s in range(P):
                 for t in range(T):
                     if st[HANDS + 4 * s + (t >> 6)] & _sbit(t):
-                        ev[n_ev] = (Event.deal_hand, rnd, s, t, 0)
-                        n_ev += 1
+                        n_ev = _event(ev, n_ev, Event.deal_hand, rnd, s, t, 0)
             for k in range(bpos, n):
-                ev[n_ev] = (Event.deal_boneyard, rnd, -1, boneyard[k], 0)
-                n_ev += 1
+                n_ev = _event(ev, n_ev, Event.deal_boneyard, rnd, -1, boneyard[k], 0)
         st[ROUND] = rnd
         st[ENGINE] = engine
         for tr in range(MAX_TRAINS):
@@ -295,16 +320,14 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                     st[DRAWS + seat] += 1
                     st[HAND_SIZE + seat] += 1
                     if record:
-                        ev[n_ev] = (Event.draw, rnd, seat, t, 0)
-                        n_ev += 1
+                        n_ev = _event(ev, n_ev, Event.draw, rnd, seat, t, 0)
                     if t == engine_tile:
                         break
                     seat = seat + 1 if seat + 1 < P else 0
             st[HANDS + 4 * seat + (engine_tile >> 6)] ^= _sbit(engine_tile)
             st[HAND_SIZE + seat] -= 1
         if record:
-            ev[n_ev] = (Event.engine, rnd, seat, -1, 0)
-            n_ev += 1
+            n_ev = _event(ev, n_ev, Event.engine, rnd, seat, -1, 0)
         # the view's trains and seats, as the round starts; from here on every change
         # to them is written to the private table and the view alike (and a decision
         # restores the view after the strategy's call), so that a decision finds the
@@ -420,13 +443,11 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                         st[UHAND_SIZE + us] += 1
                         view[UHAND_SIZE + us] = st[UHAND_SIZE + us]
                         if record:
-                            ev[n_ev] = (Event.draw, rnd, seat, t, 0)
-                            n_ev += 1
+                            n_ev = _event(ev, n_ev, Event.draw, rnd, seat, t, 0)
                         continue
                     # R8/R10: pass and mark the own train
                     if record:
-                        ev[n_ev] = (Event.pass_, rnd, seat, -1, 0)
-                        n_ev += 1
+                        n_ev = _event(ev, n_ev, Event.pass_, rnd, seat, -1, 0)
                     if st[UTRAIN_MARKED + us] == 0:
                         st[UTRAIN_MARKED + us] = 1
                         view[UTRAIN_MARKED + us] = 1
@@ -552,8 +573,7 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                 drawn = 0
                 new_tile = -1
                 if record:
-                    ev[n_ev] = (Event.play, rnd, seat, t, tr)
-                    n_ev += 1
+                    n_ev = _event(ev, n_ev, Event.play, rnd, seat, t, tr)
                 if st[UHAND_SIZE + us] == 0:
                     outcome = Outcome.out  # R14: going out ends the round at once
                     break
@@ -584,9 +604,8 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
             res[rnd, s, Field.draws] = st[DRAWS + s]
             st[SCORE + s] += pen
         if record:
-            ev[n_ev] = (Event.round_end, rnd, -1, -1,
-                        Reason.blocked if outcome == Outcome.blocked else Reason.out)
-            n_ev += 1
+            reason = Reason.blocked if outcome == Outcome.blocked else Reason.out
+            n_ev = _event(ev, n_ev, Event.round_end, rnd, -1, -1, reason)
     return n_ev
 
 
@@ -640,7 +659,8 @@ def start_block_match(k, seed, match_ids, deal_ids, seating, rules, players, sea
     for s in range(rules.players):
         i = seating[k, s]
         seats.func[s] = players.func[i]
-        seats.params[s, :] = players.params[i, :]
+        for j in range(players.params.shape[1]):
+            seats.params[s, j] = players.params[i, j]
         seats.n_params[s] = players.n_params[i]
         seats.n_memory[s] = players.n_memory[i]
     start_match(match_ids[k], rules, seats, tiles, scratch, view)
@@ -678,6 +698,7 @@ def play_dealt_round(seed, match, rnd, order, n, rules, funcs, seats, tiles, out
     scratch = new_scratch(rules.players, tiles.lo.shape[0], view.shape[0])
     start_match(match, rules, seats, tiles, scratch, view)
     seed_streams(scratch.rng, seed, match)
-    scratch.boneyard[:n] = order[:n]
+    for k in range(n):
+        scratch.boneyard[k] = order[k]
     return play_rounds(seed, match, rnd, rnd + 1, n, rules, funcs, seats, tiles, scratch, out,
                        0, True, Dispatch.plugin)
