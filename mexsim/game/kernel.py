@@ -147,7 +147,9 @@ def _sbit(t):
     return np.int64(U1 << np.uint64(t & 63))
 
 
-@njit(cache=True)
+# one signature: called with literal arguments (0, -1), numba would compile a twin of
+# it for each combination (seven, 1.4 CPU-s)
+@njit("int64(int64[:, :], int64, int64, int64, int64, int64, int64)", cache=True)
 def _event(ev, n, kind, rnd, seat, tile, extra):
     """Write event row n of a trace; returns n + 1.
 
