@@ -15,7 +15,8 @@ When a worker dies, the scheduler runs its blocks elsewhere; a block's result is
 written once, by the client, when its future completes, so nothing is lost or written
 twice. With ``--out URL`` (a shared location: mexsim/tournament/shared.py) the workers
 write the blocks' parts there themselves and send back only their match totals. A
-local cluster's workers end at once when it closes (worker_exit.py).
+local cluster's workers end at once when it closes (worker_exit.py) and leave Ctrl-C
+to the command (worker_signals.py).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from mexsim.errors import ConfigError
 from mexsim.tournament.block_tasks import BlockTasks, blocks_per_task
 from mexsim.tournament.config import Config
 from mexsim.tournament.worker_malloc import restore_mmap_threshold
+from mexsim.tournament.worker_signals import children_ignore_interrupts
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from mexsim.tournament.luck import LuckModel
@@ -175,7 +177,7 @@ class ClusterPlayer:
         self._cluster = None
         try:
             if kind == "local":
-                with dask.config.set(LOCAL_HOUSEKEEPING):
+                with dask.config.set(LOCAL_HOUSEKEEPING), children_ignore_interrupts():
                     # silence_logs: a worker logs every failed task with its traceback
                     # (a user's strategy that raised) on the terminal it shares with the
                     # command, which says it in one line itself

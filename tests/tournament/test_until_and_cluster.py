@@ -8,14 +8,24 @@ import filecmp
 import importlib.util
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
-from tests.tournament.runs import config_text, kill_a_worker_mid_run, run_cli, write_config
+from tests.tournament.runs import (
+    config_text,
+    finish,
+    kill_a_worker_mid_run,
+    mexsim,
+    run_cli,
+    wait_for_parts,
+    write_config,
+)
 
 RESULTS = ("rounds.parquet", "matches.parquet")
 DIFFERENT = '[[players]]\nstrategy = "greedy"\n[[players]]\nstrategy = "random"\n'
@@ -145,3 +155,34 @@ def test_a_worker_removes_its_copies_of_the_strategies_when_it_exits(tmp_path):
     folder = Path(done.stdout.strip())
     assert folder.parent == tmp_path and folder.name.startswith("mexsim-strategies-")
     assert not folder.exists()
+
+
+def test_ctrl_c_on_a_terminal_stops_a_cluster_run_in_one_line(tmp_path: Path) -> None:
+    """Ctrl-C on a terminal sends SIGINT to every process of the foreground group: the
+    command and its local cluster's worker processes. The command stops the run and
+    says so in one line; the workers, which the command closes, must not each print a
+    KeyboardInterrupt traceback over it, nor outlive it."""
+    cfg = write_config(tmp_path, config_text(tmp_path / "out", matches=400_000))
+    proc = mexsim("run", cfg, "--quiet", "--cluster", "local:2", start_new_session=True)
+    try:
+        wait_for_parts(proc, tmp_path, 2)
+        os.killpg(proc.pid, signal.SIGINT)  # the whole group, as a terminal does
+        code, _, stderr = finish(proc, timeout=60)
+        deadline = time.monotonic() + 15
+        while _group_alive(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _group_alive(proc.pid), "worker processes outlived the command"
+    finally:
+        if _group_alive(proc.pid):
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert code == 130, stderr
+    lines = [line for line in stderr.splitlines() if "Dask workers" not in line]
+    assert len(lines) == 1 and lines[0].startswith("mexsim: error: interrupted"), stderr
+
+
+def _group_alive(group: int) -> bool:
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return False
+    return True

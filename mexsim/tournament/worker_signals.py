@@ -1,0 +1,35 @@
+"""Ctrl-C belongs to the command, not to the local cluster's worker processes.
+
+On a terminal, Ctrl-C sends SIGINT to every process of the foreground group: to
+``mexsim run`` and to the worker processes of the ``local:N`` cluster it started. The
+command stops the run, keeps its finished blocks and closes the cluster; a worker that
+took the signal itself died with a KeyboardInterrupt traceback of Dask's event loop
+(~30 lines each) printed over the command's one line. So the workers are started with
+SIGINT ignored: a process inherits an ignored signal through fork and exec (not a
+handler), Python then installs no KeyboardInterrupt handler of its own, and a worker a
+nanny starts again after a crash inherits it from its nanny in turn.
+
+The command ignores SIGINT itself while it starts them (signal dispositions are the
+process's, and the cluster starts its processes from its own thread); a Ctrl-C in those
+seconds is lost, and the next one stops the run as usual.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+
+@contextmanager
+def children_ignore_interrupts() -> Iterator[None]:
+    """Processes started inside this block ignore SIGINT (see the module docstring)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may change a signal's handling
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
