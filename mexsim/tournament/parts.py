@@ -61,6 +61,11 @@ class WorkFolder:
         self.path = path
         self.parts = path / "parts"
         self.results = path / "results"
+        # sealed when the run stops: the play threads are abandoned, not joined, and one
+        # that finishes its block later must not add it after the stop message counted
+        # the blocks kept (it would say fewer than --resume then finds)
+        self._sealing = threading.Lock()
+        self._sealed = False
 
     @classmethod
     def create(cls, path: Path, run_id: str, identity: dict[str, Any]) -> WorkFolder:
@@ -102,14 +107,27 @@ class WorkFolder:
         return self.parts / f"{index:08d}.{kind}.parquet"
 
     def write_block(self, index: int, rounds: pa.Table, matches: pa.Table) -> None:
-        # rounds first: a block counts as done once its matches part exists
+        """Write block ``index``'s parts; nothing once the folder is sealed."""
+        written = []
         for kind, table in (("rounds", rounds), ("matches", matches)):
             final = self.part(index, kind)
             tmp = final.with_name(final.name + ".tmp")
             pq.write_table(table, tmp, compression=PART_COMPRESSION, row_group_size=max(
                 1, table.num_rows))
             fsync_file(tmp)
-            os.replace(tmp, final)
+            written.append((tmp, final))
+        with self._sealing:
+            for tmp, final in written:
+                if self._sealed:
+                    tmp.unlink(missing_ok=True)
+                else:  # rounds first: a block counts as done once its matches part exists
+                    os.replace(tmp, final)
+
+    def seal(self) -> set[int]:
+        """Take no more blocks; returns those on disk (``done``)."""
+        with self._sealing:
+            self._sealed = True
+        return self.done()
 
     def remove(self) -> None:
         shutil.rmtree(self.path, ignore_errors=True)

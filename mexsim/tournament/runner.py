@@ -357,7 +357,7 @@ def _kept_message(what: str, work: WorkFolder | None) -> str:
     if work is None:
         return f"{what}: no results written"
     try:
-        kept = len(work.done())
+        kept = len(work.seal())
     except OSError:
         kept = 0
     if kept == 0:

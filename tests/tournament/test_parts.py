@@ -103,3 +103,19 @@ def test_resume_keeps_blocks_past_a_gap(tmp_path: Path, monkeypatch: pytest.Monk
     assert played == missing  # the blocks past the gap were read, not played again
     for name in ("rounds.parquet", "matches.parquet", "summary.csv"):
         assert filecmp.cmp(tmp_path / "whole" / name, out / name, shallow=False), name
+
+
+def test_a_sealed_work_folder_takes_no_more_blocks(tmp_path: Path) -> None:
+    """A stopped run seals its work folder before it counts the blocks kept: a play
+    thread that finishes its block afterwards (they are abandoned, not joined) adds
+    nothing, so the count it prints is the one --resume finds."""
+    from mexsim.tournament.parts import WorkFolder
+
+    work = WorkFolder.create(tmp_path / ".w.tmp-1", "run", {})
+    table = pa.table({"x": [1, 2]})
+    work.write_block(0, table, table)
+    assert work.seal() == {0}
+    work.write_block(1, table, table)
+    assert work.done() == {0}
+    assert sorted(p.name for p in work.parts.iterdir()) == [
+        "00000000.matches.parquet", "00000000.rounds.parquet"]

@@ -34,6 +34,7 @@ from tests.tournament.runs import (
     finish,
     interrupt,
     mexsim,
+    parts_done,
     temp_folders,
     wait_until,
     write_config,
@@ -644,6 +645,11 @@ def test_ctrl_c_stops_cleanly(tmp_path: Path) -> None:
     else:  # Ctrl-C keeps the finished blocks for --resume (tests/tournament/test_safety.py)
         assert line.startswith("mexsim: error: interrupted: ") and "--resume" in line
         assert len(kept) == 1 and list(kept[0].glob("parts/*.matches.parquet"))
+        # the count it gives is what --resume finds: the play threads, abandoned, wrote
+        # the blocks they finished after it was taken (a few more, once in two runs)
+        said = int(line.split("interrupted: ")[1].split(" finished")[0].replace(",", ""))
+        time.sleep(1.0)  # any thread still running is gone with the process
+        assert said == parts_done(tmp_path), line
 
 
 # 10. `mexsim --help` importing nothing heavy: tests/test_cli.py::test_help_imports_nothing_heavy
