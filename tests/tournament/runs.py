@@ -58,7 +58,7 @@ def temp_folders(folder: Path) -> list[Path]:
 
 def parts_done(folder: Path) -> int:
     """Blocks finished in the work folders under ``folder``."""
-    return sum(len(list(w.glob("parts/*.matches.parquet"))) for w in temp_folders(folder))
+    return sum(len(list(w.glob("parts/*.matches.arrow"))) for w in temp_folders(folder))
 
 
 # --- the command in this process ----------------------------------------------------

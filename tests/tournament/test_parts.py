@@ -118,4 +118,4 @@ def test_a_sealed_work_folder_takes_no_more_blocks(tmp_path: Path) -> None:
     work.write_block(1, table, table)
     assert work.done() == {0}
     assert sorted(p.name for p in work.parts.iterdir()) == [
-        "00000000.matches.parquet", "00000000.rounds.parquet"]
+        "00000000.matches.arrow", "00000000.rounds.arrow"]
