@@ -14,8 +14,13 @@ mexsim is another version than the client's is refused before play, with one lin
 When a worker dies, the scheduler runs its blocks elsewhere; a block's result is
 written once, by the client, when its future completes, so nothing is lost or written
 twice. With ``--out URL`` (a shared location: mexsim/tournament/shared.py) the workers
-write the blocks' parts there themselves and send back only their match totals. A
-local cluster's workers end at once when it closes (worker_exit.py).
+write the blocks' parts there themselves and send back only their match totals.
+
+A local cluster's workers are forks of one process that loaded Dask, the kernels and
+the built-in strategies once (worker_preload.py), started as soon as the command has
+read its config (``start_workers_early``) so that it loads while the command prepares;
+they end at once when the cluster closes (worker_exit.py). Any worker loads only the
+strategy files the run uses, once per process.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ from mexsim.tournament.config import Config
 from mexsim.tournament.worker_malloc import restore_mmap_threshold
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
+    from mexsim.strategy.registry import StrategyInfo
     from mexsim.tournament.luck import LuckModel
 
 LOCAL_PREFIX = "local:"
@@ -51,6 +57,11 @@ MAX_LOCAL_WORKERS = 256
 # check cost each worker ~7 % of a core beside play (measured with a 50,000-match run:
 # 4.1 -> 2.3 CPU-s of housekeeping in the two workers). The dashboard's task stream and
 # progress are unchanged. A remote cluster's workers keep their own settings.
+# A local cluster's workers are forks of one process that has loaded Dask, the kernels
+# and the built-in strategies once (worker_preload.py), rather than each a fresh Python
+# that loads them all on its first task.
+LOCAL_START = {"distributed.worker.multiprocessing-method": "forkserver"}
+LOCAL_PRELOAD = ["distributed", "mexsim.tournament.worker_preload"]
 LOCAL_HOUSEKEEPING = {
     "distributed.worker.profile.enabled": False,
     "distributed.worker.memory.monitor-interval": "1s",
@@ -71,6 +82,26 @@ def parse_address(address: str) -> tuple[str, Any]:
         raise ConfigError(f"--cluster {address!r}: expected local:N or a scheduler address "
                           "such as tcp://host:8786")
     return "remote", text
+
+
+def start_workers_early(address: str | None) -> None:
+    """For a ``local:N`` address (anything else: nothing), start now the process the
+    cluster's workers will be forked from (worker_preload.py), so that its loading
+    overlaps the command's own work before the cluster starts. It starts no cluster,
+    holds no file and ends with this process (it ignores Ctrl-C and exits when this
+    process does), so a run refused after this leaves nothing behind."""
+    try:
+        if not address or parse_address(address)[0] != "local":
+            return
+    except ConfigError:
+        return  # the run refuses the address, in its one line
+    if importlib.util.find_spec("distributed") is None:
+        return  # ClusterPlayer says what to install
+    import multiprocessing
+    from multiprocessing import forkserver
+
+    multiprocessing.get_context("forkserver").set_forkserver_preload(LOCAL_PRELOAD)
+    forkserver.ensure_running()
 
 
 def strategy_sources(config: Config) -> dict[str, tuple[str, str]]:
@@ -106,6 +137,42 @@ def _worker_config(config: Config, sources: dict[str, tuple[str, str]]) -> Confi
     return dataclasses.replace(config, strategy_dirs=(str(folder),))
 
 
+_WORKER_STRATEGIES: dict[Path, StrategyInfo] = {}
+
+
+def _worker_strategies(config: Config, sources: dict[str, tuple[str, str]]
+                       ) -> dict[str, StrategyInfo]:
+    """The strategies the run uses, each file loaded once per worker process: a
+    built-in from mexsim's own folder, any other from the worker's copy of its source
+    (``config`` is the worker's: ``_worker_config``). Only these: the registry loads
+    every file of its folders (all the built-ins, longest_train's planner among them),
+    which was ~0.8 CPU-s of each worker's first task (README, "Running on a cluster")."""
+    from mexsim.strategy.registry import builtin_strategy_file, load_strategy_file
+
+    known = {}
+    for name in sorted({p.strategy for p in config.players}):
+        if name in sources:
+            path = Path(config.strategy_dirs[0]) / sources[name][0]
+        else:
+            path = builtin_strategy_file(name)
+            if path is None:  # the client vetted the names: another mexsim's built-ins
+                raise ConfigError(f"strategy {name!r} is not built into the worker's mexsim")
+        if path not in _WORKER_STRATEGIES:
+            _WORKER_STRATEGIES[path] = load_strategy_file(path)
+        known[name] = _WORKER_STRATEGIES[path]
+    return known
+
+
+def load_builtin_strategies() -> None:
+    """Load every built-in strategy into this process's cache of the worker's
+    strategies (the fork server of a local cluster's workers: worker_preload.py)."""
+    from mexsim.strategy.registry import BUILTIN_STRATEGIES, load_strategy_file
+
+    for path in sorted(BUILTIN_STRATEGIES.glob("*.py")):
+        if not path.name.startswith("_") and path not in _WORKER_STRATEGIES:
+            _WORKER_STRATEGIES[path] = load_strategy_file(path)
+
+
 def _worker_players(config: Config, sources: dict[str, tuple[str, str]], version: str
                     ) -> tuple[Config, list]:
     """What every task does first on a worker: refuse another mexsim version, restore
@@ -116,7 +183,8 @@ def _worker_players(config: Config, sources: dict[str, tuple[str, str]], version
         raise RuntimeError(f"worker runs mexsim {__version__}, the client {version}")
     restore_mmap_threshold()  # Dask's malloc settings halve the kernels' speed
     worker_config = _worker_config(config, sources)
-    return worker_config, player_policies(worker_config)
+    return worker_config, player_policies(worker_config,
+                                          _worker_strategies(worker_config, sources))
 
 
 def play_remote_blocks(config: Config, sources: dict[str, tuple[str, str]], version: str,
@@ -167,6 +235,7 @@ class ClusterPlayer:
         try:
             import dask
             from distributed import Client, LocalCluster
+            from distributed.utils import get_mp_context
 
             from mexsim.tournament.worker_exit import QuickExit
         except ImportError as exc:
@@ -175,7 +244,11 @@ class ClusterPlayer:
         self._cluster = None
         try:
             if kind == "local":
-                with dask.config.set(LOCAL_HOUSEKEEPING):
+                with dask.config.set(LOCAL_HOUSEKEEPING | LOCAL_START):
+                    # Dask names its own preload (every package it can use, pandas
+                    # among them) as it makes the context: ours replaces it (the same
+                    # as start_workers_early's, when that started the fork server)
+                    get_mp_context().set_forkserver_preload(LOCAL_PRELOAD)
                     # silence_logs: a worker logs every failed task with its traceback
                     # (a user's strategy that raised) on the terminal it shares with the
                     # command, which says it in one line itself
