@@ -51,17 +51,17 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 
 LOCAL_PREFIX = "local:"
 MAX_LOCAL_WORKERS = 256
+# A local cluster's workers are forks of one process that has loaded Dask, the kernels
+# and the built-in strategies once (worker_preload.py), rather than each a fresh Python
+# that loads them all on its first task.
+LOCAL_START = {"distributed.worker.multiprocessing-method": "forkserver"}
+LOCAL_PRELOAD = ["distributed", "mexsim.tournament.worker_preload"]
 # A local cluster's own processes, watched less often than Dask's defaults: its
 # statistical profiler (a stack sample of the playing thread every 10 ms, for the
 # dashboard's profile page), its memory and system monitors and its event-loop health
 # check cost each worker ~7 % of a core beside play (measured with a 50,000-match run:
 # 4.1 -> 2.3 CPU-s of housekeeping in the two workers). The dashboard's task stream and
 # progress are unchanged. A remote cluster's workers keep their own settings.
-# A local cluster's workers are forks of one process that has loaded Dask, the kernels
-# and the built-in strategies once (worker_preload.py), rather than each a fresh Python
-# that loads them all on its first task.
-LOCAL_START = {"distributed.worker.multiprocessing-method": "forkserver"}
-LOCAL_PRELOAD = ["distributed", "mexsim.tournament.worker_preload"]
 LOCAL_HOUSEKEEPING = {
     "distributed.worker.profile.enabled": False,
     "distributed.worker.memory.monitor-interval": "1s",
@@ -146,7 +146,7 @@ def _worker_strategies(config: Config, sources: dict[str, tuple[str, str]]
     built-in from mexsim's own folder, any other from the worker's copy of its source
     (``config`` is the worker's: ``_worker_config``). Only these: the registry loads
     every file of its folders (all the built-ins, longest_train's planner among them),
-    which was ~0.8 CPU-s of each worker's first task (README, "Running on a cluster")."""
+    which a remote worker did on its first task whatever the run's players."""
     from mexsim.strategy.registry import builtin_strategy_file, load_strategy_file
 
     known = {}

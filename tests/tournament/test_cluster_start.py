@@ -17,6 +17,7 @@ from mexsim import __version__
 from mexsim.strategy import registry
 from mexsim.tournament import cluster, runner
 from mexsim.tournament.config import load_config
+from mexsim.warmup import compile_engine
 from tests.tournament.runs import config_text, finish, mexsim, wait_until, write_config
 
 TWO = '[[players]]\nstrategy = "greedy"\n[[players]]\nstrategy = "random"\n'
@@ -72,6 +73,8 @@ def test_local_workers_have_the_engine_loaded_before_their_first_task(tmp_path: 
                 sorted(Path(p).name for p in on_worker._WORKER_STRATEGIES))
 
     config = load_config(write_config(tmp_path, config_text(tmp_path / "r", matches=8)))
+    compile_engine()  # the fork server only loads from numba's cache (the command
+    # warms it first: mexsim/warmup.py); on a cold cache the workers load on a task
     player = cluster.ClusterPlayer("local:2", config)
     try:
         found = player.client.run(loaded)
