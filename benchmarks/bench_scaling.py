@@ -234,19 +234,33 @@ def ceiling(matches: int, work: Path, play_rate: float | None) -> None:
 # A small launcher between this process and the measured one: a child forked from this
 # process would start with this process's resident pages counted in its peak (Linux
 # keeps the high-water mark across exec), so the launcher, a bare interpreter of a few
-# MB, forks it instead and reports its CPU time and peak RSS from wait4.
-LAUNCHER = """import json, os, subprocess, sys
+# MB, forks it instead and reports its CPU time and peak RSS from wait4. It is also the
+# "subreaper" of everything the command starts (Linux): a local cluster's workers are
+# forks of a fork server that outlives the command by a moment and is nobody's child
+# then, so without this its CPU (and its workers', which it reaps) went uncounted.
+LAUNCHER = """import ctypes, json, os, subprocess, sys
+try:
+    ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+except (AttributeError, OSError):
+    pass  # not Linux: only the command's own children are counted
 child = subprocess.Popen(sys.argv[2:], stdout=subprocess.DEVNULL)
 _, status, usage = os.wait4(child.pid, 0)
+cpu, rss = usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+while True:  # the orphans the command left, each with the children it reaped
+    try:
+        _, _, usage = os.wait4(-1, 0)
+    except ChildProcessError:
+        break
+    cpu, rss = cpu + usage.ru_utime + usage.ru_stime, max(rss, usage.ru_maxrss)
 with open(sys.argv[1], "w") as report:
-    json.dump([os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime,
-               usage.ru_maxrss], report)
+    json.dump([os.waitstatus_to_exitcode(status), cpu, rss], report)
 """
 
 
 def child(args: list[str]) -> tuple[float, float, float]:
-    """Run ``python -m mexsim ARGS`` in a fresh process: wall s, its CPU s (with its
-    children's), the peak RSS in MB of it or of its largest child (wait4)."""
+    """Run ``python -m mexsim ARGS`` in a fresh process: wall s, its CPU s (with every
+    process it started, orphans too), the peak RSS in MB of it or of its largest
+    child (wait4)."""
     with tempfile.NamedTemporaryFile(suffix=".json") as report:
         start = time.perf_counter()
         done = subprocess.run([sys.executable, "-c", LAUNCHER, report.name, sys.executable,

@@ -204,6 +204,10 @@ def run(
             load_config(config, strategy_dirs=strategies or (),
                         before_strategies=lambda folders: warm_up(folders, workers)),
             matches=matches, seed=seed, out=out, luck=True if luck else None)
+    if cluster or cfg.cluster:  # a local cluster's workers load while the run prepares
+        from mexsim.tournament.cluster import start_workers_early
+
+        start_workers_early(cluster or cfg.cluster)
     if cfg.requested_matches is not None:
         print(f"duplicate deals: {cfg.requested_matches:,} matches rounded up to "
               f"{cfg.matches:,} = {cfg.deals:,} deals x {cfg.table_size} seat rotations")

@@ -112,6 +112,19 @@ def _load_all(dirs: tuple[Path, ...]
     return tuple(found.items()), tuple(broken.items())
 
 
+@cache
+def builtin_strategy_file(name: str) -> Path | None:
+    """The built-in file that defines strategy ``name`` (None: no built-in does), found
+    by reading each file's NAME without running it: a process that plays a few
+    strategies (a Dask worker) loads only those."""
+    if not BUILTIN_STRATEGIES.is_dir():
+        return None
+    for path in sorted(BUILTIN_STRATEGIES.glob("*.py")):
+        if not path.name.startswith("_") and _declared_name(path) == name:
+            return path
+    return None
+
+
 def _declared_name(path: Path) -> str:
     """The NAME a strategy file assigns, read without running it (the stem if not)."""
     try:

@@ -14,9 +14,14 @@ mexsim is another version than the client's is refused before play, with one lin
 When a worker dies, the scheduler runs its blocks elsewhere; a block's result is
 written once, by the client, when its future completes, so nothing is lost or written
 twice. With ``--out URL`` (a shared location: mexsim/tournament/shared.py) the workers
-write the blocks' parts there themselves and send back only their match totals. A
-local cluster's workers end at once when it closes (worker_exit.py) and leave Ctrl-C
-to the command (worker_signals.py).
+write the blocks' parts there themselves and send back only their match totals.
+
+A local cluster's workers are forks of one process that loaded Dask, the kernels and
+the built-in strategies once (worker_preload.py), started as soon as the command has
+read its config (``start_workers_early``) so that it loads while the command prepares;
+they end at once when the cluster closes (worker_exit.py) and leave Ctrl-C to the
+command (worker_signals.py). Any worker loads only the strategy files the run uses,
+once per process.
 """
 
 from __future__ import annotations
@@ -43,10 +48,16 @@ from mexsim.tournament.worker_malloc import restore_mmap_threshold
 from mexsim.tournament.worker_signals import children_ignore_interrupts
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
+    from mexsim.strategy.registry import StrategyInfo
     from mexsim.tournament.luck import LuckModel
 
 LOCAL_PREFIX = "local:"
 MAX_LOCAL_WORKERS = 256
+# A local cluster's workers are forks of one process that has loaded Dask, the kernels
+# and the built-in strategies once (worker_preload.py), rather than each a fresh Python
+# that loads them all on its first task.
+LOCAL_START = {"distributed.worker.multiprocessing-method": "forkserver"}
+LOCAL_PRELOAD = ["distributed", "mexsim.tournament.worker_preload"]
 # A local cluster's own processes, watched less often than Dask's defaults: its
 # statistical profiler (a stack sample of the playing thread every 10 ms, for the
 # dashboard's profile page), its memory and system monitors and its event-loop health
@@ -73,6 +84,27 @@ def parse_address(address: str) -> tuple[str, Any]:
         raise ConfigError(f"--cluster {address!r}: expected local:N or a scheduler address "
                           "such as tcp://host:8786")
     return "remote", text
+
+
+def start_workers_early(address: str | None) -> None:
+    """For a ``local:N`` address (anything else: nothing), start now the process the
+    cluster's workers will be forked from (worker_preload.py), so that its loading
+    overlaps the command's own work before the cluster starts. It starts no cluster,
+    holds no file and ends with this process (it ignores Ctrl-C and exits when this
+    process does), so a run refused after this leaves nothing behind."""
+    try:
+        if not address or parse_address(address)[0] != "local":
+            return
+    except ConfigError:
+        return  # the run refuses the address, in its one line
+    if importlib.util.find_spec("distributed") is None:
+        return  # ClusterPlayer says what to install
+    import multiprocessing
+    from multiprocessing import forkserver
+
+    multiprocessing.get_context("forkserver").set_forkserver_preload(LOCAL_PRELOAD)
+    with children_ignore_interrupts():  # the workers it forks inherit it (worker_signals.py)
+        forkserver.ensure_running()
 
 
 def strategy_sources(config: Config) -> dict[str, tuple[str, str]]:
@@ -108,6 +140,42 @@ def _worker_config(config: Config, sources: dict[str, tuple[str, str]]) -> Confi
     return dataclasses.replace(config, strategy_dirs=(str(folder),))
 
 
+_WORKER_STRATEGIES: dict[Path, StrategyInfo] = {}
+
+
+def _worker_strategies(config: Config, sources: dict[str, tuple[str, str]]
+                       ) -> dict[str, StrategyInfo]:
+    """The strategies the run uses, each file loaded once per worker process: a
+    built-in from mexsim's own folder, any other from the worker's copy of its source
+    (``config`` is the worker's: ``_worker_config``). Only these: the registry loads
+    every file of its folders (all the built-ins, longest_train's planner among them),
+    which a remote worker did on its first task whatever the run's players."""
+    from mexsim.strategy.registry import builtin_strategy_file, load_strategy_file
+
+    known = {}
+    for name in sorted({p.strategy for p in config.players}):
+        if name in sources:
+            path = Path(config.strategy_dirs[0]) / sources[name][0]
+        else:
+            path = builtin_strategy_file(name)
+            if path is None:  # the client vetted the names: another mexsim's built-ins
+                raise ConfigError(f"strategy {name!r} is not built into the worker's mexsim")
+        if path not in _WORKER_STRATEGIES:
+            _WORKER_STRATEGIES[path] = load_strategy_file(path)
+        known[name] = _WORKER_STRATEGIES[path]
+    return known
+
+
+def load_builtin_strategies() -> None:
+    """Load every built-in strategy into this process's cache of the worker's
+    strategies (the fork server of a local cluster's workers: worker_preload.py)."""
+    from mexsim.strategy.registry import BUILTIN_STRATEGIES, load_strategy_file
+
+    for path in sorted(BUILTIN_STRATEGIES.glob("*.py")):
+        if not path.name.startswith("_") and path not in _WORKER_STRATEGIES:
+            _WORKER_STRATEGIES[path] = load_strategy_file(path)
+
+
 def _worker_players(config: Config, sources: dict[str, tuple[str, str]], version: str
                     ) -> tuple[Config, list]:
     """What every task does first on a worker: refuse another mexsim version, restore
@@ -118,7 +186,8 @@ def _worker_players(config: Config, sources: dict[str, tuple[str, str]], version
         raise RuntimeError(f"worker runs mexsim {__version__}, the client {version}")
     restore_mmap_threshold()  # Dask's malloc settings halve the kernels' speed
     worker_config = _worker_config(config, sources)
-    return worker_config, player_policies(worker_config)
+    return worker_config, player_policies(worker_config,
+                                          _worker_strategies(worker_config, sources))
 
 
 def play_remote_blocks(config: Config, sources: dict[str, tuple[str, str]], version: str,
@@ -169,15 +238,22 @@ class ClusterPlayer:
         try:
             import dask
             from distributed import Client, LocalCluster
+            from distributed.utils import get_mp_context
 
             from mexsim.tournament.worker_exit import QuickExit
+            from mexsim.tournament.worker_signals import IgnoreInterrupts
         except ImportError as exc:
             raise ConfigError("--cluster needs Dask: pip install 'mexsim[dask]'") from exc
         kind, where = parse_address(address)
         self._cluster = None
         try:
             if kind == "local":
-                with dask.config.set(LOCAL_HOUSEKEEPING), children_ignore_interrupts():
+                with (dask.config.set(LOCAL_HOUSEKEEPING | LOCAL_START),
+                      children_ignore_interrupts()):
+                    # Dask names its own preload (every package it can use, pandas
+                    # among them) as it makes the context: ours replaces it (the same
+                    # as start_workers_early's, when that started the fork server)
+                    get_mp_context().set_forkserver_preload(LOCAL_PRELOAD)
                     # silence_logs: a worker logs every failed task with its traceback
                     # (a user's strategy that raised) on the terminal it shares with the
                     # command, which says it in one line itself
@@ -188,6 +264,8 @@ class ClusterPlayer:
                 # scheduler (Dask's default for a client outside the cluster)
                 self.client = Client(self._cluster, direct_to_workers=True)
                 self.client.register_plugin(QuickExit())  # our workers: ended at once
+                # and any worker started later (after a crash) leaves Ctrl-C to us too
+                self.client.register_plugin(IgnoreInterrupts())
             else:
                 self.client = Client(where, timeout="10s")
         except (OSError, ValueError) as exc:  # ValueError: a scheme Dask does not speak

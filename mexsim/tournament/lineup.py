@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from mexsim.strategy.policy import Policy
-from mexsim.strategy.registry import available_strategies
+from mexsim.strategy.registry import StrategyInfo, available_strategies
 from mexsim.tournament.config import Config, seat_players
 
 
-def player_policies(config: Config) -> list[Policy]:
-    """Each player's policy, in player order (before seat rotation)."""
-    known = available_strategies(config.strategy_dirs)
+def player_policies(config: Config, known: Mapping[str, StrategyInfo] | None = None
+                    ) -> list[Policy]:
+    """Each player's policy, in player order (before seat rotation), from ``known``
+    (strategy name -> loaded strategy; default: every strategy of the config's folders,
+    as the registry loads them)."""
+    if known is None:
+        known = available_strategies(config.strategy_dirs)
     return [Policy(known[p.strategy], tuple(p.params[k] for k in known[p.strategy].params))
             for p in config.players]
 

@@ -39,7 +39,12 @@ from mexsim.strategy.policy import Policy
 from mexsim.strategy.registry import available_strategies
 from mexsim.tournament import output
 from mexsim.tournament.blockplay import play_block, play_luck_block
-from mexsim.tournament.cluster import ClusterPlayer, open_player, parse_address
+from mexsim.tournament.cluster import (
+    ClusterPlayer,
+    open_player,
+    parse_address,
+    start_workers_early,
+)
 from mexsim.tournament.config import Config, config_schedule
 from mexsim.tournament.identity import differences, run_id, run_identity
 from mexsim.tournament.inorder import StopRule, stop_rule, take_in_order, unjoined_threads
@@ -75,6 +80,18 @@ def luck_model(config: Config, players: list[Policy]) -> LuckModel | None:
         return None
     with compiling("the luck scorer"):
         return fit_luck_model(config, players)
+
+
+def load_engine(config: Config, players: list[Policy], cluster: str | None,
+                model: LuckModel | None) -> None:
+    """Load (or compile) the kernels here, before any thread exists, unless every block
+    is played on a cluster (whose workers load them: worker_preload.py) and no luck
+    model was fitted here (which loads them). The strategies are loaded and vetted
+    here in any case (``player_policies``), so a broken one is refused before play."""
+    if cluster and model is None:
+        return
+    with compiling("the engine"):
+        play_block(config, players, 0, 0)
 
 
 def played_tables(config: Config, players: list[Policy], names: list[str], first: int,
@@ -178,6 +195,7 @@ def run(config: Config, out: Path | str, workers: int, force: bool = False,
     check_resources(f"{config.path} [run]", config.matches, len(config.players), workers)
     if cluster:
         parse_address(cluster)  # a bad address is refused before anything is done
+        start_workers_early(cluster)  # a local cluster's workers load meanwhile
     if is_url(out):
         from mexsim.tournament.shared import run_shared
 
@@ -203,10 +221,8 @@ def run(config: Config, out: Path | str, workers: int, force: bool = False,
                                   ) from None
             before = output.inspect(out, force)
             stale = _stale_work(out, rid, identity, resume, force, note)
-            # Load (or compile) the kernels here, before any thread exists.
-            with compiling("the engine"):
-                play_block(config, players, 0, 0)
             model = luck_model(config, players)
+            load_engine(config, players, cluster, model)
             player, close_cluster = open_player(cluster, config)
             if player is not None:
                 workers = player.workers

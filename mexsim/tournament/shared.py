@@ -260,9 +260,8 @@ def run_shared(config: Config, url: str, workers: int, force: bool, progress: An
                 Path(location.root).parent.mkdir(parents=True, exist_ok=True)
                 lock.acquire()
             kept = location.prepare(rid, identity, resume, force, note)
-            with runner.compiling("the engine"):  # the kernels, before any thread
-                runner.play_block(config, players, 0, 0)
             model = runner.luck_model(config, players)
+            runner.load_engine(config, players, cluster, model)  # before any thread
             player, close_cluster = open_player(cluster, config)
             if player is not None:
                 workers = player.workers

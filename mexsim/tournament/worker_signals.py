@@ -6,12 +6,16 @@ command stops the run, keeps its finished blocks and closes the cluster; a worke
 took the signal itself died with a KeyboardInterrupt traceback of Dask's event loop
 (~30 lines each) printed over the command's one line. So the workers are started with
 SIGINT ignored: a process inherits an ignored signal through fork and exec (not a
-handler), Python then installs no KeyboardInterrupt handler of its own, and a worker a
-nanny starts again after a crash inherits it from its nanny in turn.
+handler), and Python then installs no KeyboardInterrupt handler of its own. The fork
+server the workers are forked from (worker_preload.py) is started so too: the forks
+it makes take back the handling it started with. The command ignores SIGINT itself
+while it starts them (signal dispositions are the process's, and the cluster starts
+its processes from its own thread); a Ctrl-C in those seconds is lost, and the next
+one stops the run as usual.
 
-The command ignores SIGINT itself while it starts them (signal dispositions are the
-process's, and the cluster starts its processes from its own thread); a Ctrl-C in those
-seconds is lost, and the next one stops the run as usual.
+A worker the cluster starts later, in place of one that crashed, is spawned by the
+command's process at a time it handles Ctrl-C: ``IgnoreInterrupts``, a worker plugin,
+makes every worker, then and now, ignore it from its setup on.
 """
 
 from __future__ import annotations
@@ -20,6 +24,12 @@ import signal
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
+
+try:
+    from distributed.diagnostics.plugin import WorkerPlugin
+except ImportError:  # the default install, without Dask: no cluster, no plugin used
+    WorkerPlugin = object  # type: ignore[assignment,misc]
 
 
 @contextmanager
@@ -33,3 +43,13 @@ def children_ignore_interrupts() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+class IgnoreInterrupts(WorkerPlugin):
+    """A local cluster's worker ignores SIGINT from its setup on."""
+
+    name = "mexsim-ignore-interrupts"
+
+    def setup(self, worker: Any) -> None:
+        if threading.current_thread() is threading.main_thread():  # the worker's loop
+            signal.signal(signal.SIGINT, signal.SIG_IGN)

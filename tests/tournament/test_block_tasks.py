@@ -5,6 +5,7 @@ future the block's own result; and a local cluster's workers that end at once.""
 from __future__ import annotations
 
 import gc
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -24,8 +25,10 @@ class FakeTask:
     def __init__(self, indices: list[int]) -> None:
         self.indices = indices
         self.cancelled = False
+        self.fetched = 0
 
     def result(self) -> list[str]:
+        self.fetched += 1  # a Dask future gathers from the worker on every call
         return [f"block {i}" for i in self.indices]
 
     def cancel(self) -> None:
@@ -66,6 +69,7 @@ def test_every_block_is_played_once_by_a_task_of_consecutive_blocks(
         assert tasks.start(index).result() == f"block {index}"
     played = [i for task in submitted for i in task.indices]
     assert played == to_play
+    assert all(task.fetched == 1 for task in submitted)  # once for all its blocks
     for task in submitted:
         assert 1 <= len(task.indices) <= per_task
         assert task.indices == list(range(task.indices[0], task.indices[-1] + 1))
@@ -73,6 +77,20 @@ def test_every_block_is_played_once_by_a_task_of_consecutive_blocks(
     for task in submitted[:-1]:  # the last one may end at the run's end
         if len(task.indices) < per_task:
             assert task.indices[-1] + 1 in kept
+
+
+def test_a_tasks_result_is_fetched_once_and_dropped_when_every_block_took_its_own(
+        ) -> None:
+    submitted: list[FakeTask] = []
+    tasks = BlockTasks(3, set(), 3, lambda indices: submitted.append(FakeTask(indices))
+                       or submitted[-1])
+    shares = [tasks.start(i) for i in range(3)]
+    with ThreadPoolExecutor(3) as pool:  # the blocks' threads ask at once
+        assert list(pool.map(lambda share: share.result(), shares)) == [
+            "block 0", "block 1", "block 2"]
+    assert submitted[0].fetched == 1
+    assert shares[0].task._items is None  # not held once every block has its item
+    assert shares[1].result() == "block 1" and submitted[0].fetched == 2  # asked again
 
 
 def test_cancelling_a_block_cancels_its_task() -> None:

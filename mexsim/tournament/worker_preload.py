@@ -1,0 +1,43 @@
+"""What a local cluster's workers have loaded before they start: imported once, by the
+process they are forked from.
+
+A ``local:N`` cluster (mexsim/tournament/cluster.py) starts its workers with Python's
+``forkserver`` method and this module as the fork server's preload: the fork server
+imports Dask, numba and the play modules and loads the engine's kernels and every
+built-in strategy from numba's cache once, and each worker is a fork of it, with all
+of that in memory. Started the usual way (``spawn``), every worker did that itself, on
+its first task: ~2 CPU-s a worker, while play waited (README, "Running on a cluster").
+The fork server is started before the first worker, has no threads of its own (so a
+fork of it is safe) and ends with the command.
+
+Everything here is best effort: on a cold cache (nothing compiled yet for this mexsim)
+or on any error, the workers load what they need on their first task, as before, and
+report a problem there in mexsim's usual one line. Importing this module is what the
+fork server does with it; nothing else imports it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+
+def preload() -> bool:
+    """Load the kernels and the built-in strategies into this process (returns whether
+    they were loaded): only from numba's cache, never compiling."""
+    import distributed  # noqa: F401  what a worker process imports first
+
+    from mexsim.compile_notice import cache_is_cold
+    from mexsim.tournament import blockplay, cluster  # noqa: F401  a task's modules
+
+    if cache_is_cold():
+        return False  # a compile here would only repeat the client's
+    from mexsim.warmup import compile_engine
+
+    compile_engine()
+    cluster.load_builtin_strategies()
+    return True
+
+
+LOADED = False
+with contextlib.suppress(Exception):  # best effort: see the module docstring
+    LOADED = preload()

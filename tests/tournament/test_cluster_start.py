@@ -1,0 +1,172 @@
+"""A local cluster's start (mexsim/tournament/cluster.py, worker_preload.py): its
+workers are forks of one process that loaded the engine and the built-in strategies
+while the command prepared; a worker loads only the strategies the run uses; the client
+leaves the kernels to the cluster; a run refused or interrupted leaves no process."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from mexsim import __version__
+from mexsim.strategy import registry
+from mexsim.tournament import cluster, runner
+from mexsim.tournament.config import load_config
+from mexsim.warmup import compile_engine
+from tests.tournament.runs import config_text, finish, mexsim, wait_until, write_config
+
+TWO = '[[players]]\nstrategy = "greedy"\n[[players]]\nstrategy = "random"\n'
+
+
+def test_a_worker_loads_only_the_strategies_the_run_uses(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    config = load_config(write_config(tmp_path, config_text(tmp_path / "r", matches=8,
+                                                             players=TWO + TWO)))
+    loaded: list[str] = []
+    real = registry.load_strategy_file
+
+    def recording(path: Path) -> registry.StrategyInfo:
+        loaded.append(path.name)
+        return real(path)
+
+    monkeypatch.setattr(registry, "load_strategy_file", recording)
+    monkeypatch.setattr(cluster, "_WORKER_STRATEGIES", {})
+    _, players = cluster._worker_players(config, {}, __version__)
+    assert sorted(loaded) == ["greedy.py", "random.py"]  # not every built-in
+    assert [p.name for p in players] == ["greedy", "random", "greedy", "random"]
+    assert players == runner.player_policies(config)  # what the client plays
+    cluster._worker_players(config, {}, __version__)
+    assert len(loaded) == 2  # once per worker process
+
+
+def test_the_client_leaves_the_kernels_to_the_cluster(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch
+                                                      ) -> None:
+    loads: list[str] = []
+    monkeypatch.setattr(runner, "play_block", lambda *args: loads.append("engine"))
+    config = load_config(write_config(tmp_path, config_text(tmp_path / "r", matches=8)))
+    runner.load_engine(config, [], "local:2", None)
+    assert loads == []  # every block is played on the cluster
+    runner.load_engine(config, [], None, None)
+    assert loads == ["engine"]  # threads play here: loaded before any exists
+
+
+pytest.importorskip("distributed")
+
+
+def test_local_workers_have_the_engine_loaded_before_their_first_task(tmp_path: Path
+                                                                      ) -> None:
+    def loaded() -> tuple[bool, int, list[str]]:  # on each worker (pickled by value)
+        import sys
+
+        from mexsim.game import kernel
+        from mexsim.tournament import cluster as on_worker
+
+        preload = sys.modules.get("mexsim.tournament.worker_preload")
+        return (preload is not None and preload.LOADED, len(kernel.play_matches.overloads),
+                sorted(Path(p).name for p in on_worker._WORKER_STRATEGIES))
+
+    config = load_config(write_config(tmp_path, config_text(tmp_path / "r", matches=8)))
+    compile_engine()  # the fork server only loads from numba's cache (the command
+    # warms it first: mexsim/warmup.py); on a cold cache the workers load on a task
+    player = cluster.ClusterPlayer("local:2", config)
+    try:
+        found = player.client.run(loaded)
+    finally:
+        player.close()
+    builtins = sorted(p.name for p in registry.BUILTIN_STRATEGIES.glob("*.py")
+                      if not p.name.startswith("_"))
+    assert len(found) == 2
+    for preloaded, kernels, strategies in found.values():
+        assert preloaded and kernels >= 1 and strategies == builtins
+
+
+def test_a_worker_started_after_a_crash_leaves_ctrl_c_to_the_command(tmp_path: Path
+                                                                     ) -> None:
+    """The first workers inherit SIGINT ignored (worker_signals.py); one the cluster
+    starts in place of a crashed one is spawned by the command's process, which handles
+    Ctrl-C by then: the worker plugin makes it ignore the signal too."""
+    def ignores() -> bool:  # on each worker
+        import signal as on_worker
+
+        return on_worker.getsignal(on_worker.SIGINT) is on_worker.SIG_IGN
+
+    config = load_config(write_config(tmp_path, config_text(tmp_path / "r", matches=8)))
+    player = cluster.ClusterPlayer("local:2", config)
+    try:
+        assert all(player.client.run(ignores).values())
+        pids = player.client.run(os.getpid)
+        before = set(pids)
+        os.kill(pids[sorted(before)[0]], signal.SIGKILL)  # a crash
+        deadline = time.monotonic() + 60
+        while (len(set(player.client.nthreads()) - before) < 1
+               and time.monotonic() < deadline):
+            time.sleep(0.2)
+        after = set(player.client.nthreads())
+        assert after - before, "no worker was started in place of the crashed one"
+        assert all(player.client.run(ignores).values())
+    finally:
+        player.close()
+
+
+def _marked(mark: str) -> list[int]:
+    """The live processes whose environment holds ``mark``."""
+    pids = []
+    for folder in Path("/proc").iterdir():
+        if folder.name.isdigit():
+            try:
+                if mark.encode() in (folder / "environ").read_bytes():
+                    pids.append(int(folder.name))
+            except OSError:
+                pass  # gone, or not ours
+    return pids
+
+
+def _none_left(mark: str, within: float = 15) -> bool:
+    deadline = time.monotonic() + within
+    while _marked(mark) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return not _marked(mark)
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
+def test_a_refused_local_cluster_run_leaves_no_process(tmp_path: Path) -> None:
+    """The workers' process starts as soon as the config is read; the run is refused
+    later (a folder of the user's own as --out): the command ends, and nothing else
+    is left running."""
+    mark = f"MEXSIM_TEST_{uuid.uuid4().hex}"
+    precious = tmp_path / "mine"
+    precious.mkdir()
+    (precious / "notes.txt").write_text("keep me")
+    cfg = write_config(tmp_path, config_text(precious, matches=100))
+    proc = mexsim("run", cfg, "--cluster", "local:2", "--quiet",
+                  env=os.environ | {mark: "1"})
+    code, _, err = finish(proc, 300)
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert (precious / "notes.txt").read_text() == "keep me"
+    assert _none_left(mark), _marked(mark)
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
+def test_ctrl_c_while_a_local_cluster_starts_leaves_no_process(tmp_path: Path) -> None:
+    """Ctrl-C (to the whole process group, as a terminal sends it) once the workers'
+    process is up, before play: the command ends and takes every process with it."""
+    mark = f"MEXSIM_TEST_{uuid.uuid4().hex}"
+    cfg = write_config(tmp_path, config_text(tmp_path / "r", matches=20_000))
+    proc = mexsim("run", cfg, "--cluster", "local:2", "--quiet",
+                  env=os.environ | {mark: "1"}, start_new_session=True)
+    try:
+        wait_until(proc, lambda: len(_marked(mark)) >= 2, "no worker process started")
+        os.killpg(proc.pid, signal.SIGINT)
+        code, _, err = finish(proc, 60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert code != 0, err
+    assert _none_left(mark), _marked(mark)
