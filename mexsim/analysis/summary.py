@@ -211,6 +211,13 @@ def adjusted_totals(run: RunStatistics) -> np.ndarray:
     return run.grand_sum / run.grand_count + beta
 
 
+def best_first(means: np.ndarray, names: Sequence[str]) -> np.ndarray:
+    """Indices of ``means`` lowest first, the name breaking ties, so the order is stable:
+    means tie to 1e-6, since gathered block by block they differ from the one-block
+    means in the last bits, which must not reorder tied players."""
+    return np.lexsort((np.asarray(names, dtype=object).astype(str), np.round(means, 6)))
+
+
 def summary_table(run: RunStatistics, players: pd.Index, strategies: np.ndarray,
                   mean_penalty: np.ndarray, ratings: bool = True) -> pd.DataFrame:
     """The summary (columns ``SUMMARY_COLUMNS``, best first) from a run's statistics
@@ -227,12 +234,9 @@ def summary_table(run: RunStatistics, players: pd.Index, strategies: np.ndarray,
             win_lo, win_hi, _ = t_interval(run.wins.n.copy(), run.wins.mean, run.wins.var)
             win_lo, win_hi = np.clip(win_lo, 0.0, 1.0), np.clip(win_hi, 0.0, 1.0)
 
-    # Lowest (adjusted) mean total first; the name breaks ties so the order is stable.
-    # Means tie to 1e-6: gathered block by block they differ from the one-block means in
-    # the last bits, which must not reorder tied players. Without a pool the adjusted
-    # total is the mean total itself.
+    # Without a pool the adjusted total is the mean total itself.
     adjusted = adjusted_totals(run)
-    order = np.lexsort((np.asarray(players.astype(str)), np.round(adjusted, 6)))
+    order = best_first(adjusted, players)
     best = order[0]
     diff, diff_lo, diff_hi, diff_p = differences(run, np.arange(len(players)), best)
     # The best player against itself: exactly zero, with nothing to test.

@@ -18,7 +18,7 @@ import pandas as pd
 from mexsim.analysis.accumulate import RunStatistics, accumulate
 from mexsim.analysis.formatting import number, p_value
 from mexsim.analysis.stats import CONFIDENCE
-from mexsim.analysis.summary import adjusted_totals, differences
+from mexsim.analysis.summary import adjusted_totals, best_first, differences
 
 SWEEP_COLUMNS = ["sweep", "player", "value", "matches", "adjusted_total", "diff_vs_sweep_best",
                  "diff_lo", "diff_hi", "diff_p_value", "best", "method"]
@@ -39,9 +39,10 @@ def compare_sweeps(totals: np.ndarray | RunStatistics, players: Sequence[str],
     for sweep, members in sweeps.items():
         cols = np.array([column[m] for m in members])
         means = means_all[cols]
-        best = int(cols[np.lexsort((np.array(members, dtype=object).astype(str), means))[0]])
+        order = best_first(means, members)  # tied players in the same order however split
+        best = int(cols[order[0]])
         diff, lo, hi, p = differences(run, cols, best)
-        for k in np.argsort(means, kind="stable"):
+        for k in order:
             is_best = cols[k] == best
             rows.append((sweep, members[k], _value(sweep, members[k]),
                          int(run.player_matches[cols[k]]), float(means[k]),
