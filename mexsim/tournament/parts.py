@@ -42,6 +42,9 @@ WORK_FILE = "work.json"
 COMPRESSION = "zstd"  # the results files
 PART_COMPRESSION = "lz4"  # the parts' buffers: written and read back once, quickly
 PART_SUFFIX = "arrow"
+# mexsim wrote its parts as Parquet files before: a run it left interrupted is resumed
+# with the blocks its stop message said were kept, read as they are
+OLD_PART_SUFFIX = "parquet"
 
 
 def block_size(matches: int) -> int:
@@ -105,11 +108,17 @@ class WorkFolder:
             else:
                 names.add(path.name)
         return {int(name.split(".")[0]) for name in names
-                if name.endswith(f".matches.{PART_SUFFIX}")
+                if name.endswith((f".matches.{PART_SUFFIX}", f".matches.{OLD_PART_SUFFIX}"))
                 and name.replace(".matches.", ".rounds.") in names}
 
     def part(self, index: int, kind: str) -> Path:
         return self.parts / f"{index:08d}.{kind}.{PART_SUFFIX}"
+
+    def kept_part(self, index: int, kind: str) -> Path:
+        """Block ``index``'s part on disk: ours, or an older mexsim's (OLD_PART_SUFFIX)."""
+        path = self.part(index, kind)
+        old = path.with_suffix(f".{OLD_PART_SUFFIX}")
+        return old if not path.exists() and old.exists() else path
 
     def write_block(self, index: int, rounds: pa.Table, matches: pa.Table) -> None:
         """Write block ``index``'s parts; nothing once the folder is sealed."""
@@ -152,7 +161,7 @@ class Block:
 def read_block(work: WorkFolder, index: int, run_id: str, names: list[str], players: int
                ) -> Block:
     """Block ``index`` from its part files."""
-    rounds, matches = (with_run_id(_read_part(work.part(index, kind)), run_id)
+    rounds, matches = (with_run_id(_read_part(work.kept_part(index, kind)), run_id)
                        for kind in ("rounds", "matches"))
     return Block(rounds, matches, *block_statistics(matches, names, players))
 
@@ -165,6 +174,8 @@ def _write_part(table: pa.Table, path: Path) -> None:
 
 
 def _read_part(path: Path) -> pa.Table:
+    if path.suffix == f".{OLD_PART_SUFFIX}":
+        return pq.read_table(path)
     # read, not memory-mapped: the buffers are decompressed into memory of their own
     with pa.OSFile(str(path)) as source:
         return ipc.open_file(source).read_all()
