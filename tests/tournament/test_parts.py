@@ -182,3 +182,24 @@ def test_a_work_folder_of_parquet_parts_is_resumed(tmp_path: Path,
     for name in ("rounds.parquet", "matches.parquet", "summary.csv"):
         assert filecmp.cmp(tmp_path / "whole" / name, out / name, shallow=False), name
     assert not list(tmp_path.glob(".res.tmp-*"))
+
+
+@pytest.mark.parametrize("suffix", ["arrow", "parquet"])
+def test_a_damaged_part_is_one_line_naming_it(tmp_path: Path, suffix: str) -> None:
+    """A part file damaged on disk (truncated, overwritten) is refused by --resume in
+    one line that names it and says what to do, not a pyarrow traceback."""
+    from mexsim.errors import OutputError
+    from mexsim.tournament.parts import WorkFolder, read_block
+
+    work = WorkFolder.create(tmp_path / ".res.tmp-1", "run", {})
+    table = pa.table({"match": np.arange(4, dtype=np.int64)})
+    work.write_block(0, table, table)
+    damaged = work.part(0, "matches")
+    if suffix == "parquet":  # as an older mexsim wrote it
+        damaged = damaged.rename(damaged.with_suffix(".parquet"))
+    damaged.write_bytes(b"PAR1 not a part")
+    with pytest.raises(OutputError) as caught:
+        read_block(work, 0, "run", ["a"], 1)
+    message = str(caught.value)
+    assert str(damaged) in message and "damaged" in message and "--force" in message
+    assert "\n" not in message
