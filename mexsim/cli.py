@@ -38,7 +38,8 @@ except ImportError:  # pragma: no cover - older typer depends on click itself
 
 RUN_ERROR = 1  # a strategy misbehaved while playing
 USAGE_ERROR = 2  # bad configuration, options or output path; refused before play
-OS_ERROR = 4  # the system refused a file operation (disk full, read-only, permission)
+OS_ERROR = 4  # the system refused a file operation (disk full, read-only, permission),
+#                or a part file damaged on disk
 NOT_PUBLISHED = 5  # results complete but not put in place (the path changed meanwhile)
 SIGNALLED = 128  # + the signal: 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP
 INTERRUPTED = SIGNALLED + 2

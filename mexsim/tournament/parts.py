@@ -32,6 +32,7 @@ import pyarrow.ipc as ipc
 import pyarrow.parquet as pq
 
 from mexsim.analysis.accumulate import RunAccumulator, RunStatistics
+from mexsim.errors import OutputError
 from mexsim.tournament.identity import RUN_ID_KEY
 from mexsim.tournament.output import fsync_file
 
@@ -42,6 +43,9 @@ WORK_FILE = "work.json"
 COMPRESSION = "zstd"  # the results files
 PART_COMPRESSION = "lz4"  # the parts' buffers: written and read back once, quickly
 PART_SUFFIX = "arrow"
+# mexsim wrote its parts as Parquet files before: a run it left interrupted is resumed
+# with the blocks its stop message said were kept, read as they are
+OLD_PART_SUFFIX = "parquet"
 
 
 def block_size(matches: int) -> int:
@@ -105,11 +109,17 @@ class WorkFolder:
             else:
                 names.add(path.name)
         return {int(name.split(".")[0]) for name in names
-                if name.endswith(f".matches.{PART_SUFFIX}")
+                if name.endswith((f".matches.{PART_SUFFIX}", f".matches.{OLD_PART_SUFFIX}"))
                 and name.replace(".matches.", ".rounds.") in names}
 
     def part(self, index: int, kind: str) -> Path:
         return self.parts / f"{index:08d}.{kind}.{PART_SUFFIX}"
+
+    def kept_part(self, index: int, kind: str) -> Path:
+        """Block ``index``'s part on disk: ours, or an older mexsim's (OLD_PART_SUFFIX)."""
+        path = self.part(index, kind)
+        old = path.with_suffix(f".{OLD_PART_SUFFIX}")
+        return old if not path.exists() and old.exists() else path
 
     def write_block(self, index: int, rounds: pa.Table, matches: pa.Table) -> None:
         """Write block ``index``'s parts; nothing once the folder is sealed."""
@@ -152,7 +162,7 @@ class Block:
 def read_block(work: WorkFolder, index: int, run_id: str, names: list[str], players: int
                ) -> Block:
     """Block ``index`` from its part files."""
-    rounds, matches = (with_run_id(_read_part(work.part(index, kind)), run_id)
+    rounds, matches = (with_run_id(_read_part(work.kept_part(index, kind), work), run_id)
                        for kind in ("rounds", "matches"))
     return Block(rounds, matches, *block_statistics(matches, names, players))
 
@@ -164,10 +174,19 @@ def _write_part(table: pa.Table, path: Path) -> None:
         writer.write_table(table)
 
 
-def _read_part(path: Path) -> pa.Table:
-    # read, not memory-mapped: the buffers are decompressed into memory of their own
-    with pa.OSFile(str(path)) as source:
-        return ipc.open_file(source).read_all()
+def _read_part(path: Path, work: WorkFolder) -> pa.Table:
+    try:
+        if path.suffix == f".{OLD_PART_SUFFIX}":
+            return pq.read_table(path)
+        # read, not memory-mapped: the buffers are decompressed into memory of their own
+        with pa.OSFile(str(path)) as source:
+            return ipc.open_file(source).read_all()
+    except pa.ArrowInvalid as exc:  # written whole and renamed: damaged after, on disk
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise OutputError(
+            f"{path}: a part file of the interrupted run is damaged ({reason}); delete "
+            f"{work.path}, or rerun without --resume and with --force to start afresh"
+        ) from None
 
 
 def write_and_read(work: WorkFolder, index: int, rounds: pa.Table, matches: pa.Table,

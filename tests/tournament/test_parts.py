@@ -119,3 +119,87 @@ def test_a_sealed_work_folder_takes_no_more_blocks(tmp_path: Path) -> None:
     assert work.done() == {0}
     assert sorted(p.name for p in work.parts.iterdir()) == [
         "00000000.matches.arrow", "00000000.rounds.arrow"]
+
+
+def test_a_work_folder_of_parquet_parts_is_resumed(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run interrupted by a mexsim that wrote its parts as Parquet (before they were
+    Arrow IPC files) is resumed with its blocks kept: the stop message had said
+    "N finished blocks kept ... --resume", and --resume found none and played them all
+    again without a word (and without --resume the refusal counted 0 blocks)."""
+    import filecmp
+    import time
+
+    from mexsim.errors import Interrupted
+    from mexsim.tournament import runner
+    from mexsim.tournament.config import load_config, with_overrides
+    from mexsim.tournament.parts import PART_COMPRESSION, WorkFolder
+    from tests.tournament.runs import config_text, ctrl_c, run_cli, write_config
+
+    cfg = write_config(tmp_path, config_text(tmp_path / "whole", matches=400))  # 7 blocks
+    assert run_cli(cfg, "--workers", "1", "--quiet").exit_code == 0
+    original = runner.play_block
+
+    def ctrl_c_at_block_five(config: object, players: object, first: int, n: int) -> object:
+        if first == 5 * 64:
+            ctrl_c()
+            time.sleep(0.5)  # the main thread stops meanwhile
+            raise RuntimeError("stopped")  # this block is never written
+        return original(config, players, first, n)
+
+    monkeypatch.setattr(runner, "play_block", ctrl_c_at_block_five)
+    out = tmp_path / "res"
+    with pytest.raises(Interrupted):
+        runner.run(with_overrides(load_config(cfg), out=str(out)), out, 1)
+    monkeypatch.setattr(runner, "play_block", original)
+    work = WorkFolder(next(tmp_path.glob(".res.tmp-*")))
+    kept = work.done()
+    assert kept >= {0, 1, 2, 3, 4}
+    for index in kept:  # as mexsim wrote them before: a Parquet file, one row group
+        for kind in ("rounds", "matches"):
+            arrow = work.part(index, kind)
+            table = pa.ipc.open_file(pa.OSFile(str(arrow))).read_all()
+            pq.write_table(table, arrow.with_suffix(".parquet"),
+                           compression=PART_COMPRESSION, row_group_size=table.num_rows)
+            arrow.unlink()
+    assert work.done() == kept
+
+    refused = run_cli(cfg, "--out", out, "--workers", "1", "--quiet")
+    assert refused.exit_code != 0
+    assert f"left {len(kept):,} played blocks" in refused.stderr
+    played: set[int] = set()
+
+    def counting(config: object, players: object, first: int, n: int) -> object:
+        if n:  # (0, 0) loads the kernels
+            played.add(first // 64)
+        return original(config, players, first, n)
+
+    monkeypatch.setattr(runner, "play_block", counting)
+    resumed = run_cli(cfg, "--out", out, "--workers", "1", "--quiet", "--resume")
+    assert resumed.exit_code == 0, resumed.stderr
+    assert f"{len(kept):,} of 7 blocks already played" in resumed.stderr
+    assert played == set(range(7)) - kept
+    for name in ("rounds.parquet", "matches.parquet", "summary.csv"):
+        assert filecmp.cmp(tmp_path / "whole" / name, out / name, shallow=False), name
+    assert not list(tmp_path.glob(".res.tmp-*"))
+
+
+@pytest.mark.parametrize("suffix", ["arrow", "parquet"])
+def test_a_damaged_part_is_one_line_naming_it(tmp_path: Path, suffix: str) -> None:
+    """A part file damaged on disk (truncated, overwritten) is refused by --resume in
+    one line that names it and says what to do, not a pyarrow traceback."""
+    from mexsim.errors import OutputError
+    from mexsim.tournament.parts import WorkFolder, read_block
+
+    work = WorkFolder.create(tmp_path / ".res.tmp-1", "run", {})
+    table = pa.table({"match": np.arange(4, dtype=np.int64)})
+    work.write_block(0, table, table)
+    damaged = work.part(0, "matches")
+    if suffix == "parquet":  # as an older mexsim wrote it
+        damaged = damaged.rename(damaged.with_suffix(".parquet"))
+    damaged.write_bytes(b"PAR1 not a part")
+    with pytest.raises(OutputError) as caught:
+        read_block(work, 0, "run", ["a"], 1)
+    message = str(caught.value)
+    assert str(damaged) in message and "damaged" in message and "--force" in message
+    assert "\n" not in message
