@@ -341,11 +341,15 @@ def _play(config: Config, players: list, location: Location, rid: str,
 
 
 def _kept(location: Location, what: str) -> str:
+    """What a stopped run left at the location. "At least": the blocks in flight (a
+    cluster's tasks, abandoned threads) may still write theirs after the count, and
+    --resume takes them too (a work folder is sealed first: parts.WorkFolder.seal; a
+    remote worker's task cannot be)."""
     try:
         kept = len(location.done())
     except OSError:
         kept = 0
     if kept == 0:
         return f"{what}: no results written"
-    return (f"{what}: {kept:,} finished blocks kept at {location.url}; rerun the same "
-            "command with --resume to continue")
+    return (f"{what}: at least {kept:,} finished blocks kept at {location.url}; rerun the "
+            "same command with --resume to continue")
