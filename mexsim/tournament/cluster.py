@@ -248,8 +248,9 @@ class ClusterPlayer:
         self._cluster = None
         try:
             if kind == "local":
-                with (dask.config.set(LOCAL_HOUSEKEEPING | LOCAL_START),
-                      children_ignore_interrupts()):
+                # the fork server, if not started yet: its forks leave Ctrl-C to us
+                start_workers_early(address)
+                with dask.config.set(LOCAL_HOUSEKEEPING | LOCAL_START):
                     # Dask names its own preload (every package it can use, pandas
                     # among them) as it makes the context: ours replaces it (the same
                     # as start_workers_early's, when that started the fork server)

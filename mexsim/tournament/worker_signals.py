@@ -6,12 +6,11 @@ command stops the run, keeps its finished blocks and closes the cluster; a worke
 took the signal itself died with a KeyboardInterrupt traceback of Dask's event loop
 (~30 lines each) printed over the command's one line. So the workers are started with
 SIGINT ignored: a process inherits an ignored signal through fork and exec (not a
-handler), and Python then installs no KeyboardInterrupt handler of its own. The fork
-server the workers are forked from (worker_preload.py) is started so too: the forks
-it makes take back the handling it started with. The command ignores SIGINT itself
-while it starts them (signal dispositions are the process's, and the cluster starts
-its processes from its own thread); a Ctrl-C in those seconds is lost, and the next
-one stops the run as usual.
+handler), and Python then installs no KeyboardInterrupt handler of its own. The
+workers are forks of one fork server (worker_preload.py), and its forks take back the
+handling it started with: so only the fork server is started so, and the command
+ignores SIGINT only while it spawns that one process (signal dispositions are the
+process's), a few milliseconds; a Ctrl-C while the cluster starts stops the run.
 
 A worker the cluster starts later, in place of one that crashed, is spawned by the
 command's process at a time it handles Ctrl-C: ``IgnoreInterrupts``, a worker plugin,
