@@ -5,12 +5,11 @@ On a terminal, Ctrl-C sends SIGINT to every process of the foreground group: to
 command stops the run, keeps its finished blocks and closes the cluster; a worker that
 took the signal itself died with a KeyboardInterrupt traceback of Dask's event loop
 (~30 lines each) printed over the command's one line. So the workers are started with
-SIGINT ignored: a process inherits an ignored signal through fork and exec (not a
-handler), and Python then installs no KeyboardInterrupt handler of its own. The
-workers are forks of one fork server (worker_preload.py), and its forks take back the
-handling it started with: so only the fork server is started so, and the command
-ignores SIGINT only while it spawns that one process (signal dispositions are the
-process's), a few milliseconds; a Ctrl-C while the cluster starts stops the run.
+SIGINT blocked: a process inherits the mask of blocked signals of the thread that
+forked it, through exec too, and Python never unblocks SIGINT. The workers are forks
+of one fork server (worker_preload.py), so only that process is spawned with SIGINT
+blocked in the spawning thread; the command itself still takes a Ctrl-C meanwhile
+(ignoring it instead lost a Ctrl-C that came while the cluster started).
 
 A worker the cluster starts later, in place of one that crashed, is spawned by the
 command's process at a time it handles Ctrl-C: ``IgnoreInterrupts``, a worker plugin,
@@ -33,15 +32,19 @@ except ImportError:  # the default install, without Dask: no cluster, no plugin 
 
 @contextmanager
 def children_ignore_interrupts() -> Iterator[None]:
-    """Processes started inside this block ignore SIGINT (see the module docstring)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield  # only the main thread may change a signal's handling
+    """Processes started by this thread inside this block never receive SIGINT: it is
+    blocked in this thread meanwhile, and a process inherits its mask of blocked
+    signals through fork and exec. The command still takes a Ctrl-C that comes then:
+    Python handles a signal in the main thread whichever thread received it, or once
+    it is unblocked here."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
         return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 class IgnoreInterrupts(WorkerPlugin):
