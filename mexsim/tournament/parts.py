@@ -105,7 +105,8 @@ class WorkFolder:
         names = set()
         for path in self.parts.iterdir():
             if path.name.endswith(".tmp"):
-                path.unlink()
+                # a sealed folder's play threads remove their own, maybe at this moment
+                path.unlink(missing_ok=True)
             else:
                 names.add(path.name)
         return {int(name.split(".")[0]) for name in names

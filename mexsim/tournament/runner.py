@@ -374,8 +374,9 @@ def _kept_message(what: str, work: WorkFolder | None) -> str:
         return f"{what}: no results written"
     try:
         kept = len(work.seal())
-    except OSError:
-        kept = 0
+    except OSError:  # not counted: kept all the same, never removed unseen
+        return (f"{what}: finished blocks kept in {work.path}; rerun the same command "
+                "with --resume to continue")
     if kept == 0:
         work.remove()
         return f"{what}: no results written"

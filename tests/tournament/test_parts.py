@@ -203,3 +203,25 @@ def test_a_damaged_part_is_one_line_naming_it(tmp_path: Path, suffix: str) -> No
     message = str(caught.value)
     assert str(damaged) in message and "damaged" in message and "--force" in message
     assert "\n" not in message
+
+
+def test_a_half_written_part_removed_meanwhile_does_not_hide_the_kept_blocks(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counting the blocks kept removes half-written parts while a sealed folder's play
+    threads may remove theirs: one gone in between must not fail the count, which
+    once read as "no results written" and removed the work folder with its blocks."""
+    from mexsim.tournament.parts import WorkFolder
+
+    work = WorkFolder.create(tmp_path / ".w.tmp-1", "run", {})
+    table = pa.table({"x": [1, 2]})
+    work.write_block(0, table, table)
+    gone = work.parts / "00000001.rounds.arrow.tmp"  # listed, then removed by its thread
+    real = Path.iterdir
+
+    def listing(self: Path):
+        yield from real(self)
+        if self == work.parts:
+            yield gone
+
+    monkeypatch.setattr(Path, "iterdir", listing)
+    assert work.seal() == {0}
