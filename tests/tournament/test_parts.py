@@ -58,46 +58,15 @@ def test_resume_keeps_blocks_past_a_gap(tmp_path: Path, monkeypatch: pytest.Monk
     not be the first ones: --resume reads every block on disk and plays only the
     missing ones, and the files are those of an uninterrupted run."""
     import filecmp
-    import time
 
-    from mexsim.errors import Interrupted
-    from mexsim.tournament import runner
-    from mexsim.tournament.config import load_config, with_overrides
-    from mexsim.tournament.parts import WorkFolder
-    from tests.tournament.runs import config_text, ctrl_c, run_cli, write_config
-
-    cfg = write_config(tmp_path, config_text(tmp_path / "whole", matches=400))  # 7 blocks
-    assert run_cli(cfg, "--workers", "1", "--quiet").exit_code == 0
-    original = runner.play_block
-
-    def ctrl_c_at_block_five(config: object, players: object, first: int, n: int) -> object:
-        if first == 5 * 64:
-            ctrl_c()
-            time.sleep(0.5)  # the main thread stops meanwhile
-            raise RuntimeError("stopped")  # this block is never written
-        return original(config, players, first, n)
-
-    monkeypatch.setattr(runner, "play_block", ctrl_c_at_block_five)
-    out = tmp_path / "res"
-    with pytest.raises(Interrupted):
-        runner.run(with_overrides(load_config(cfg), out=str(out)), out, 1)
-    monkeypatch.setattr(runner, "play_block", original)
-    work = WorkFolder(next(tmp_path.glob(".res.tmp-*")))
+    cfg, out, work = _stopped_at_block_five(tmp_path, monkeypatch)
     assert work.done() >= {0, 1, 2, 3, 4}
     for kind in ("rounds", "matches"):  # a gap: block 1 missing, blocks after it kept
         work.part(1, kind).unlink()
     kept = len(work.done())
     missing = set(range(7)) - work.done()
     assert 1 in missing and len(missing) < 7 - 1
-    played: set[int] = set()
-
-    def counting(config: object, players: object, first: int, n: int) -> object:
-        if n:  # (0, 0) loads the kernels
-            played.add(first // 64)
-        return original(config, players, first, n)
-
-    monkeypatch.setattr(runner, "play_block", counting)
-    resumed = run_cli(cfg, "--out", out, "--workers", "1", "--quiet", "--resume")
+    resumed, played = _resumed_counting(cfg, out, monkeypatch)
     assert resumed.exit_code == 0, resumed.stderr
     assert f"{kept:,} of 7 blocks already played" in resumed.stderr
     assert played == missing  # the blocks past the gap were read, not played again
@@ -128,31 +97,11 @@ def test_a_work_folder_of_parquet_parts_is_resumed(tmp_path: Path,
     "N finished blocks kept ... --resume", and --resume found none and played them all
     again without a word (and without --resume the refusal counted 0 blocks)."""
     import filecmp
-    import time
 
-    from mexsim.errors import Interrupted
-    from mexsim.tournament import runner
-    from mexsim.tournament.config import load_config, with_overrides
-    from mexsim.tournament.parts import PART_COMPRESSION, WorkFolder
-    from tests.tournament.runs import config_text, ctrl_c, run_cli, write_config
+    from mexsim.tournament.parts import PART_COMPRESSION
+    from tests.tournament.runs import run_cli
 
-    cfg = write_config(tmp_path, config_text(tmp_path / "whole", matches=400))  # 7 blocks
-    assert run_cli(cfg, "--workers", "1", "--quiet").exit_code == 0
-    original = runner.play_block
-
-    def ctrl_c_at_block_five(config: object, players: object, first: int, n: int) -> object:
-        if first == 5 * 64:
-            ctrl_c()
-            time.sleep(0.5)  # the main thread stops meanwhile
-            raise RuntimeError("stopped")  # this block is never written
-        return original(config, players, first, n)
-
-    monkeypatch.setattr(runner, "play_block", ctrl_c_at_block_five)
-    out = tmp_path / "res"
-    with pytest.raises(Interrupted):
-        runner.run(with_overrides(load_config(cfg), out=str(out)), out, 1)
-    monkeypatch.setattr(runner, "play_block", original)
-    work = WorkFolder(next(tmp_path.glob(".res.tmp-*")))
+    cfg, out, work = _stopped_at_block_five(tmp_path, monkeypatch)
     kept = work.done()
     assert kept >= {0, 1, 2, 3, 4}
     for index in kept:  # as mexsim wrote them before: a Parquet file, one row group
@@ -167,15 +116,7 @@ def test_a_work_folder_of_parquet_parts_is_resumed(tmp_path: Path,
     refused = run_cli(cfg, "--out", out, "--workers", "1", "--quiet")
     assert refused.exit_code != 0
     assert f"left {len(kept):,} played blocks" in refused.stderr
-    played: set[int] = set()
-
-    def counting(config: object, players: object, first: int, n: int) -> object:
-        if n:  # (0, 0) loads the kernels
-            played.add(first // 64)
-        return original(config, players, first, n)
-
-    monkeypatch.setattr(runner, "play_block", counting)
-    resumed = run_cli(cfg, "--out", out, "--workers", "1", "--quiet", "--resume")
+    resumed, played = _resumed_counting(cfg, out, monkeypatch)
     assert resumed.exit_code == 0, resumed.stderr
     assert f"{len(kept):,} of 7 blocks already played" in resumed.stderr
     assert played == set(range(7)) - kept
@@ -225,3 +166,52 @@ def test_a_half_written_part_removed_meanwhile_does_not_hide_the_kept_blocks(
 
     monkeypatch.setattr(Path, "iterdir", listing)
     assert work.seal() == {0}
+
+
+def _stopped_at_block_five(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A 400-match run (7 blocks of 64) written whole to ``whole``, then the same run
+    to ``res`` stopped by a real Ctrl-C while block 5 plays (never written): (config
+    path, out, its work folder)."""
+    import time
+
+    from mexsim.errors import Interrupted
+    from mexsim.tournament import runner
+    from mexsim.tournament.config import load_config, with_overrides
+    from mexsim.tournament.parts import WorkFolder
+    from tests.tournament.runs import config_text, ctrl_c, run_cli, write_config
+
+    cfg = write_config(tmp_path, config_text(tmp_path / "whole", matches=400))
+    assert run_cli(cfg, "--workers", "1", "--quiet").exit_code == 0
+    original = runner.play_block
+
+    def ctrl_c_at_block_five(config: object, players: object, first: int, n: int) -> object:
+        if first == 5 * 64:
+            ctrl_c()
+            time.sleep(0.5)  # the main thread stops meanwhile
+            raise RuntimeError("stopped")  # this block is never written
+        return original(config, players, first, n)
+
+    monkeypatch.setattr(runner, "play_block", ctrl_c_at_block_five)
+    out = tmp_path / "res"
+    with pytest.raises(Interrupted):
+        runner.run(with_overrides(load_config(cfg), out=str(out)), out, 1)
+    monkeypatch.setattr(runner, "play_block", original)
+    return cfg, out, WorkFolder(next(tmp_path.glob(".res.tmp-*")))
+
+
+def _resumed_counting(cfg: Path, out: Path, monkeypatch: pytest.MonkeyPatch):
+    """`mexsim run CFG --out OUT --resume` on one worker: (its result, the blocks it
+    played)."""
+    from mexsim.tournament import runner
+    from tests.tournament.runs import run_cli
+
+    original = runner.play_block
+    played: set[int] = set()
+
+    def counting(config: object, players: object, first: int, n: int) -> object:
+        if n:  # (0, 0) loads the kernels
+            played.add(first // 64)
+        return original(config, players, first, n)
+
+    monkeypatch.setattr(runner, "play_block", counting)
+    return run_cli(cfg, "--out", out, "--workers", "1", "--quiet", "--resume"), played
