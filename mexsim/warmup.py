@@ -1,25 +1,32 @@
-"""A cold cache compiles in parallel: the engine and each strategy file in a process.
+"""A cold cache compiles in parallel: the engine and each strategy file, a core each.
 
 numba compiles on one core, and a first run (nothing cached yet for this version of
 mexsim) holds over a minute of it: the engine's kernels, longest_train with its
 planner, the other strategies. None of them needs another's machine code, so on a
-cold cache the commands that play first compile them in worker processes at once,
-as many as there are cores, each filling numba's on-disk cache; the command itself
-then loads everything from the cache. The planner's two bitmask paths (unweighted and
-weighted: most of longest_train's compile) are jobs of their own, and a strategy file
-that uses the planner starts after them, to load them rather than compile them again.
-A job that fails (a broken strategy file) is left to the command, which compiles that
-part itself and reports any error in its usual one line. ``python -m mexsim.warmup
-JOB`` runs one job: ``engine``, ``planner``, ``weighted-planner`` or the path of a
-strategy file.
+cold cache the commands that play first compile them in compiler processes at once,
+one per core, each filling numba's on-disk cache; the command itself then loads
+everything from the cache. The planner's two bitmask paths (unweighted and weighted:
+most of longest_train's compile) are jobs of their own, and a strategy file that uses
+the planner starts after them, to load them rather than compile them again.
+
+A compiler process takes job after job (``python -m mexsim.warmup --serve``: one job
+a line on its stdin, each answered with a line when done) rather than one process a
+job: a process pays for numba's start and compiles numba's own helpers (array
+allocation, iteration, errors) once for all of its jobs, a quarter of a small
+strategy's compile. A job that fails (a broken strategy file) is left to the command,
+which compiles that part itself and reports any error in its usual one line; a
+compiler process that dies with its job is replaced for the jobs after it.
+``python -m mexsim.warmup JOB`` runs one job: ``engine``, ``planner``,
+``weighted-planner`` or the path of a strategy file.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import selectors
 import subprocess
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -27,6 +34,7 @@ from mexsim.compile_notice import cache_is_cold, compiling
 
 ENGINE = "engine"
 PLANNER = ("weighted-planner", "planner")  # the longest first
+SERVE = "--serve"
 POLL = 0.05  # seconds between looks at the running jobs
 
 
@@ -58,30 +66,103 @@ def warm_up(strategy_dirs: Sequence[str | Path] = (), cores: int | None = None) 
     cores = max(1, cores or os.cpu_count() or 1)
     if cores == 1:
         return  # one core compiles no faster in processes: the command does it
-    waiting = warm_up_jobs(strategy_dirs)
-    running: dict[str, subprocess.Popen] = {}
-    with compiling("the engine and the strategies, in parallel"):
+    with compiling("the engine and the strategies, in parallel"), _Compilers(cores) as pool:
+        pool.run(warm_up_jobs(strategy_dirs))
+
+
+class _Compilers:
+    """Up to ``cores`` compiler processes, each given a job when it is idle and the
+    jobs its job waits for are done."""
+
+    def __init__(self, cores: int) -> None:
+        self.cores = cores
+        self.selector = selectors.DefaultSelector()
+        self.busy: dict[subprocess.Popen, str] = {}  # process -> its job
+        self.idle: list[subprocess.Popen] = []
+
+    def __enter__(self) -> _Compilers:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        # done, failed or interrupted (Ctrl-C reaches the compilers too, as they share
+        # the terminal's process group): no compiler left running behind the command
+        for process in [*self.busy, *self.idle]:
+            _stop(process)
+        self.selector.close()
+
+    def run(self, jobs: list[tuple[str, tuple[str, ...]]]) -> None:
+        waiting = list(jobs)
+        while waiting or self.busy:
+            pending = {job for job, _ in waiting} | set(self.busy.values())
+            for job, after in [(job, after) for job, after in waiting
+                               if not pending.intersection(after)]:
+                process = self._free_process()
+                if process is None:
+                    break
+                waiting.remove((job, after))
+                self._give(process, job)
+            self._collect()
+
+    def _free_process(self) -> subprocess.Popen | None:
+        if self.idle:
+            return self.idle.pop()
+        if len(self.busy) >= self.cores:
+            return None
+        process = subprocess.Popen(server_command(), stdin=subprocess.PIPE,
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                   text=True, bufsize=1)
+        self.selector.register(process.stdout, selectors.EVENT_READ, process)
+        return process
+
+    def _give(self, process: subprocess.Popen, job: str) -> None:
         try:
-            while waiting or running:
-                ready = [(job, after) for job, after in waiting
-                         if not any(earlier in running or earlier in dict(waiting)
-                                    for earlier in after)]
-                for job, after in ready[:cores - len(running)]:
-                    waiting.remove((job, after))
-                    running[job] = subprocess.Popen(
-                        job_command(job), stdin=subprocess.DEVNULL,
-                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                time.sleep(POLL)
-                running = {job: p for job, p in running.items() if p.poll() is None}
-        finally:  # interrupted (Ctrl-C reaches the jobs too, as they share the
-            # terminal's process group): no compiler left running behind the command
-            for process in running.values():
-                process.kill()
-                process.wait()
+            process.stdin.write(job + "\n")
+            process.stdin.flush()
+        except OSError:  # it died while idle: its job is the command's
+            self._drop(process)
+            return
+        self.busy[process] = job
+
+    def _collect(self) -> None:
+        """Wait a moment for answers; an idle process takes the next job."""
+        for key, _ in self.selector.select(POLL):
+            process = key.data
+            if process.stdout.readline():  # the job's line: done (or failed)
+                self.busy.pop(process, None)
+                self.idle.append(process)
+            else:  # it died with its job: the command compiles that part itself
+                self._drop(process)
+
+    def _drop(self, process: subprocess.Popen) -> None:
+        self.selector.unregister(process.stdout)
+        self.busy.pop(process, None)
+        _stop(process)
 
 
-def job_command(job: str) -> list[str]:
-    return [sys.executable, "-m", "mexsim.warmup", job]
+def _stop(process: subprocess.Popen) -> None:
+    process.kill()
+    process.wait()
+    for pipe in (process.stdin, process.stdout):
+        with contextlib.suppress(OSError):  # a write it never read: nothing to keep
+            pipe.close()
+
+
+def server_command() -> list[str]:
+    return [sys.executable, "-m", "mexsim.warmup", SERVE]
+
+
+def serve() -> None:
+    """Run the jobs named on stdin, one a line, answering each with its name on stdout
+    when done, failed or not. What a strategy file prints goes nowhere, not into the
+    answers: fd 1 is /dev/null from here on, the answers go to a copy of it."""
+    answers = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+    for line in sys.stdin:
+        job = line.strip()
+        # a failed job is the command's to report, in its one line, when it loads it
+        with contextlib.suppress(Exception, SystemExit):
+            run_job(job)
+        answers.write(job + "\n")
 
 
 def compile_engine() -> None:
@@ -123,19 +204,26 @@ def compile_planner(weighted: bool) -> None:
         dense_chain(start, hand, n, lo, hi, max_pip, chain)
 
 
-def main(argv: Sequence[str]) -> int:
-    if len(argv) != 1:
-        print("usage: python -m mexsim.warmup engine|planner|weighted-planner|STRATEGY.py",
-              file=sys.stderr)
-        return 2
-    if argv[0] == ENGINE:
+def run_job(job: str) -> None:
+    if job == ENGINE:
         compile_engine()
-    elif argv[0] in PLANNER:
-        compile_planner(weighted=argv[0] == PLANNER[0])
+    elif job in PLANNER:
+        compile_planner(weighted=job == PLANNER[0])
     else:
         from mexsim.strategy.registry import load_strategy_file
 
-        load_strategy_file(Path(argv[0]))
+        load_strategy_file(Path(job))
+
+
+def main(argv: Sequence[str]) -> int:
+    if len(argv) != 1:
+        print(f"usage: python -m mexsim.warmup {SERVE}|engine|planner|weighted-planner|"
+              "STRATEGY.py", file=sys.stderr)
+        return 2
+    if argv[0] == SERVE:
+        serve()
+    else:
+        run_job(argv[0])
     return 0
 
 

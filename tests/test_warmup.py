@@ -1,8 +1,10 @@
-"""A cold cache compiles in parallel processes; a warm one starts none."""
+"""A cold cache compiles in parallel processes, a few jobs each; a warm one starts none."""
 
 from __future__ import annotations
 
 import _thread
+import os
+import subprocess
 import sys
 import threading
 import time
@@ -11,21 +13,28 @@ from pathlib import Path
 import pytest
 
 from mexsim import warmup
+from mexsim.strategy.registry import BUILTIN_STRATEGIES
 
 
-def fake_jobs(monkeypatch, log: Path, seconds: float) -> None:
-    """Jobs that log their start and end instead of compiling."""
+def fake_compilers(monkeypatch, log: Path, seconds: float, dies_on: str = "") -> None:
+    """Compiler processes that log each job's start and end instead of compiling (and
+    die without answering when given the job ``dies_on``)."""
     monkeypatch.setattr(warmup, "cache_is_cold", lambda: True)
+    code = (f"import os, sys, time, pathlib; p = pathlib.Path({str(log)!r})\n"
+            "for line in sys.stdin:\n"
+            "    name = pathlib.Path(line.strip()).name\n"
+            "    p.open('a').write(f'start {name} {time.monotonic()} {os.getpid()}\\n')\n"
+            f"    if name == {dies_on!r}: os._exit(1)\n"
+            f"    time.sleep({seconds})\n"
+            "    p.open('a').write(f'end {name} {time.monotonic()} {os.getpid()}\\n')\n"
+            "    print(line.strip(), flush=True)\n")
+    monkeypatch.setattr(warmup, "server_command", lambda: [sys.executable, "-c", code])
 
-    def command(job: str) -> list[str]:
-        name = Path(job).name
-        code = (f"import time, pathlib; p = pathlib.Path({str(log)!r}); "
-                f"p.open('a').write(f'start {name} {{time.monotonic()}}\\n'); "
-                f"time.sleep({seconds}); "
-                f"p.open('a').write(f'end {name} {{time.monotonic()}}\\n')")
-        return [sys.executable, "-c", code]
 
-    monkeypatch.setattr(warmup, "job_command", command)
+def events(log: Path) -> list[tuple[float, str, str, int]]:
+    """(time, start or end, job, process), in time order."""
+    return sorted((float(t), kind, name, int(pid)) for kind, name, t, pid in
+                  (line.split() for line in log.read_text().splitlines()))
 
 
 def test_jobs_are_the_planner_and_engine_then_strategy_files_largest_first(tmp_path: Path):
@@ -44,27 +53,57 @@ def test_jobs_are_the_planner_and_engine_then_strategy_files_largest_first(tmp_p
     assert builtin["longest_train.py"] == warmup.PLANNER and builtin["greedy.py"] == ()
 
 
-def test_every_job_runs_at_most_cores_at_once_after_what_it_waits_for(tmp_path: Path,
-                                                                       monkeypatch):
+def test_every_job_runs_once_at_most_cores_at_once_after_what_it_waits_for(
+        tmp_path: Path, monkeypatch):
     log = tmp_path / "log"
-    fake_jobs(monkeypatch, log, 0.4)
+    fake_compilers(monkeypatch, log, 0.2)
     jobs = warmup.warm_up_jobs()
     warmup.warm_up(cores=2)
-    events = sorted((float(t), kind, name) for kind, name, t in
-                    (line.split() for line in log.read_text().splitlines()))
-    assert sum(kind == "end" for _, kind, _ in events) == len(jobs)
+    seen = events(log)
+    ended = [name for _, kind, name, _ in seen if kind == "end"]
+    assert sorted(ended) == sorted(Path(job).name for job, _ in jobs)
     running = peak = 0
-    for _, kind, _ in events:
+    for _, kind, _, _ in seen:
         running += 1 if kind == "start" else -1
         peak = max(peak, running)
     assert peak == 2
-    when = {(kind, name): t for t, kind, name in events}
+    when = {(kind, name): t for t, kind, name, _ in seen}
     assert when["start", "longest_train.py"] >= max(when["end", job] for job in warmup.PLANNER)
+    # two processes took every job: numba starts, and compiles its helpers, twice
+    assert len({pid for _, _, _, pid in seen}) == 2
+
+
+def test_a_compiler_that_dies_with_its_job_is_replaced_for_the_others(tmp_path: Path,
+                                                                       monkeypatch):
+    log = tmp_path / "log"
+    fake_compilers(monkeypatch, log, 0.05, dies_on=warmup.ENGINE)
+    jobs = warmup.warm_up_jobs()
+    warmup.warm_up(cores=2)
+    seen = events(log)
+    ended = {name for _, kind, name, _ in seen if kind == "end"}
+    assert ended == {Path(job).name for job, _ in jobs} - {warmup.ENGINE}
+    assert len({pid for _, _, _, pid in seen}) == 3
+
+
+def test_the_compiler_answers_each_job_whatever_the_strategy_prints_or_raises(
+        tmp_path: Path):
+    """The protocol with a real compiler process: a strategy file that prints, raises
+    or exits still gets its one answer, in order, and the process takes the next job."""
+    (tmp_path / "talks.py").write_text("print('engine')\nprint('x' * 10000)\n")
+    (tmp_path / "raises.py").write_text("raise RuntimeError('no')\n")
+    (tmp_path / "exits.py").write_text("import sys\nsys.exit(3)\n")
+    jobs = [str(tmp_path / name) for name in ("talks.py", "raises.py", "exits.py")]
+    jobs.append(str(BUILTIN_STRATEGIES / "greedy.py"))  # after them, it still compiles
+    compiler = subprocess.run(warmup.server_command(), input="".join(j + "\n" for j in jobs),
+                              capture_output=True, text=True, timeout=300,
+                              env=os.environ | {"PYTHONPATH": os.pathsep.join(sys.path)})
+    assert compiler.returncode == 0, compiler.stderr
+    assert compiler.stdout.splitlines() == jobs
 
 
 def test_a_warm_cache_or_one_core_starts_nothing(tmp_path: Path, monkeypatch):
     log = tmp_path / "log"
-    fake_jobs(monkeypatch, log, 0.0)
+    fake_compilers(monkeypatch, log, 0.0)
     warmup.warm_up(cores=1)
     monkeypatch.setattr(warmup, "cache_is_cold", lambda: False)
     warmup.warm_up(cores=2)
@@ -73,7 +112,7 @@ def test_a_warm_cache_or_one_core_starts_nothing(tmp_path: Path, monkeypatch):
 
 def test_ctrl_c_leaves_no_compiler_running(tmp_path: Path, monkeypatch):
     log = tmp_path / "log"
-    fake_jobs(monkeypatch, log, 30.0)
+    fake_compilers(monkeypatch, log, 30.0)
     started: list = []
     real_popen = warmup.subprocess.Popen
 
