@@ -168,6 +168,11 @@ def load_strategy_file(path: Path) -> StrategyInfo:
         del sys.modules[module_name]
         raise ConfigError(f"{path}: importing the strategy failed: "
                           f"{type(exc).__name__}: {exc}") from exc
+    except SystemExit as exc:  # not the command's exit: it would end mexsim silently
+        del sys.modules[module_name]
+        raise ConfigError(f"{path}: importing the strategy failed: it called "
+                          f"sys.exit({exc.code!r}); remove the call (a strategy file defines NAME, "
+                          "DESCRIPTION, PARAMS and decide)") from exc
 
     name = getattr(module, "NAME", None)
     if not isinstance(name, str) or not NAME_PATTERN.match(name):

@@ -228,11 +228,16 @@ def decide(view, params):
          [":3: syntax error", "never closed"]),
         ("import no_such_module_here\n" + HEADER.format(name="missing_import"),
          ["importing the strategy failed", "no_such_module_here"]),
+        ("import sys\nsys.exit(3)\n" + HEADER.format(name="exits"),
+         ["importing the strategy failed", "sys.exit(3)"]),
+        ("raise SystemExit\n" + HEADER.format(name="exits_bare"),
+         ["importing the strategy failed", "sys.exit(None)"]),
         (HEADER.format(name="big_memory") + "MEMORY = 33\n", ["MEMORY", "0..32", "33"]),
         (HEADER.format(name="neg_memory") + "MEMORY = -1\n", ["MEMORY", "0..32"]),
     ],
     ids=["missing-name", "bad-name", "params-not-number", "params-bool", "not-compiled",
-         "no-decide", "syntax-error", "import-error", "memory-over-32", "memory-negative"],
+         "no-decide", "syntax-error", "import-error", "exits", "exits-bare", "memory-over-32",
+         "memory-negative"],
 )
 def test_a_bad_strategy_file_is_one_line_naming_it(tmp_path: Path, text: str,
                                                    expected: list[str]):
