@@ -18,6 +18,7 @@ is complete.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -175,6 +176,12 @@ class RunAccumulator:
             self._held_totals = self._held_totals[:0]
             self._held_deals = self._held_deals[:0]
         return self.stats
+
+    def settled(self) -> RunStatistics:
+        """The statistics with the held-back deal folded in, the accumulator untouched
+        (its later folds, and so the run's files, stay the same): a verdict between
+        blocks that end at a whole deal counts every deal played."""
+        return copy.deepcopy(self).close()
 
     def _fold(self, totals: np.ndarray, deals: np.ndarray) -> None:
         # One BLAS thread: the matrix products here are small (a block's matches × P),

@@ -47,7 +47,7 @@ def stop_rule(until: StopRule | None, config: Config, statistics: RunAccumulator
     def decided(end: int) -> Verdict | None:
         if until is None or end % whole_deals or end >= config.matches:
             return None
-        result = verdict(statistics.stats, names, until.confidence, until.margin)
+        result = verdict(statistics.settled(), names, until.confidence, until.margin)
         return result if result.decided else None
     return decided
 

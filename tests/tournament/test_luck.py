@@ -143,9 +143,9 @@ def test_until_decided_uses_the_luck_adjusted_differences(tmp_path: Path) -> Non
                       matches=20_000, players=TWO)
     run = json.loads((folder / "run.json").read_text())
     assert run["until"]["decided"] and run["matches"] < 20_000
-    # the verdict at the stop: over the deals folded then (the block's last deal waits
-    # for the next block, mexsim/analysis/accumulate.py)
-    deals = int(run["until"]["verdict"].split(" deals")[0].split()[-1])
+    # the verdict at the stop: over every deal played (one match each here)
+    deals = int(run["until"]["verdict"].split(" deals")[0].split()[-1].replace(",", ""))
+    assert deals == run["matches"]
     matches = pd.read_parquet(folder / "matches.parquet").sort_values(["match", "player"])
     totals = matches.pivot(index="match", columns="player", values="total")
     luck = matches.pivot(index="match", columns="player", values="luck")

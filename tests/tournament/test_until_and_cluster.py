@@ -42,6 +42,8 @@ def test_until_decided_stops_early_and_says_so(tmp_path: Path) -> None:
     assert run["matches"] < 20_000  # random is far worse: settled long before the cap
     matches = pd.read_parquet(tmp_path / "r" / "matches.parquet")
     assert matches["match"].nunique() == run["matches"]
+    # the verdict counts every deal played, the last block's last one too
+    assert f"decided after {run['matches']:,} deals" in result.stderr
     summary = pd.read_csv(tmp_path / "r" / "summary.csv")
     assert summary["player"].iloc[-1] == "random"
 
