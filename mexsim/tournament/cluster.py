@@ -246,11 +246,17 @@ class ClusterPlayer:
             raise ConfigError("--cluster needs Dask: pip install 'mexsim[dask]'") from exc
         kind, where = parse_address(address)
         self._cluster = None
+        self._scratch: str | None = None
         try:
             if kind == "local":
                 # the fork server, if not started yet: its forks leave Ctrl-C to us
                 start_workers_early(address)
-                with dask.config.set(LOCAL_HOUSEKEEPING | LOCAL_START):
+                # the scheduler's and workers' scratch folders in one of our own,
+                # removed with the cluster (Dask's default, dask-scratch-space in the
+                # temporary folder, is left behind)
+                self._scratch = tempfile.mkdtemp(prefix="mexsim-dask-")
+                with dask.config.set(LOCAL_HOUSEKEEPING | LOCAL_START
+                                     | {"temporary-directory": self._scratch}):
                     # Dask names its own preload (every package it can use, pandas
                     # among them) as it makes the context: ours replaces it (the same
                     # as start_workers_early's, when that started the fork server)
@@ -260,7 +266,8 @@ class ClusterPlayer:
                     # command, which says it in one line itself
                     self._cluster = LocalCluster(n_workers=where, threads_per_worker=1,
                                                  processes=True, dashboard_address=":0",
-                                                 silence_logs=logging.CRITICAL)
+                                                 silence_logs=logging.CRITICAL,
+                                                 local_directory=self._scratch)
                 # the blocks' results straight from the workers, not relayed by the
                 # scheduler (Dask's default for a client outside the cluster)
                 self.client = Client(self._cluster, direct_to_workers=True)
@@ -272,6 +279,9 @@ class ClusterPlayer:
         except (OSError, ValueError) as exc:  # ValueError: a scheme Dask does not speak
             self.close()
             raise ConfigError(f"--cluster {address}: cannot reach the scheduler ({exc})") from exc
+        except BaseException:  # Ctrl-C while the cluster starts: nothing of it left
+            self.close()
+            raise
         versions = self.client.run(_worker_version)
         other = {w: v for w, v in versions.items() if v != __version__}
         if other:
@@ -332,6 +342,9 @@ class ClusterPlayer:
                 # closing a cluster that failed half-way: nothing useful to report
                 with contextlib.suppress(Exception):
                     closer.close()
+        if self._scratch is not None:  # ours alone: made for this cluster
+            shutil.rmtree(self._scratch, ignore_errors=True)
+            self._scratch = None
 
 
 def open_player(address: str | None, config: Config

@@ -158,9 +158,12 @@ def test_ctrl_c_while_a_local_cluster_starts_leaves_no_process(tmp_path: Path) -
     """Ctrl-C (to the whole process group, as a terminal sends it) once the workers'
     process is up, before play: the command ends and takes every process with it."""
     mark = f"MEXSIM_TEST_{uuid.uuid4().hex}"
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
     cfg = write_config(tmp_path, config_text(tmp_path / "r", matches=20_000))
     proc = mexsim("run", cfg, "--cluster", "local:2", "--quiet",
-                  env=os.environ | {mark: "1"}, start_new_session=True)
+                  env=os.environ | {mark: "1", "TMPDIR": str(temporary)},
+                  start_new_session=True)
     try:
         wait_until(proc, lambda: len(_marked(mark)) >= 2, "no worker process started")
         os.killpg(proc.pid, signal.SIGINT)
@@ -170,3 +173,18 @@ def test_ctrl_c_while_a_local_cluster_starts_leaves_no_process(tmp_path: Path) -
             proc.kill()
     assert code != 0, err
     assert _none_left(mark), _marked(mark)
+    assert list(temporary.iterdir()) == []  # the workers' scratch folders too
+
+
+def test_a_local_cluster_run_leaves_nothing_in_the_temporary_folder(tmp_path: Path) -> None:
+    """Dask's workers keep scratch folders under the temporary folder (by default a
+    ``dask-scratch-space`` it leaves behind): a local cluster's are mexsim's own,
+    removed with the cluster."""
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    cfg = write_config(tmp_path, config_text(tmp_path / "r", matches=64))
+    proc = mexsim("run", cfg, "--cluster", "local:2", "--quiet",
+                  env=os.environ | {"TMPDIR": str(temporary)})
+    code, _, err = finish(proc, 300)
+    assert code == 0, err
+    assert list(temporary.iterdir()) == []
