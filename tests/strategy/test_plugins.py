@@ -580,3 +580,52 @@ def test_the_cache_key_covers_modules_of_every_subpackage(tmp_path: Path):
         after = key()
         assert after != before, nested
         before = after
+
+
+def test_reading_a_name_while_numba_compiles_in_another_thread(tmp_path: Path):
+    """CPython 3.11's ast.parse keeps its depth count per interpreter, not per thread:
+    two parses at once (a garbage collection's callback lets the other thread in, as
+    Dask's does) fail with 'SystemError: AST constructor recursion depth mismatch'.
+    numba parses a function's source as it compiles (under its compiler lock), Dask's
+    worker threads compile while a task reads a built-in's NAME (CI saw it)."""
+    import ast
+    import gc
+    import threading
+    import time
+
+    from numba.core.compiler_lock import global_compiler_lock
+
+    from mexsim.strategy import registry
+
+    path = BUILTIN_STRATEGIES / "longest_train.py"
+    source = path.read_bytes()
+    failures: list[str] = []
+
+    def compiles() -> None:  # as numba's lowering reads a function's first line
+        for _ in range(150):
+            with global_compiler_lock:
+                try:
+                    ast.parse(source)
+                except SystemError as exc:
+                    failures.append(f"numba's side: {exc}")
+
+    def reads_names() -> None:
+        for _ in range(150):
+            try:
+                assert registry._declared_name(path) == "longest_train"
+            except SystemError as exc:
+                failures.append(f"ours: {exc}")
+
+    def yield_the_lock(*_: object) -> None:
+        time.sleep(0.0001)
+
+    gc.callbacks.append(yield_the_lock)
+    try:
+        threads = [threading.Thread(target=compiles), threading.Thread(target=reads_names)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        gc.callbacks.remove(yield_the_lock)
+    assert failures == []
