@@ -10,7 +10,7 @@ most of longest_train's compile) are jobs of their own, and a strategy file that
 the planner starts after them, to load them rather than compile them again.
 
 A compiler process takes job after job (``python -m mexsim.warmup --serve``: one job
-a line on its stdin, each answered with a line when done) rather than one process a
+a line on its stdin, each answered with the same line when done) rather than one process a
 job: a process pays for numba's start and compiles numba's own helpers (array
 allocation, iteration, errors) once for all of its jobs, a quarter of a small
 strategy's compile. A job that fails (a broken strategy file) is left to the command,
@@ -18,11 +18,16 @@ which compiles that part itself and reports any error in its usual one line; a
 compiler process that dies with its job is replaced for the jobs after it.
 ``python -m mexsim.warmup JOB`` runs one job: ``engine``, ``planner``,
 ``weighted-planner`` or the path of a strategy file.
+
+A job's line is its name as a JSON string: a file's name may hold a newline, a carriage
+return or bytes that are not UTF-8 (Python's surrogate escapes), and each would break a
+plain line into two jobs, or fail to be written at all.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import selectors
 import subprocess
@@ -44,11 +49,21 @@ def warm_up_jobs(strategy_dirs: Sequence[str | Path] = ()) -> list[tuple[str, tu
     longest compiles start first, so that they do not end last)."""
     from mexsim.strategy.registry import strategy_dirs as folders
 
-    files = [path for folder in folders(strategy_dirs) if folder.is_dir()
-             for path in folder.glob("*.py") if not path.name.startswith("_")]
-    files.sort(key=lambda path: (-path.stat().st_size, str(path)))
+    sizes = {path: size for folder in folders(strategy_dirs) if folder.is_dir()
+             for path in folder.glob("*.py") if not path.name.startswith("_")
+             if (size := _size(path)) is not None}
+    files = sorted(sizes, key=lambda path: (-sizes[path], str(path)))
     return [*((job, ()) for job in (*PLANNER, ENGINE)),
             *((str(path), PLANNER if _uses_planner(path) else ()) for path in files)]
+
+
+def _size(path: Path) -> int | None:
+    """The file's size; None for a name that is not a file to compile (a broken
+    symbolic link, a file removed meanwhile), left to the command to report."""
+    try:
+        return path.stat().st_size if path.is_file() else None
+    except OSError:
+        return None
 
 
 def _uses_planner(path: Path) -> bool:
@@ -110,13 +125,13 @@ class _Compilers:
             return None
         process = subprocess.Popen(server_command(), stdin=subprocess.PIPE,
                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                   text=True, bufsize=1)
+                                   encoding="ascii", bufsize=1)
         self.selector.register(process.stdout, selectors.EVENT_READ, process)
         return process
 
     def _give(self, process: subprocess.Popen, job: str) -> None:
         try:
-            process.stdin.write(job + "\n")
+            process.stdin.write(encode_job(job) + "\n")
             process.stdin.flush()
         except OSError:  # it died while idle: its job is the command's
             self._drop(process)
@@ -151,18 +166,27 @@ def server_command() -> list[str]:
     return [sys.executable, "-m", "mexsim.warmup", SERVE]
 
 
+def encode_job(job: str) -> str:
+    """The job as one line of ASCII (see the module docstring)."""
+    return json.dumps(job, ensure_ascii=True)
+
+
 def serve() -> None:
-    """Run the jobs named on stdin, one a line, answering each with its name on stdout
+    """Run the jobs named on stdin, one a line, answering each with its line on stdout
     when done, failed or not. What a strategy file prints goes nowhere, not into the
-    answers: fd 1 is /dev/null from here on, the answers go to a copy of it."""
-    answers = os.fdopen(os.dup(1), "w", buffering=1)
+    answers: fd 1 is /dev/null from here on, the answers go to a copy of it. Nor does
+    it read the jobs: fd 0 is /dev/null too, the jobs come from a copy of it (a file
+    that read its stdin took the next jobs' lines, or waited for ever on a line the
+    command sends only once this job is answered)."""
+    answers = os.fdopen(os.dup(1), "w", encoding="ascii", buffering=1)
+    jobs = os.fdopen(os.dup(0), "r", encoding="ascii")
     os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
-    for line in sys.stdin:
-        job = line.strip()
+    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+    for line in jobs:
         # a failed job is the command's to report, in its one line, when it loads it
         with contextlib.suppress(Exception, SystemExit):
-            run_job(job)
-        answers.write(job + "\n")
+            run_job(json.loads(line))
+        answers.write(line.rstrip("\n") + "\n")
 
 
 def compile_engine() -> None:

@@ -21,8 +21,9 @@ def fake_compilers(monkeypatch, log: Path, seconds: float, dies_on: str = "") ->
     die without answering when given the job ``dies_on``)."""
     monkeypatch.setattr(warmup, "cache_is_cold", lambda: True)
     code = (f"import os, sys, time, pathlib; p = pathlib.Path({str(log)!r})\n"
+            "import json\n"
             "for line in sys.stdin:\n"
-            "    name = pathlib.Path(line.strip()).name\n"
+            "    name = pathlib.Path(json.loads(line)).name\n"
             "    p.open('a').write(f'start {name} {time.monotonic()} {os.getpid()}\\n')\n"
             f"    if name == {dies_on!r}: os._exit(1)\n"
             f"    time.sleep({seconds})\n"
@@ -94,11 +95,70 @@ def test_the_compiler_answers_each_job_whatever_the_strategy_prints_or_raises(
     (tmp_path / "exits.py").write_text("import sys\nsys.exit(3)\n")
     jobs = [str(tmp_path / name) for name in ("talks.py", "raises.py", "exits.py")]
     jobs.append(str(BUILTIN_STRATEGIES / "greedy.py"))  # after them, it still compiles
-    compiler = subprocess.run(warmup.server_command(), input="".join(j + "\n" for j in jobs),
+    assert serve(jobs) == [warmup.encode_job(job) for job in jobs]
+
+
+def serve(jobs: list[str]) -> list[str]:
+    """The answer lines of a real compiler process given these jobs."""
+    lines = "".join(warmup.encode_job(job) + "\n" for job in jobs)
+    compiler = subprocess.run(warmup.server_command(), input=lines,
                               capture_output=True, text=True, timeout=300,
                               env=os.environ | {"PYTHONPATH": os.pathsep.join(sys.path)})
     assert compiler.returncode == 0, compiler.stderr
-    assert compiler.stdout.splitlines() == jobs
+    return compiler.stdout.splitlines()
+
+
+IMPORTED = "import os\nopen({log!r}, 'ab').write(os.fsencode(__file__).hex().encode() + b'\\n')\n"
+
+
+def imported(log: Path) -> list[str]:
+    """The files that were imported, one a line of the log IMPORTED writes."""
+    return sorted(os.fsdecode(bytes.fromhex(line)) for line in log.read_text().split())
+
+
+def test_a_job_is_one_line_whatever_the_file_s_name(tmp_path: Path, monkeypatch):
+    """A name with a newline, a carriage return, bytes that are not UTF-8 or a leading
+    space is one job, the file it names (a newline split it into two jobs of files
+    that do not exist; the bytes raised UnicodeEncodeError out of the command)."""
+    log = tmp_path / "log"
+    folder = tmp_path / " odd folder"
+    folder.mkdir()
+    names = ["new\nline.py", "carriage\rreturn.py", os.fsdecode(b"latin\xe9.py"), " lead.py"]
+    for name in names:
+        (folder / name).write_text(IMPORTED.format(log=str(log)))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(sys.path))
+    jobs = [(job, after) for job, after in warmup.warm_up_jobs([folder])
+            if Path(job).parent == folder]
+    assert sorted(Path(job).name for job, _ in jobs) == sorted(names)
+    with warmup._Compilers(2) as pool:
+        pool.run(jobs)
+    assert imported(log) == sorted(str(folder / name) for name in names)
+
+
+def test_a_strategy_file_that_reads_stdin_takes_no_job(tmp_path: Path):
+    """What a strategy file reads from stdin, in a thread or not, is nothing: it took
+    the next jobs' lines (or, given its job alone, waited for ever for the next)."""
+    log = tmp_path / "log"
+    reads = tmp_path / "reads.py"
+    reads.write_text("import sys, threading\n"
+                     "threading.Thread(target=sys.stdin.read, daemon=True).start()\n"
+                     f"assert sys.stdin.readline() == ''\n{IMPORTED.format(log=str(log))}")
+    after = tmp_path / "after.py"
+    after.write_text(IMPORTED.format(log=str(log)))
+    jobs = [str(reads), str(after), str(reads)]
+    assert serve(jobs) == [warmup.encode_job(job) for job in jobs]
+    assert imported(log) == sorted(map(str, [after, reads, reads]))
+
+
+def test_a_name_that_is_no_file_is_left_to_the_command(tmp_path: Path):
+    """A broken symbolic link, a folder named like a strategy file: no job, and no
+    FileNotFoundError out of the warm-up (the command reports them, in one line)."""
+    (tmp_path / "broken.py").symlink_to(tmp_path / "gone.py")
+    (tmp_path / "folder.py").mkdir()
+    (tmp_path / "linked.py").symlink_to(BUILTIN_STRATEGIES / "greedy.py")
+    jobs = [Path(job).name for job, _ in warmup.warm_up_jobs([tmp_path])
+            if Path(job).parent == tmp_path]
+    assert jobs == ["linked.py"]
 
 
 def test_a_warm_cache_or_one_core_starts_nothing(tmp_path: Path, monkeypatch):
