@@ -32,15 +32,22 @@ import os
 import selectors
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from mexsim.compile_notice import cache_is_cold, compiling
+from mexsim.compile_notice import cache_is_cold, compiling, restate
 
 ENGINE = "engine"
 PLANNER = ("weighted-planner", "planner")  # the longest first
 SERVE = "--serve"
 POLL = 0.05  # seconds between looks at the running jobs
+# A job still running after this many seconds is named in the compile notice: the
+# longest takes ~16 CPU-s, so one that runs this long is a strategy file that hangs (or
+# a machine far too busy), and the notice says which (the command itself names the
+# file it is loading; the warm-up's notice named none, and waited for ever)
+LONG = 60.0
+STEP = "the engine and the strategies, in parallel"
 
 
 def warm_up_jobs(strategy_dirs: Sequence[str | Path] = ()) -> list[tuple[str, tuple[str, ...]]]:
@@ -81,7 +88,7 @@ def warm_up(strategy_dirs: Sequence[str | Path] = (), cores: int | None = None) 
     cores = max(1, cores or os.cpu_count() or 1)
     if cores == 1:
         return  # one core compiles no faster in processes: the command does it
-    with compiling("the engine and the strategies, in parallel"), _Compilers(cores) as pool:
+    with compiling(STEP), _Compilers(cores) as pool:
         pool.run(warm_up_jobs(strategy_dirs))
 
 
@@ -93,6 +100,8 @@ class _Compilers:
         self.cores = cores
         self.selector = selectors.DefaultSelector()
         self.busy: dict[subprocess.Popen, str] = {}  # process -> its job
+        self.since: dict[subprocess.Popen, float] = {}  # process -> when its job began
+        self.step = STEP
         self.idle: list[subprocess.Popen] = []
 
     def __enter__(self) -> _Compilers:
@@ -117,6 +126,16 @@ class _Compilers:
                 waiting.remove((job, after))
                 self._give(process, job)
             self._collect()
+            self._name_long_jobs()
+
+    def _name_long_jobs(self) -> None:
+        now = time.monotonic()
+        long = sorted(job for process, job in self.busy.items()
+                      if now - self.since[process] >= LONG)
+        step = f"{STEP}; still on {', '.join(long)}" if long else STEP
+        if step != self.step:
+            restate(step)
+            self.step = step
 
     def _free_process(self) -> subprocess.Popen | None:
         if self.idle:
@@ -137,6 +156,7 @@ class _Compilers:
             self._drop(process)
             return
         self.busy[process] = job
+        self.since[process] = time.monotonic()
 
     def _collect(self) -> None:
         """Wait a moment for answers; an idle process takes the next job."""

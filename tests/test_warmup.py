@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import _thread
+import io
 import os
 import subprocess
 import sys
@@ -16,9 +17,10 @@ from mexsim import warmup
 from mexsim.strategy.registry import BUILTIN_STRATEGIES
 
 
-def fake_compilers(monkeypatch, log: Path, seconds: float, dies_on: str = "") -> None:
+def fake_compilers(monkeypatch, log: Path, seconds: float, dies_on: str = "",
+                   slow_on: str = "") -> None:
     """Compiler processes that log each job's start and end instead of compiling (and
-    die without answering when given the job ``dies_on``)."""
+    die without answering when given the job ``dies_on``, take 2 s on ``slow_on``)."""
     monkeypatch.setattr(warmup, "cache_is_cold", lambda: True)
     code = (f"import os, sys, time, pathlib; p = pathlib.Path({str(log)!r})\n"
             "import json\n"
@@ -26,7 +28,7 @@ def fake_compilers(monkeypatch, log: Path, seconds: float, dies_on: str = "") ->
             "    name = pathlib.Path(json.loads(line)).name\n"
             "    p.open('a').write(f'start {name} {time.monotonic()} {os.getpid()}\\n')\n"
             f"    if name == {dies_on!r}: os._exit(1)\n"
-            f"    time.sleep({seconds})\n"
+            f"    time.sleep(2.0 if name == {slow_on!r} else {seconds})\n"
             "    p.open('a').write(f'end {name} {time.monotonic()} {os.getpid()}\\n')\n"
             "    print(line.strip(), flush=True)\n")
     monkeypatch.setattr(warmup, "server_command", lambda: [sys.executable, "-c", code])
@@ -159,6 +161,27 @@ def test_a_name_that_is_no_file_is_left_to_the_command(tmp_path: Path):
     jobs = [Path(job).name for job, _ in warmup.warm_up_jobs([tmp_path])
             if Path(job).parent == tmp_path]
     assert jobs == ["linked.py"]
+
+
+def test_a_job_that_takes_long_is_named_in_the_notice(tmp_path: Path, monkeypatch):
+    """A strategy file that hangs at import holds the warm-up: its notice names the
+    job once it has run LONG seconds (it named none: the command looked frozen, where
+    a warm cache's notice names the strategy it loads), and names it no more after."""
+    from mexsim import compile_notice as cn
+
+    monkeypatch.setattr(cn, "SILENT_FOR", 0.05)
+    monkeypatch.setattr(cn, "REDRAW", 0.01)
+    monkeypatch.setattr(warmup, "LONG", 0.5)
+    log = tmp_path / "log"
+    fake_compilers(monkeypatch, log, 0.05, slow_on=warmup.ENGINE)
+    stream = io.StringIO()
+    with cn.compile_notice(stream=stream):
+        warmup.warm_up(cores=2)
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 3, lines
+    assert lines[0].startswith(f"mexsim: compiling {warmup.STEP} (")
+    assert lines[1].startswith(f"mexsim: compiling {warmup.STEP}; still on engine (")
+    assert lines[2].startswith(f"mexsim: compiling {warmup.STEP} (")
 
 
 def test_a_warm_cache_or_one_core_starts_nothing(tmp_path: Path, monkeypatch):
