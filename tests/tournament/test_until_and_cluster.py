@@ -151,7 +151,8 @@ def test_a_worker_removes_its_copies_of_the_strategies_when_it_exits(tmp_path):
         "@dataclasses.dataclass(frozen=True)\n"
         "class Cfg:\n"
         "    strategy_dirs: tuple = ()\n"
-        "print(_worker_config(Cfg(), {'mine': ('mine.py', 'x = 1')}).strategy_dirs[0])\n")
+        "sources = {'mine': ('mine.py', 'x = 1', 'mine.py')}\n"
+        "print(_worker_config(Cfg(), sources).strategy_dirs[0])\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True, env=os.environ | {"TMPDIR": str(tmp_path)})
     folder = Path(done.stdout.strip())
