@@ -82,14 +82,26 @@ def _uses_planner(path: Path) -> bool:
 
 def warm_up(strategy_dirs: Sequence[str | Path] = (), cores: int | None = None) -> None:
     """On a cold cache, compile the engine and the strategies in parallel processes
-    (see the module docstring); nothing otherwise."""
+    (see the module docstring), ``cores`` of them at most (``mexsim run --workers``),
+    never more than this process may run on; nothing otherwise."""
     if not cache_is_cold():
         return
-    cores = max(1, cores or os.cpu_count() or 1)
+    cores = max(1, min(cores or usable_cores(), usable_cores()))
     if cores == 1:
         return  # one core compiles no faster in processes: the command does it
     with compiling(STEP), _Compilers(cores) as pool:
         pool.run(warm_up_jobs(strategy_dirs))
+
+
+def usable_cores() -> int:
+    """The cores this process may run on: os.cpu_count() counts the machine's, also
+    under ``taskset -c 0`` or a container's CPU set (``--workers 8`` or an affinity of
+    one core on two started as many compiler processes as that count, for cores they
+    could not have: numba's start paid for each, no compile sooner)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on this system (macOS, Windows)
+        return os.cpu_count() or 1
 
 
 class _Compilers:

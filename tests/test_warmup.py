@@ -184,6 +184,20 @@ def test_a_job_that_takes_long_is_named_in_the_notice(tmp_path: Path, monkeypatc
     assert lines[2].startswith(f"mexsim: compiling {warmup.STEP} (")
 
 
+@pytest.mark.parametrize(("usable", "asked", "started"), [(2, 8, 2), (1, None, 0),
+                                                         (1, 2, 0), (2, 1, 0)])
+def test_no_more_compilers_than_usable_cores(tmp_path: Path, monkeypatch, usable: int,
+                                             asked: int | None, started: int):
+    """`--workers 8` on two cores, or two cores counted with one usable (taskset, a
+    container's CPU set): as many compiler processes as cores there are to run them."""
+    log = tmp_path / "log"
+    fake_compilers(monkeypatch, log, 0.0)
+    monkeypatch.setattr(warmup.os, "sched_getaffinity", lambda pid: set(range(usable)))
+    warmup.warm_up(cores=asked)
+    pids = {pid for _, _, _, pid in events(log)} if log.exists() else set()
+    assert len(pids) == started
+
+
 def test_a_warm_cache_or_one_core_starts_nothing(tmp_path: Path, monkeypatch):
     log = tmp_path / "log"
     fake_compilers(monkeypatch, log, 0.0)
