@@ -154,7 +154,10 @@ def load_strategy_file(path: Path) -> StrategyInfo:
     # A name stable across processes: numba's on-disk cache refers to it when loading.
     # os.fsencode: a name with bytes that are not UTF-8 (surrogate escapes) is its bytes
     digest = hashlib.sha1(os.fsencode(path)).hexdigest()[:12]
-    module_name = f"mexsim_strategy_{path.stem}_{digest}"
+    # the stem's word characters only: numba's name mangler encodes the module's name in
+    # UTF-8, which a name's surrogate escapes (bytes that are not UTF-8) cannot be
+    stem = re.sub(r"\W", "_", path.stem)
+    module_name = f"mexsim_strategy_{stem}_{digest}"
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:
         raise ConfigError(f"{path}: cannot be imported as a strategy")

@@ -275,6 +275,16 @@ def test_a_file_name_that_is_not_utf8_is_named_in_its_line(tmp_path: Path):
     assert str(err.value).startswith(f"{path}:")
 
 
+@pytest.mark.parametrize("name", [b"caf\xe9.py", b"new\nline.py", b"sp ace.py"])
+def test_a_strategy_file_with_an_odd_name_loads(tmp_path: Path, name: bytes):
+    """numba encodes the module's name in UTF-8 as it compiles decide: a file name
+    with bytes that are not UTF-8 failed to compile (UnicodeEncodeError)."""
+    path = tmp_path / os.fsdecode(name)
+    path.write_text(COMPILED.format(name="odd"), encoding="utf-8")
+    info = load_strategy_file(path)
+    assert (info.name, info.path) == ("odd", str(path))
+
+
 def test_a_keyboard_interrupt_at_import_is_a_ctrl_c(tmp_path: Path):
     """KeyboardInterrupt is what Ctrl-C raises while the file imports: the command
     answers it as an interruption (exit status 130), not as the file's fault."""
