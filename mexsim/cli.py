@@ -261,7 +261,9 @@ def run(
         sys.stdout.flush()
         # Worker threads may be stuck in a strategy's compiled code, which nothing can
         # interrupt: end the process without joining them (the runner has cleaned up).
-        os._exit(SIGNALLED + exc.signum)
+        from mexsim.exit_now import exit_now
+
+        exit_now(SIGNALLED + exc.signum)
     finally:
         for bar in bars:
             bar.close()
