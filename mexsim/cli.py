@@ -402,7 +402,13 @@ def list_strategies(
             for k, v in info.params.items()) or "none"
         print(f"{name:<{width}}  {info.description}")
         print(f"{'':<{width}}  params: {params}")
-        print(f"{'':<{width}}  file:   {info.path}")
+        print(f"{'':<{width}}  file:   {_shown_path(info.path)}")
+
+
+def _shown_path(path: str) -> str:
+    """A file name as one printable line: a newline, or bytes that are not UTF-8 (their
+    surrogate escapes, which a strict UTF-8 stdout cannot encode), written as escapes."""
+    return path if path.isprintable() else path.encode("unicode_escape").decode("ascii")
 
 
 @app.command()

@@ -295,6 +295,19 @@ def test_a_keyboard_interrupt_at_import_is_a_ctrl_c(tmp_path: Path):
     assert not [name for name in sys.modules if name.startswith("mexsim_strategy_interrupts")]
 
 
+def test_mexsim_strategies_lists_an_odd_file_name_on_one_line(tmp_path: Path):
+    """A file's name with a newline or bytes that are not UTF-8 is listed escaped: a
+    newline broke the listing's line, a strict UTF-8 stdout could not write the bytes."""
+    names = {"newline": b"new\nline.py", "latin": b"caf\xe9.py"}
+    for name, file_name in names.items():
+        (tmp_path / os.fsdecode(file_name)).write_text(COMPILED.format(name=name))
+    result = runner.invoke(app, ["strategies", "--strategies", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    files = [line.split("file:", 1)[1].strip() for line in result.stdout.splitlines()
+             if "file:" in line and str(tmp_path) in line]
+    assert sorted(files) == sorted([f"{tmp_path}/new\\nline.py", f"{tmp_path}/caf\\udce9.py"])
+
+
 def test_two_files_with_the_same_name(tmp_path: Path):
     folder = tmp_path / "twins"
     folder.mkdir()
