@@ -178,10 +178,11 @@ def test_a_job_that_takes_long_is_named_in_the_notice(tmp_path: Path, monkeypatc
     with cn.compile_notice(stream=stream):
         warmup.warm_up(cores=2)
     lines = stream.getvalue().splitlines()
-    assert len(lines) == 3, lines
     assert lines[0].startswith(f"mexsim: compiling {warmup.STEP} (")
     assert lines[1].startswith(f"mexsim: compiling {warmup.STEP}; still on engine (")
-    assert lines[2].startswith(f"mexsim: compiling {warmup.STEP} (")
+    # the plain step again, if the spinner saw it before the warm-up ended (the engine's
+    # job is likely the last to end)
+    assert all(line.startswith(f"mexsim: compiling {warmup.STEP} (") for line in lines[2:])
 
 
 @pytest.mark.parametrize(("usable", "asked", "started"), [(2, 8, 2), (1, None, 0),
