@@ -30,10 +30,13 @@ import contextlib
 import json
 import os
 import selectors
+import signal
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from mexsim.compile_notice import cache_is_cold, compiling, restate
@@ -89,8 +92,41 @@ def warm_up(strategy_dirs: Sequence[str | Path] = (), cores: int | None = None) 
     cores = max(1, min(cores or usable_cores(), usable_cores()))
     if cores == 1:
         return  # one core compiles no faster in processes: the command does it
-    with compiling(STEP), _Compilers(cores) as pool:
+    # the compilers are stopped (the pool's exit) before a signal ends the command
+    with compiling(STEP), _signals_after_compilers(), _Compilers(cores) as pool:
         pool.run(warm_up_jobs(strategy_dirs))
+
+
+class _Signalled(BaseException):
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextmanager
+def _signals_after_compilers() -> Iterator[None]:
+    """SIGTERM and SIGHUP do what they would have done (end the command, by default)
+    once the compiler processes are stopped: their default action ended the command at
+    once and left its compilers running their jobs. Ctrl-C is a KeyboardInterrupt
+    already, which stops them."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # a library caller's thread: signals stay theirs
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise _Signalled(signum)
+
+    previous = {signum: signal.signal(signum, stop)
+                for signum in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    except _Signalled as exc:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        signal.raise_signal(exc.signum)  # the command's own answer to it, now
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def usable_cores() -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import _thread
 import io
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -226,6 +227,43 @@ def test_ctrl_c_leaves_no_compiler_running(tmp_path: Path, monkeypatch):
     assert time.monotonic() - begun < 10
     assert len(started) == 2 and all(job.poll() is not None for job in started)
     assert "end" not in (log.read_text() if log.exists() else "")
+
+
+class Terminated(Exception):
+    pass
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_sigterm_stops_the_compilers_before_the_command(tmp_path: Path, monkeypatch,
+                                                         signum: int):
+    """SIGTERM (or SIGHUP) during the warm-up: the compilers are stopped, then the
+    signal does what the command would have done with it (by default, end it: it
+    ended the command at once and left the compilers running their jobs)."""
+    log = tmp_path / "log"
+    fake_compilers(monkeypatch, log, 30.0)
+    started: list = []
+    real_popen = warmup.subprocess.Popen
+
+    def popen(*args, **kwargs):
+        started.append(real_popen(*args, **kwargs))
+        return started[-1]
+
+    def command_s_own(signum, frame):  # stands for the default action: ending
+        assert all(job.poll() is not None for job in started)
+        raise Terminated(signum)
+
+    monkeypatch.setattr(warmup.subprocess, "Popen", popen)
+    previous = signal.signal(signum, command_s_own)
+    try:
+        threading.Timer(1.0, os.kill, (os.getpid(), signum)).start()
+        begun = time.monotonic()
+        with pytest.raises(Terminated):
+            warmup.warm_up(cores=2)
+        assert signal.getsignal(signum) is command_s_own
+    finally:
+        signal.signal(signum, previous)
+    assert time.monotonic() - begun < 10
+    assert len(started) == 2 and all(job.poll() is not None for job in started)
 
 
 @pytest.mark.parametrize("weighted", [False, True])
