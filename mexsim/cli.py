@@ -261,7 +261,9 @@ def run(
         sys.stdout.flush()
         # Worker threads may be stuck in a strategy's compiled code, which nothing can
         # interrupt: end the process without joining them (the runner has cleaned up).
-        os._exit(SIGNALLED + exc.signum)
+        from mexsim.exit_now import exit_now
+
+        exit_now(SIGNALLED + exc.signum)
     finally:
         for bar in bars:
             bar.close()
@@ -400,7 +402,13 @@ def list_strategies(
             for k, v in info.params.items()) or "none"
         print(f"{name:<{width}}  {info.description}")
         print(f"{'':<{width}}  params: {params}")
-        print(f"{'':<{width}}  file:   {info.path}")
+        print(f"{'':<{width}}  file:   {_shown_path(info.path)}")
+
+
+def _shown_path(path: str) -> str:
+    """A file name as one printable line: a newline, or bytes that are not UTF-8 (their
+    surrogate escapes, which a strict UTF-8 stdout cannot encode), written as escapes."""
+    return path if path.isprintable() else path.encode("unicode_escape").decode("ascii")
 
 
 @app.command()

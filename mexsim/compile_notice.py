@@ -152,6 +152,15 @@ def compiling(step: str) -> Iterator[None]:
         notice.end()
 
 
+def restate(step: str) -> None:
+    """Say the step open in this process (``compiling``) in other words, its start kept:
+    what it is on, once that matters (a compiler process's job that takes long)."""
+    with _lock:
+        notice = _current[-1] if _current else None
+        if notice is not None and notice.step:
+            notice.step = step
+
+
 @contextmanager
 def compile_notice(quiet: bool = False, stream: TextIO | None = None
                    ) -> Iterator[CompileNotice | None]:

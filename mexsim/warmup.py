@@ -10,7 +10,7 @@ most of longest_train's compile) are jobs of their own, and a strategy file that
 the planner starts after them, to load them rather than compile them again.
 
 A compiler process takes job after job (``python -m mexsim.warmup --serve``: one job
-a line on its stdin, each answered with a line when done) rather than one process a
+a line on its stdin, each answered with the same line when done) rather than one process a
 job: a process pays for numba's start and compiles numba's own helpers (array
 allocation, iteration, errors) once for all of its jobs, a quarter of a small
 strategy's compile. A job that fails (a broken strategy file) is left to the command,
@@ -18,24 +18,39 @@ which compiles that part itself and reports any error in its usual one line; a
 compiler process that dies with its job is replaced for the jobs after it.
 ``python -m mexsim.warmup JOB`` runs one job: ``engine``, ``planner``,
 ``weighted-planner`` or the path of a strategy file.
+
+A job's line is its name as a JSON string: a file's name may hold a newline, a carriage
+return or bytes that are not UTF-8 (Python's surrogate escapes), and each would break a
+plain line into two jobs, or fail to be written at all.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import selectors
+import signal
 import subprocess
 import sys
-from collections.abc import Sequence
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
-from mexsim.compile_notice import cache_is_cold, compiling
+from mexsim.compile_notice import cache_is_cold, compiling, restate
 
 ENGINE = "engine"
 PLANNER = ("weighted-planner", "planner")  # the longest first
 SERVE = "--serve"
 POLL = 0.05  # seconds between looks at the running jobs
+# A job still running after this many seconds is named in the compile notice: the
+# longest takes ~16 CPU-s, so one that runs this long is a strategy file that hangs (or
+# a machine far too busy), and the notice says which (the command itself names the
+# file it is loading; the warm-up's notice named none, and waited for ever)
+LONG = 60.0
+STEP = "the engine and the strategies, in parallel"
 
 
 def warm_up_jobs(strategy_dirs: Sequence[str | Path] = ()) -> list[tuple[str, tuple[str, ...]]]:
@@ -44,11 +59,21 @@ def warm_up_jobs(strategy_dirs: Sequence[str | Path] = ()) -> list[tuple[str, tu
     longest compiles start first, so that they do not end last)."""
     from mexsim.strategy.registry import strategy_dirs as folders
 
-    files = [path for folder in folders(strategy_dirs) if folder.is_dir()
-             for path in folder.glob("*.py") if not path.name.startswith("_")]
-    files.sort(key=lambda path: (-path.stat().st_size, str(path)))
+    sizes = {path: size for folder in folders(strategy_dirs) if folder.is_dir()
+             for path in folder.glob("*.py") if not path.name.startswith("_")
+             if (size := _size(path)) is not None}
+    files = sorted(sizes, key=lambda path: (-sizes[path], str(path)))
     return [*((job, ()) for job in (*PLANNER, ENGINE)),
             *((str(path), PLANNER if _uses_planner(path) else ()) for path in files)]
+
+
+def _size(path: Path) -> int | None:
+    """The file's size; None for a name that is not a file to compile (a broken
+    symbolic link, a file removed meanwhile), left to the command to report."""
+    try:
+        return path.stat().st_size if path.is_file() else None
+    except OSError:
+        return None
 
 
 def _uses_planner(path: Path) -> bool:
@@ -60,14 +85,59 @@ def _uses_planner(path: Path) -> bool:
 
 def warm_up(strategy_dirs: Sequence[str | Path] = (), cores: int | None = None) -> None:
     """On a cold cache, compile the engine and the strategies in parallel processes
-    (see the module docstring); nothing otherwise."""
+    (see the module docstring), ``cores`` of them at most (``mexsim run --workers``),
+    never more than this process may run on; nothing otherwise."""
     if not cache_is_cold():
         return
-    cores = max(1, cores or os.cpu_count() or 1)
+    cores = max(1, min(cores or usable_cores(), usable_cores()))
     if cores == 1:
         return  # one core compiles no faster in processes: the command does it
-    with compiling("the engine and the strategies, in parallel"), _Compilers(cores) as pool:
+    # the compilers are stopped (the pool's exit) before a signal ends the command
+    with compiling(STEP), _signals_after_compilers(), _Compilers(cores) as pool:
         pool.run(warm_up_jobs(strategy_dirs))
+
+
+class _Signalled(BaseException):
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextmanager
+def _signals_after_compilers() -> Iterator[None]:
+    """SIGTERM and SIGHUP do what they would have done (end the command, by default)
+    once the compiler processes are stopped: their default action ended the command at
+    once and left its compilers running their jobs. Ctrl-C is a KeyboardInterrupt
+    already, which stops them."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # a library caller's thread: signals stay theirs
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise _Signalled(signum)
+
+    previous = {signum: signal.signal(signum, stop)
+                for signum in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    except _Signalled as exc:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        signal.raise_signal(exc.signum)  # the command's own answer to it, now
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def usable_cores() -> int:
+    """The cores this process may run on: os.cpu_count() counts the machine's, also
+    under ``taskset -c 0`` or a container's CPU set (``--workers 8`` or an affinity of
+    one core on two started as many compiler processes as that count, for cores they
+    could not have: numba's start paid for each, no compile sooner)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on this system (macOS, Windows)
+        return os.cpu_count() or 1
 
 
 class _Compilers:
@@ -78,6 +148,8 @@ class _Compilers:
         self.cores = cores
         self.selector = selectors.DefaultSelector()
         self.busy: dict[subprocess.Popen, str] = {}  # process -> its job
+        self.since: dict[subprocess.Popen, float] = {}  # process -> when its job began
+        self.step = STEP
         self.idle: list[subprocess.Popen] = []
 
     def __enter__(self) -> _Compilers:
@@ -102,6 +174,16 @@ class _Compilers:
                 waiting.remove((job, after))
                 self._give(process, job)
             self._collect()
+            self._name_long_jobs()
+
+    def _name_long_jobs(self) -> None:
+        now = time.monotonic()
+        long = sorted(job for process, job in self.busy.items()
+                      if now - self.since[process] >= LONG)
+        step = f"{STEP}; still on {', '.join(long)}" if long else STEP
+        if step != self.step:
+            restate(step)
+            self.step = step
 
     def _free_process(self) -> subprocess.Popen | None:
         if self.idle:
@@ -110,18 +192,19 @@ class _Compilers:
             return None
         process = subprocess.Popen(server_command(), stdin=subprocess.PIPE,
                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                   text=True, bufsize=1)
+                                   encoding="ascii", bufsize=1)
         self.selector.register(process.stdout, selectors.EVENT_READ, process)
         return process
 
     def _give(self, process: subprocess.Popen, job: str) -> None:
         try:
-            process.stdin.write(job + "\n")
+            process.stdin.write(encode_job(job) + "\n")
             process.stdin.flush()
         except OSError:  # it died while idle: its job is the command's
             self._drop(process)
             return
         self.busy[process] = job
+        self.since[process] = time.monotonic()
 
     def _collect(self) -> None:
         """Wait a moment for answers; an idle process takes the next job."""
@@ -151,18 +234,27 @@ def server_command() -> list[str]:
     return [sys.executable, "-m", "mexsim.warmup", SERVE]
 
 
+def encode_job(job: str) -> str:
+    """The job as one line of ASCII (see the module docstring)."""
+    return json.dumps(job, ensure_ascii=True)
+
+
 def serve() -> None:
-    """Run the jobs named on stdin, one a line, answering each with its name on stdout
+    """Run the jobs named on stdin, one a line, answering each with its line on stdout
     when done, failed or not. What a strategy file prints goes nowhere, not into the
-    answers: fd 1 is /dev/null from here on, the answers go to a copy of it."""
-    answers = os.fdopen(os.dup(1), "w", buffering=1)
+    answers: fd 1 is /dev/null from here on, the answers go to a copy of it. Nor does
+    it read the jobs: fd 0 is /dev/null too, the jobs come from a copy of it (a file
+    that read its stdin took the next jobs' lines, or waited for ever on a line the
+    command sends only once this job is answered)."""
+    answers = os.fdopen(os.dup(1), "w", encoding="ascii", buffering=1)
+    jobs = os.fdopen(os.dup(0), "r", encoding="ascii")
     os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
-    for line in sys.stdin:
-        job = line.strip()
+    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+    for line in jobs:
         # a failed job is the command's to report, in its one line, when it loads it
         with contextlib.suppress(Exception, SystemExit):
-            run_job(job)
-        answers.write(job + "\n")
+            run_job(json.loads(line))
+        answers.write(line.rstrip("\n") + "\n")
 
 
 def compile_engine() -> None:

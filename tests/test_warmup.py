@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import _thread
+import io
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -16,16 +18,18 @@ from mexsim import warmup
 from mexsim.strategy.registry import BUILTIN_STRATEGIES
 
 
-def fake_compilers(monkeypatch, log: Path, seconds: float, dies_on: str = "") -> None:
+def fake_compilers(monkeypatch, log: Path, seconds: float, dies_on: str = "",
+                   slow_on: str = "") -> None:
     """Compiler processes that log each job's start and end instead of compiling (and
-    die without answering when given the job ``dies_on``)."""
+    die without answering when given the job ``dies_on``, take 2 s on ``slow_on``)."""
     monkeypatch.setattr(warmup, "cache_is_cold", lambda: True)
     code = (f"import os, sys, time, pathlib; p = pathlib.Path({str(log)!r})\n"
+            "import json\n"
             "for line in sys.stdin:\n"
-            "    name = pathlib.Path(line.strip()).name\n"
+            "    name = pathlib.Path(json.loads(line)).name\n"
             "    p.open('a').write(f'start {name} {time.monotonic()} {os.getpid()}\\n')\n"
             f"    if name == {dies_on!r}: os._exit(1)\n"
-            f"    time.sleep({seconds})\n"
+            f"    time.sleep(2.0 if name == {slow_on!r} else {seconds})\n"
             "    p.open('a').write(f'end {name} {time.monotonic()} {os.getpid()}\\n')\n"
             "    print(line.strip(), flush=True)\n")
     monkeypatch.setattr(warmup, "server_command", lambda: [sys.executable, "-c", code])
@@ -94,11 +98,106 @@ def test_the_compiler_answers_each_job_whatever_the_strategy_prints_or_raises(
     (tmp_path / "exits.py").write_text("import sys\nsys.exit(3)\n")
     jobs = [str(tmp_path / name) for name in ("talks.py", "raises.py", "exits.py")]
     jobs.append(str(BUILTIN_STRATEGIES / "greedy.py"))  # after them, it still compiles
-    compiler = subprocess.run(warmup.server_command(), input="".join(j + "\n" for j in jobs),
+    assert serve(jobs) == [warmup.encode_job(job) for job in jobs]
+
+
+def serve(jobs: list[str]) -> list[str]:
+    """The answer lines of a real compiler process given these jobs."""
+    lines = "".join(warmup.encode_job(job) + "\n" for job in jobs)
+    compiler = subprocess.run(warmup.server_command(), input=lines,
                               capture_output=True, text=True, timeout=300,
                               env=os.environ | {"PYTHONPATH": os.pathsep.join(sys.path)})
     assert compiler.returncode == 0, compiler.stderr
-    assert compiler.stdout.splitlines() == jobs
+    return compiler.stdout.splitlines()
+
+
+IMPORTED = "import os\nopen({log!r}, 'ab').write(os.fsencode(__file__).hex().encode() + b'\\n')\n"
+
+
+def imported(log: Path) -> list[str]:
+    """The files that were imported, one a line of the log IMPORTED writes."""
+    return sorted(os.fsdecode(bytes.fromhex(line)) for line in log.read_text().split())
+
+
+def test_a_job_is_one_line_whatever_the_file_s_name(tmp_path: Path, monkeypatch):
+    """A name with a newline, a carriage return, bytes that are not UTF-8 or a leading
+    space is one job, the file it names (a newline split it into two jobs of files
+    that do not exist; the bytes raised UnicodeEncodeError out of the command)."""
+    log = tmp_path / "log"
+    folder = tmp_path / " odd folder"
+    folder.mkdir()
+    names = ["new\nline.py", "carriage\rreturn.py", os.fsdecode(b"latin\xe9.py"), " lead.py"]
+    for name in names:
+        (folder / name).write_text(IMPORTED.format(log=str(log)))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(sys.path))
+    jobs = [(job, after) for job, after in warmup.warm_up_jobs([folder])
+            if Path(job).parent == folder]
+    assert sorted(Path(job).name for job, _ in jobs) == sorted(names)
+    with warmup._Compilers(2) as pool:
+        pool.run(jobs)
+    assert imported(log) == sorted(str(folder / name) for name in names)
+
+
+def test_a_strategy_file_that_reads_stdin_takes_no_job(tmp_path: Path):
+    """What a strategy file reads from stdin, in a thread or not, is nothing: it took
+    the next jobs' lines (or, given its job alone, waited for ever for the next)."""
+    log = tmp_path / "log"
+    reads = tmp_path / "reads.py"
+    reads.write_text("import sys, threading\n"
+                     "threading.Thread(target=sys.stdin.read, daemon=True).start()\n"
+                     f"assert sys.stdin.readline() == ''\n{IMPORTED.format(log=str(log))}")
+    after = tmp_path / "after.py"
+    after.write_text(IMPORTED.format(log=str(log)))
+    jobs = [str(reads), str(after), str(reads)]
+    assert serve(jobs) == [warmup.encode_job(job) for job in jobs]
+    assert imported(log) == sorted(map(str, [after, reads, reads]))
+
+
+def test_a_name_that_is_no_file_is_left_to_the_command(tmp_path: Path):
+    """A broken symbolic link, a folder named like a strategy file: no job, and no
+    FileNotFoundError out of the warm-up (the command reports them, in one line)."""
+    (tmp_path / "broken.py").symlink_to(tmp_path / "gone.py")
+    (tmp_path / "folder.py").mkdir()
+    (tmp_path / "linked.py").symlink_to(BUILTIN_STRATEGIES / "greedy.py")
+    jobs = [Path(job).name for job, _ in warmup.warm_up_jobs([tmp_path])
+            if Path(job).parent == tmp_path]
+    assert jobs == ["linked.py"]
+
+
+def test_a_job_that_takes_long_is_named_in_the_notice(tmp_path: Path, monkeypatch):
+    """A strategy file that hangs at import holds the warm-up: its notice names the
+    job once it has run LONG seconds (it named none: the command looked frozen, where
+    a warm cache's notice names the strategy it loads), and names it no more after."""
+    from mexsim import compile_notice as cn
+
+    monkeypatch.setattr(cn, "SILENT_FOR", 0.05)
+    monkeypatch.setattr(cn, "REDRAW", 0.01)
+    monkeypatch.setattr(warmup, "LONG", 0.5)
+    log = tmp_path / "log"
+    fake_compilers(monkeypatch, log, 0.05, slow_on=warmup.ENGINE)
+    stream = io.StringIO()
+    with cn.compile_notice(stream=stream):
+        warmup.warm_up(cores=2)
+    lines = stream.getvalue().splitlines()
+    assert lines[0].startswith(f"mexsim: compiling {warmup.STEP} (")
+    assert lines[1].startswith(f"mexsim: compiling {warmup.STEP}; still on engine (")
+    # the plain step again, if the spinner saw it before the warm-up ended (the engine's
+    # job is likely the last to end)
+    assert all(line.startswith(f"mexsim: compiling {warmup.STEP} (") for line in lines[2:])
+
+
+@pytest.mark.parametrize(("usable", "asked", "started"), [(2, 8, 2), (1, None, 0),
+                                                         (1, 2, 0), (2, 1, 0)])
+def test_no_more_compilers_than_usable_cores(tmp_path: Path, monkeypatch, usable: int,
+                                             asked: int | None, started: int):
+    """`--workers 8` on two cores, or two cores counted with one usable (taskset, a
+    container's CPU set): as many compiler processes as cores there are to run them."""
+    log = tmp_path / "log"
+    fake_compilers(monkeypatch, log, 0.0)
+    monkeypatch.setattr(warmup.os, "sched_getaffinity", lambda pid: set(range(usable)))
+    warmup.warm_up(cores=asked)
+    pids = {pid for _, _, _, pid in events(log)} if log.exists() else set()
+    assert len(pids) == started
 
 
 def test_a_warm_cache_or_one_core_starts_nothing(tmp_path: Path, monkeypatch):
@@ -128,6 +227,43 @@ def test_ctrl_c_leaves_no_compiler_running(tmp_path: Path, monkeypatch):
     assert time.monotonic() - begun < 10
     assert len(started) == 2 and all(job.poll() is not None for job in started)
     assert "end" not in (log.read_text() if log.exists() else "")
+
+
+class Terminated(Exception):
+    pass
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_sigterm_stops_the_compilers_before_the_command(tmp_path: Path, monkeypatch,
+                                                         signum: int):
+    """SIGTERM (or SIGHUP) during the warm-up: the compilers are stopped, then the
+    signal does what the command would have done with it (by default, end it: it
+    ended the command at once and left the compilers running their jobs)."""
+    log = tmp_path / "log"
+    fake_compilers(monkeypatch, log, 30.0)
+    started: list = []
+    real_popen = warmup.subprocess.Popen
+
+    def popen(*args, **kwargs):
+        started.append(real_popen(*args, **kwargs))
+        return started[-1]
+
+    def command_s_own(signum, frame):  # stands for the default action: ending
+        assert all(job.poll() is not None for job in started)
+        raise Terminated(signum)
+
+    monkeypatch.setattr(warmup.subprocess, "Popen", popen)
+    previous = signal.signal(signum, command_s_own)
+    try:
+        threading.Timer(1.0, os.kill, (os.getpid(), signum)).start()
+        begun = time.monotonic()
+        with pytest.raises(Terminated):
+            warmup.warm_up(cores=2)
+        assert signal.getsignal(signum) is command_s_own
+    finally:
+        signal.signal(signum, previous)
+    assert time.monotonic() - begun < 10
+    assert len(started) == 2 and all(job.poll() is not None for job in started)
 
 
 @pytest.mark.parametrize("weighted", [False, True])

@@ -14,6 +14,7 @@ import ast
 import hashlib
 import importlib.util
 import math
+import os
 import re
 import sys
 import warnings
@@ -151,8 +152,12 @@ def load_strategy_file(path: Path) -> StrategyInfo:
     from mexsim.strategy.api import DECIDE_SIGNATURE, is_builtin
 
     # A name stable across processes: numba's on-disk cache refers to it when loading.
-    digest = hashlib.sha1(str(path).encode()).hexdigest()[:12]
-    module_name = f"mexsim_strategy_{path.stem}_{digest}"
+    # os.fsencode: a name with bytes that are not UTF-8 (surrogate escapes) is its bytes
+    digest = hashlib.sha1(os.fsencode(path)).hexdigest()[:12]
+    # the stem's word characters only: numba's name mangler encodes the module's name in
+    # UTF-8, which a name's surrogate escapes (bytes that are not UTF-8) cannot be
+    stem = re.sub(r"\W", "_", path.stem)
+    module_name = f"mexsim_strategy_{stem}_{digest}"
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:
         raise ConfigError(f"{path}: cannot be imported as a strategy")
@@ -180,6 +185,13 @@ def load_strategy_file(path: Path) -> StrategyInfo:
         raise ConfigError(f"{path}: importing the strategy failed: it called "
                           f"sys.exit({exc.code!r}); remove the call (a strategy file defines NAME, "
                           "DESCRIPTION, PARAMS and decide)") from exc
+    except KeyboardInterrupt:  # Ctrl-C while it imports: the command's to answer
+        del sys.modules[module_name]
+        raise
+    except BaseException as exc:  # GeneratorExit, a class of its own: no crash either
+        del sys.modules[module_name]
+        raise ConfigError(f"{path}: importing the strategy failed: "
+                          f"{type(exc).__name__}: {exc}") from exc
 
     name = getattr(module, "NAME", None)
     if not isinstance(name, str) or not NAME_PATTERN.match(name):

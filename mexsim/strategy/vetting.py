@@ -149,7 +149,8 @@ def _marker(path: Path) -> Path | None:
     except OSError:
         return None
     digest = hashlib.sha256()
-    for part in (VETTING_VERSION, numba.__version__, str(path.resolve())):
-        digest.update(part.encode() + b"\0")
+    # os.fsencode: a path's bytes, also those that are not UTF-8 (surrogate escapes)
+    for part in (VETTING_VERSION, numba.__version__, path.resolve()):
+        digest.update(os.fsencode(part) + b"\0")
     digest.update(content)
     return Path(cache) / "vetted" / digest.hexdigest()[:32]

@@ -14,7 +14,12 @@ from hypothesis import seed as hypothesis_seed
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from mexsim.errors import ConfigError
-from mexsim.strategy.registry import StrategyInfo, available_strategies, load_strategy_file
+from mexsim.strategy.registry import (
+    StrategyInfo,
+    available_strategies,
+    broken_strategies,
+    load_strategy_file,
+)
 from mexsim.testing import probes
 from mexsim.testing.contract import Checker, ContractViolation, Decision
 from mexsim.testing.crossprocess import choices_elsewhere
@@ -88,6 +93,11 @@ def resolve(target: str, strategy_dirs: Sequence[str | Path] = ()) -> StrategyIn
             raise _LoadFailure(_condensed(str(exc)),
                                getattr(exc, "check", "loads")) from None
     known = available_strategies(strategy_dirs)
+    broken = broken_strategies(strategy_dirs).get(target)
+    if target not in known and broken is not None:
+        # its file is there but set aside: the contract's first failed check, as for its
+        # path ('not a known strategy' sent the author looking for a typo)
+        raise _LoadFailure(_condensed(broken))
     if target not in known:
         raise ConfigError(f"'{target}' is not a known strategy (allowed: "
                           f"{', '.join(sorted(known))}); give a name or a .py file")

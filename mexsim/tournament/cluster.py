@@ -107,9 +107,10 @@ def start_workers_early(address: str | None) -> None:
         forkserver.ensure_running()
 
 
-def strategy_sources(config: Config) -> dict[str, tuple[str, str]]:
-    """Strategy name -> (file name, source text) of every strategy the run uses that does
-    not ship with mexsim (the built-ins are on every worker already)."""
+def strategy_sources(config: Config) -> dict[str, tuple[str, str, str]]:
+    """Strategy name -> (file name, source text, its path here) of every strategy the run
+    uses that does not ship with mexsim (the built-ins are on every worker already); the
+    path names the file in what a worker says of it."""
     from mexsim.strategy.registry import BUILTIN_STRATEGIES, available_strategies
 
     known = available_strategies(config.strategy_dirs)
@@ -117,33 +118,47 @@ def strategy_sources(config: Config) -> dict[str, tuple[str, str]]:
     for name in sorted({p.strategy for p in config.players}):
         path = Path(known[name].path)
         if path.parent != BUILTIN_STRATEGIES:
-            sources[name] = (path.name, path.read_text(encoding="utf-8"))
+            sources[name] = (path.name, path.read_text(encoding="utf-8"), str(path))
     return sources
 
 
 _WORKER_FOLDERS: dict[str, Path] = {}
 
 
-def _worker_config(config: Config, sources: dict[str, tuple[str, str]]) -> Config:
+def _worker_config(config: Config, sources: dict[str, tuple[str, str, str]]) -> Config:
     """The config as a worker plays it: strategies from its own copy of the sources."""
     if not sources:
         return dataclasses.replace(config, strategy_dirs=())
     key = hashlib.sha256(repr(sorted(sources.items())).encode()).hexdigest()[:16]
     folder = _WORKER_FOLDERS.get(key)
     if folder is None:
-        folder = Path(tempfile.mkdtemp(prefix=f"mexsim-strategies-{key}-"))
-        # kept for the worker's next runs of the same sources, gone when it exits
+        # kept for the worker's next runs of the same sources, gone when it exits: in
+        # a Dask worker's own scratch folder, which Dask removes with the worker (a
+        # local cluster's workers end without running atexit: their copies stayed in
+        # the temporary folder, a folder per worker and run), else removed at exit
+        folder = Path(tempfile.mkdtemp(prefix=f"mexsim-strategies-{key}-",
+                                       dir=_worker_scratch()))
         atexit.register(shutil.rmtree, folder, True)
-        for file_name, text in sources.values():
+        for file_name, text, _ in sources.values():
             (folder / file_name).write_text(text, encoding="utf-8")
         _WORKER_FOLDERS[key] = folder
     return dataclasses.replace(config, strategy_dirs=(str(folder),))
 
 
+def _worker_scratch() -> str | None:
+    """The scratch folder of the Dask worker this runs in (None: not in a worker)."""
+    try:
+        from distributed import get_worker
+
+        return get_worker().local_directory
+    except (ImportError, ValueError):  # ValueError: no worker here
+        return None
+
+
 _WORKER_STRATEGIES: dict[Path, StrategyInfo] = {}
 
 
-def _worker_strategies(config: Config, sources: dict[str, tuple[str, str]]
+def _worker_strategies(config: Config, sources: dict[str, tuple[str, str, str]]
                        ) -> dict[str, StrategyInfo]:
     """The strategies the run uses, each file loaded once per worker process: a
     built-in from mexsim's own folder, any other from the worker's copy of its source
@@ -161,7 +176,12 @@ def _worker_strategies(config: Config, sources: dict[str, tuple[str, str]]
             if path is None:  # the client vetted the names: another mexsim's built-ins
                 raise ConfigError(f"strategy {name!r} is not built into the worker's mexsim")
         if path not in _WORKER_STRATEGIES:
-            _WORKER_STRATEGIES[path] = load_strategy_file(path)
+            try:
+                _WORKER_STRATEGIES[path] = load_strategy_file(path)
+            except ConfigError as exc:  # named as the command knows it, not by this copy
+                if name not in sources:
+                    raise
+                raise ConfigError(str(exc).replace(str(path), sources[name][2])) from exc
         known[name] = _WORKER_STRATEGIES[path]
     return known
 
@@ -176,7 +196,7 @@ def load_builtin_strategies() -> None:
             _WORKER_STRATEGIES[path] = load_strategy_file(path)
 
 
-def _worker_players(config: Config, sources: dict[str, tuple[str, str]], version: str
+def _worker_players(config: Config, sources: dict[str, tuple[str, str, str]], version: str
                     ) -> tuple[Config, list]:
     """What every task does first on a worker: refuse another mexsim version, restore
     malloc's plain behaviour, and make the config and policies it plays."""
@@ -190,7 +210,7 @@ def _worker_players(config: Config, sources: dict[str, tuple[str, str]], version
                                           _worker_strategies(worker_config, sources))
 
 
-def play_remote_blocks(config: Config, sources: dict[str, tuple[str, str]], version: str,
+def play_remote_blocks(config: Config, sources: dict[str, tuple[str, str, str]], version: str,
                        spans: list[tuple[int, int]]) -> list[np.ndarray]:
     """A worker's task: for each (first, n) of ``spans``, the res array of matches
     first … first+n-1 of the config (mexsim/tournament/block_tasks.py)."""
@@ -200,7 +220,7 @@ def play_remote_blocks(config: Config, sources: dict[str, tuple[str, str]], vers
     return [play_block(worker_config, players, first, n) for first, n in spans]
 
 
-def play_remote_luck_blocks(config: Config, sources: dict[str, tuple[str, str]],
+def play_remote_luck_blocks(config: Config, sources: dict[str, tuple[str, str, str]],
                             version: str, model: LuckModel, spans: list[tuple[int, int]]
                             ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """A worker's task in a luck-adjusted run: ``play_remote_blocks`` with each block's
@@ -211,7 +231,7 @@ def play_remote_luck_blocks(config: Config, sources: dict[str, tuple[str, str]],
     return [play_luck_block(worker_config, players, first, n, model) for first, n in spans]
 
 
-def play_write_remote_blocks(config: Config, sources: dict[str, tuple[str, str]],
+def play_write_remote_blocks(config: Config, sources: dict[str, tuple[str, str, str]],
                              version: str, url: str, run_id: str, indices: list[int],
                              spans: list[tuple[int, int]], model: LuckModel | None = None
                              ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]:

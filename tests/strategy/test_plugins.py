@@ -232,12 +232,16 @@ def decide(view, params):
          ["importing the strategy failed", "sys.exit(3)"]),
         ("raise SystemExit\n" + HEADER.format(name="exits_bare"),
          ["importing the strategy failed", "sys.exit(None)"]),
+        ("raise GeneratorExit('done')\n" + HEADER.format(name="generator_exit"),
+         ["importing the strategy failed", "GeneratorExit: done"]),
+        ("class Mine(BaseException):\n    pass\n\n\nraise Mine('own')\n"
+         + HEADER.format(name="own_base"), ["importing the strategy failed", "Mine: own"]),
         (HEADER.format(name="big_memory") + "MEMORY = 33\n", ["MEMORY", "0..32", "33"]),
         (HEADER.format(name="neg_memory") + "MEMORY = -1\n", ["MEMORY", "0..32"]),
     ],
     ids=["missing-name", "bad-name", "params-not-number", "params-bool", "not-compiled",
-         "no-decide", "syntax-error", "import-error", "exits", "exits-bare", "memory-over-32",
-         "memory-negative"],
+         "no-decide", "syntax-error", "import-error", "exits", "exits-bare", "generator-exit",
+         "own-base-exception", "memory-over-32", "memory-negative"],
 )
 def test_a_bad_strategy_file_is_one_line_naming_it(tmp_path: Path, text: str,
                                                    expected: list[str]):
@@ -259,6 +263,49 @@ def test_a_bad_strategy_file_is_one_line_naming_it(tmp_path: Path, text: str,
     stderr = without_compile_notes(result.stderr)
     assert stderr.count("\n") == 1 and str(path) in stderr, result.stderr
     assert stderr.startswith("mexsim: warning: "), result.stderr
+
+
+def test_a_file_name_that_is_not_utf8_is_named_in_its_line(tmp_path: Path):
+    """Bytes that are not UTF-8 in the file's name (UnicodeEncodeError out of the
+    command, from the module name's digest): its one line, the bytes escaped."""
+    path = tmp_path / os.fsdecode(b"caf\xe9.py")
+    path.write_text(HEADER.format(name="cafe"), encoding="utf-8")
+    with pytest.raises(ConfigError, match="'decide'") as err:
+        load_strategy_file(path)
+    assert str(err.value).startswith(f"{path}:")
+
+
+@pytest.mark.parametrize("name", [b"caf\xe9.py", b"new\nline.py", b"sp ace.py"])
+def test_a_strategy_file_with_an_odd_name_loads(tmp_path: Path, name: bytes):
+    """numba encodes the module's name in UTF-8 as it compiles decide: a file name
+    with bytes that are not UTF-8 failed to compile (UnicodeEncodeError)."""
+    path = tmp_path / os.fsdecode(name)
+    path.write_text(COMPILED.format(name="odd"), encoding="utf-8")
+    info = load_strategy_file(path)
+    assert (info.name, info.path) == ("odd", str(path))
+
+
+def test_a_keyboard_interrupt_at_import_is_a_ctrl_c(tmp_path: Path):
+    """KeyboardInterrupt is what Ctrl-C raises while the file imports: the command
+    answers it as an interruption (exit status 130), not as the file's fault."""
+    path = tmp_path / "interrupts.py"
+    path.write_text("raise KeyboardInterrupt\n" + HEADER.format(name="interrupts"))
+    with pytest.raises(KeyboardInterrupt):
+        load_strategy_file(path)
+    assert not [name for name in sys.modules if name.startswith("mexsim_strategy_interrupts")]
+
+
+def test_mexsim_strategies_lists_an_odd_file_name_on_one_line(tmp_path: Path):
+    """A file's name with a newline or bytes that are not UTF-8 is listed escaped: a
+    newline broke the listing's line, a strict UTF-8 stdout could not write the bytes."""
+    names = {"newline": b"new\nline.py", "latin": b"caf\xe9.py"}
+    for name, file_name in names.items():
+        (tmp_path / os.fsdecode(file_name)).write_text(COMPILED.format(name=name))
+    result = runner.invoke(app, ["strategies", "--strategies", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    files = [line.split("file:", 1)[1].strip() for line in result.stdout.splitlines()
+             if "file:" in line and str(tmp_path) in line]
+    assert sorted(files) == sorted([f"{tmp_path}/new\\nline.py", f"{tmp_path}/caf\\udce9.py"])
 
 
 def test_two_files_with_the_same_name(tmp_path: Path):

@@ -149,6 +149,22 @@ def test_cli_check_passes_a_builtin_and_fails_a_broken_one(tmp_path):
     assert not list(tmp_path.glob(".hypothesis"))
 
 
+@pytest.mark.parametrize(("text", "cause"), [
+    ("class Own(BaseException):\n    pass\n\n\nraise Own('mine')\n", "Own: mine"),
+    ("import sys\nsys.exit(4)\n", "sys.exit(4)"),
+    ("def broken(:\n", "syntax error"),
+])
+def test_cli_check_names_why_a_strategy_s_file_does_not_load(tmp_path, text, cause):
+    """A name whose file is in the folder but does not load fails the contract's first
+    check, as its path does, with the reason (it was 'not a known strategy', exit 2)."""
+    (tmp_path / "fails.py").write_text(text + 'NAME = "fails"\n')
+    for target in ("fails", str(tmp_path / "fails.py")):
+        done = run_cli("check", target, "--strategies", str(tmp_path), "--examples", "2")
+        assert done.returncode == 1, done.stderr
+        assert "FAILED check 'loads'" in done.stdout and cause in done.stdout, done.stdout
+        assert "Traceback" not in done.stdout + done.stderr
+
+
 def test_cli_check_unknown_strategy_is_one_line(tmp_path):
     done = run_cli("check", "nope", cwd=tmp_path)
     assert done.returncode == 2

@@ -188,3 +188,54 @@ def test_a_local_cluster_run_leaves_nothing_in_the_temporary_folder(tmp_path: Pa
     code, _, err = finish(proc, 300)
     assert code == 0, err
     assert list(temporary.iterdir()) == []
+
+
+FAILS_ON_WORKERS = '''\
+import threading
+
+from mexsim.strategy.api import strategy
+
+
+class Refused(BaseException):
+    pass
+
+
+if threading.current_thread() is not threading.main_thread():  # a worker's task thread
+    raise Refused("not on this machine")
+
+NAME = "fussy"
+DESCRIPTION = "loads in the command, not on a Dask worker"
+
+
+@strategy
+def decide(view, params):
+    return 0
+'''
+GOOD = FAILS_ON_WORKERS.replace("raise Refused", "pass  #").replace("fussy", "easy")
+
+
+@pytest.mark.parametrize(("name", "code"), [("easy", 0), ("fussy", 2)])
+def test_a_local_cluster_run_with_strategy_files_leaves_nothing_in_the_temporary_folder(
+        tmp_path: Path, name: str, code: int) -> None:
+    """The workers' copies of the run's strategy files went to the temporary folder
+    and stayed there (a local cluster's workers end without running atexit), one
+    folder per worker and run; a file that fails to load on a worker is named as the
+    command knows it, not by the worker's copy of it (gone, or on another machine)."""
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "easy.py").write_text(GOOD)
+    (mine / "fussy.py").write_text(FAILS_ON_WORKERS)
+    players = f'[[players]]\nstrategy = "{name}"\n[[players]]\nstrategy = "greedy"\n'
+    text = config_text(tmp_path / "r", matches=64, players=players)
+    cfg = write_config(tmp_path, text.replace("[rules]", f'strategies = "{mine}"\n[rules]', 1))
+    proc = mexsim("run", cfg, "--cluster", "local:2", "--quiet",
+                  env=os.environ | {"TMPDIR": str(temporary)})
+    status, _, err = finish(proc, 300)
+    assert status == code, err
+    assert list(temporary.iterdir()) == []
+    if code:
+        lines = [line for line in err.splitlines() if "Dask workers" not in line]
+        assert lines == [f"mexsim: error: {mine / 'fussy.py'}: importing the strategy failed: "
+                         "Refused: not on this machine"], err

@@ -151,7 +151,8 @@ def test_a_worker_removes_its_copies_of_the_strategies_when_it_exits(tmp_path):
         "@dataclasses.dataclass(frozen=True)\n"
         "class Cfg:\n"
         "    strategy_dirs: tuple = ()\n"
-        "print(_worker_config(Cfg(), {'mine': ('mine.py', 'x = 1')}).strategy_dirs[0])\n")
+        "sources = {'mine': ('mine.py', 'x = 1', 'mine.py')}\n"
+        "print(_worker_config(Cfg(), sources).strategy_dirs[0])\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True, env=os.environ | {"TMPDIR": str(tmp_path)})
     folder = Path(done.stdout.strip())
@@ -163,9 +164,14 @@ def test_ctrl_c_on_a_terminal_stops_a_cluster_run_in_one_line(tmp_path: Path) ->
     """Ctrl-C on a terminal sends SIGINT to every process of the foreground group: the
     command and its local cluster's worker processes. The command stops the run and
     says so in one line; the workers, which the command closes, must not each print a
-    KeyboardInterrupt traceback over it, nor outlive it."""
+    KeyboardInterrupt traceback over it, nor outlive it, nor leave anything in the
+    temporary folder (the fork server's pymp-* folder stayed: the command ends with
+    os._exit, which runs no exit handler)."""
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
     cfg = write_config(tmp_path, config_text(tmp_path / "out", matches=400_000))
-    proc = mexsim("run", cfg, "--quiet", "--cluster", "local:2", start_new_session=True)
+    proc = mexsim("run", cfg, "--quiet", "--cluster", "local:2", start_new_session=True,
+                  env=os.environ | {"TMPDIR": str(temporary)})
     try:
         wait_for_parts(proc, tmp_path, 2)
         os.killpg(proc.pid, signal.SIGINT)  # the whole group, as a terminal does
@@ -180,6 +186,7 @@ def test_ctrl_c_on_a_terminal_stops_a_cluster_run_in_one_line(tmp_path: Path) ->
     assert code == 130, stderr
     lines = [line for line in stderr.splitlines() if "Dask workers" not in line]
     assert len(lines) == 1 and lines[0].startswith("mexsim: error: interrupted"), stderr
+    assert list(temporary.iterdir()) == []
 
 
 def _group_alive(group: int) -> bool:
