@@ -13,6 +13,10 @@ from pathlib import Path
 
 __version__ = "0.1.0"
 
+from mexsim.ast_guard import serialise_ast_parse
+
+serialise_ast_parse()  # before any thread of ours parses (mexsim/ast_guard.py)
+
 
 def _numba_cache_dir() -> str:
     """A numba cache folder per version of mexsim's own sources.

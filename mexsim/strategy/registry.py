@@ -128,15 +128,8 @@ def builtin_strategy_file(name: str) -> Path | None:
 
 def _declared_name(path: Path) -> str:
     """The NAME a strategy file assigns, read without running it (the stem if not)."""
-    from numba.core.compiler_lock import global_compiler_lock
-
     try:
-        source = path.read_bytes()
-        # CPython 3.11 counts ast.parse's depth per interpreter: two parses at once in
-        # two threads fail with a SystemError. numba parses as it compiles, under this
-        # lock; a Dask worker compiles in one thread while a task reads names in another
-        with global_compiler_lock:
-            tree = ast.parse(source)
+        tree = ast.parse(path.read_bytes())  # one at a time: mexsim/ast_guard.py
     except (SyntaxError, ValueError, OSError):
         return path.stem
     for node in tree.body:
