@@ -44,6 +44,7 @@ from mexsim import __version__
 from mexsim.errors import ConfigError
 from mexsim.tournament.block_tasks import BlockTasks, blocks_per_task
 from mexsim.tournament.config import Config
+from mexsim.tournament.socket_folder import keep_socket_paths_short
 from mexsim.tournament.worker_malloc import restore_mmap_threshold
 from mexsim.tournament.worker_signals import children_ignore_interrupts
 
@@ -102,6 +103,7 @@ def start_workers_early(address: str | None) -> None:
     import multiprocessing
     from multiprocessing import forkserver
 
+    keep_socket_paths_short()  # a long $TMPDIR: the fork server's socket elsewhere
     multiprocessing.get_context("forkserver").set_forkserver_preload(LOCAL_PRELOAD)
     with children_ignore_interrupts():  # the workers it forks inherit it (worker_signals.py)
         forkserver.ensure_running()

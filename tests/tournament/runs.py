@@ -164,3 +164,13 @@ def kill_a_worker_mid_run(monkeypatch: Any) -> list[int]:
 
     monkeypatch.setattr(ClusterPlayer, "submit", submit_then_kill)
     return killed
+
+
+def temporary_folder(tmp_path: Path) -> Path:
+    """An empty folder to be a run's $TMPDIR, its path too long for a socket in it
+    (AF_UNIX: ~107 bytes with multiprocessing's pymp-*/listener-* under it), as a job
+    scheduler's or pytest-xdist's can be: what a run leaves there is seen, and a
+    local cluster's fork server must listen elsewhere."""
+    folder = tmp_path / ("tmp-" + "x" * 80)
+    folder.mkdir()
+    return folder

@@ -18,7 +18,14 @@ from mexsim.strategy import registry
 from mexsim.tournament import cluster, runner
 from mexsim.tournament.config import load_config
 from mexsim.warmup import compile_engine
-from tests.tournament.runs import config_text, finish, mexsim, wait_until, write_config
+from tests.tournament.runs import (
+    config_text,
+    finish,
+    mexsim,
+    temporary_folder,
+    wait_until,
+    write_config,
+)
 
 TWO = '[[players]]\nstrategy = "greedy"\n[[players]]\nstrategy = "random"\n'
 
@@ -158,8 +165,7 @@ def test_ctrl_c_while_a_local_cluster_starts_leaves_no_process(tmp_path: Path) -
     """Ctrl-C (to the whole process group, as a terminal sends it) once the workers'
     process is up, before play: the command ends and takes every process with it."""
     mark = f"MEXSIM_TEST_{uuid.uuid4().hex}"
-    temporary = tmp_path / "tmp"
-    temporary.mkdir()
+    temporary = temporary_folder(tmp_path)
     cfg = write_config(tmp_path, config_text(tmp_path / "r", matches=20_000))
     proc = mexsim("run", cfg, "--cluster", "local:2", "--quiet",
                   env=os.environ | {mark: "1", "TMPDIR": str(temporary)},
@@ -180,8 +186,7 @@ def test_a_local_cluster_run_leaves_nothing_in_the_temporary_folder(tmp_path: Pa
     """Dask's workers keep scratch folders under the temporary folder (by default a
     ``dask-scratch-space`` it leaves behind): a local cluster's are mexsim's own,
     removed with the cluster."""
-    temporary = tmp_path / "tmp"
-    temporary.mkdir()
+    temporary = temporary_folder(tmp_path)
     cfg = write_config(tmp_path, config_text(tmp_path / "r", matches=64))
     proc = mexsim("run", cfg, "--cluster", "local:2", "--quiet",
                   env=os.environ | {"TMPDIR": str(temporary)})
@@ -221,8 +226,7 @@ def test_a_local_cluster_run_with_strategy_files_leaves_nothing_in_the_temporary
     and stayed there (a local cluster's workers end without running atexit), one
     folder per worker and run; a file that fails to load on a worker is named as the
     command knows it, not by the worker's copy of it (gone, or on another machine)."""
-    temporary = tmp_path / "tmp"
-    temporary.mkdir()
+    temporary = temporary_folder(tmp_path)
     mine = tmp_path / "mine"
     mine.mkdir()
     (mine / "easy.py").write_text(GOOD)

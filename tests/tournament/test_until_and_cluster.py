@@ -23,6 +23,7 @@ from tests.tournament.runs import (
     kill_a_worker_mid_run,
     mexsim,
     run_cli,
+    temporary_folder,
     wait_for_parts,
     write_config,
 )
@@ -167,8 +168,7 @@ def test_ctrl_c_on_a_terminal_stops_a_cluster_run_in_one_line(tmp_path: Path) ->
     KeyboardInterrupt traceback over it, nor outlive it, nor leave anything in the
     temporary folder (the fork server's pymp-* folder stayed: the command ends with
     os._exit, which runs no exit handler)."""
-    temporary = tmp_path / "tmp"
-    temporary.mkdir()
+    temporary = temporary_folder(tmp_path)
     cfg = write_config(tmp_path, config_text(tmp_path / "out", matches=400_000))
     proc = mexsim("run", cfg, "--quiet", "--cluster", "local:2", start_new_session=True,
                   env=os.environ | {"TMPDIR": str(temporary)})
