@@ -147,8 +147,8 @@ class _Compilers:
     def __init__(self, cores: int) -> None:
         self.cores = cores
         self.selector = selectors.DefaultSelector()
-        self.busy: dict[subprocess.Popen, str] = {}  # process -> its job
-        self.since: dict[subprocess.Popen, float] = {}  # process -> when its job began
+        # process -> its job, and when the job began
+        self.busy: dict[subprocess.Popen, tuple[str, float]] = {}
         self.step = STEP
         self.idle: list[subprocess.Popen] = []
 
@@ -165,7 +165,7 @@ class _Compilers:
     def run(self, jobs: list[tuple[str, tuple[str, ...]]]) -> None:
         waiting = list(jobs)
         while waiting or self.busy:
-            pending = {job for job, _ in waiting} | set(self.busy.values())
+            pending = {job for job, _ in waiting} | {job for job, _ in self.busy.values()}
             for job, after in [(job, after) for job, after in waiting
                                if not pending.intersection(after)]:
                 process = self._free_process()
@@ -178,8 +178,7 @@ class _Compilers:
 
     def _name_long_jobs(self) -> None:
         now = time.monotonic()
-        long = sorted(job for process, job in self.busy.items()
-                      if now - self.since[process] >= LONG)
+        long = sorted(job for job, began in self.busy.values() if now - began >= LONG)
         step = f"{STEP}; still on {', '.join(long)}" if long else STEP
         if step != self.step:
             restate(step)
@@ -203,8 +202,7 @@ class _Compilers:
         except OSError:  # it died while idle: its job is the command's
             self._drop(process)
             return
-        self.busy[process] = job
-        self.since[process] = time.monotonic()
+        self.busy[process] = (job, time.monotonic())
 
     def _collect(self) -> None:
         """Wait a moment for answers; an idle process takes the next job."""

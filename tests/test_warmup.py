@@ -209,9 +209,8 @@ def test_a_warm_cache_or_one_core_starts_nothing(tmp_path: Path, monkeypatch):
     assert not log.exists()
 
 
-def test_ctrl_c_leaves_no_compiler_running(tmp_path: Path, monkeypatch):
-    log = tmp_path / "log"
-    fake_compilers(monkeypatch, log, 30.0)
+def recorded_compilers(monkeypatch) -> list:
+    """The compiler processes the warm-up starts, in a list, as it starts them."""
     started: list = []
     real_popen = warmup.subprocess.Popen
 
@@ -220,6 +219,13 @@ def test_ctrl_c_leaves_no_compiler_running(tmp_path: Path, monkeypatch):
         return started[-1]
 
     monkeypatch.setattr(warmup.subprocess, "Popen", popen)
+    return started
+
+
+def test_ctrl_c_leaves_no_compiler_running(tmp_path: Path, monkeypatch):
+    log = tmp_path / "log"
+    fake_compilers(monkeypatch, log, 30.0)
+    started = recorded_compilers(monkeypatch)
     threading.Timer(1.0, _thread.interrupt_main).start()
     begun = time.monotonic()
     with pytest.raises(KeyboardInterrupt):
@@ -241,18 +247,12 @@ def test_sigterm_stops_the_compilers_before_the_command(tmp_path: Path, monkeypa
     ended the command at once and left the compilers running their jobs)."""
     log = tmp_path / "log"
     fake_compilers(monkeypatch, log, 30.0)
-    started: list = []
-    real_popen = warmup.subprocess.Popen
-
-    def popen(*args, **kwargs):
-        started.append(real_popen(*args, **kwargs))
-        return started[-1]
+    started = recorded_compilers(monkeypatch)
 
     def command_s_own(signum, frame):  # stands for the default action: ending
         assert all(job.poll() is not None for job in started)
         raise Terminated(signum)
 
-    monkeypatch.setattr(warmup.subprocess, "Popen", popen)
     previous = signal.signal(signum, command_s_own)
     try:
         threading.Timer(1.0, os.kill, (os.getpid(), signum)).start()
