@@ -47,8 +47,8 @@ def main() -> None:
     args = parser.parse_args()
     listener = CompileTimes()
     event.register("numba:compile", listener)
+    from mexsim.compile_jobs import compile_engine
     from mexsim.strategy.registry import BUILTIN_STRATEGIES, load_strategy_file
-    from mexsim.warmup import compile_engine
 
     print("cold compile, one core: seconds per step")
     for path in sorted(BUILTIN_STRATEGIES.glob("[!_]*.py")):

@@ -203,7 +203,8 @@ def run(
         # a cold cache only (the first run): the config's strategies compile in parallel
         cfg = with_overrides(
             load_config(config, strategy_dirs=strategies or (),
-                        before_strategies=lambda folders: warm_up(folders, workers)),
+                        before_strategies=lambda folders, players: warm_up(
+                            folders, workers, players)),
             matches=matches, seed=seed, out=out, luck=True if luck else None)
     if cluster or cfg.cluster:  # a local cluster's workers load while the run prepares
         from mexsim.tournament.cluster import start_workers_early

@@ -5,9 +5,8 @@ mexsim) holds over a minute of it: the engine's kernels, longest_train with its
 planner, the other strategies. None of them needs another's machine code, so on a
 cold cache the commands that play first compile them in compiler processes at once,
 one per core, each filling numba's on-disk cache; the command itself then loads
-everything from the cache. The planner's two bitmask paths (unweighted and weighted:
-most of longest_train's compile) are jobs of their own, and a strategy file that uses
-the planner starts after them, to load them rather than compile them again.
+everything from the cache. The jobs, and which wait for which, are
+mexsim/compile_jobs.py's.
 
 A compiler process takes job after job (``python -m mexsim.warmup --serve``: one job
 a line on its stdin, each answered with the same line when done) rather than one process a
@@ -16,8 +15,8 @@ allocation, iteration, errors) once for all of its jobs, a quarter of a small
 strategy's compile. A job that fails (a broken strategy file) is left to the command,
 which compiles that part itself and reports any error in its usual one line; a
 compiler process that dies with its job is replaced for the jobs after it.
-``python -m mexsim.warmup JOB`` runs one job: ``engine``, ``planner``,
-``weighted-planner`` or the path of a strategy file.
+``python -m mexsim.warmup JOB`` runs one job: one of compile_jobs.JOB_NAMES or the
+path of a strategy file.
 
 A job's line is its name as a JSON string: a file's name may hold a newline, a carriage
 return or bytes that are not UTF-8 (Python's surrogate escapes), and each would break a
@@ -35,14 +34,14 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
+from mexsim.compile_jobs import JOB_NAMES, run_job, warm_up_jobs
 from mexsim.compile_notice import cache_is_cold, compiling, restate
 
-ENGINE = "engine"
-PLANNER = ("weighted-planner", "planner")  # the longest first
 SERVE = "--serve"
 POLL = 0.05  # seconds between looks at the running jobs
 # A job still running after this many seconds is named in the compile notice: the
@@ -53,40 +52,12 @@ LONG = 60.0
 STEP = "the engine and the strategies, in parallel"
 
 
-def warm_up_jobs(strategy_dirs: Sequence[str | Path] = ()) -> list[tuple[str, tuple[str, ...]]]:
-    """(job, the jobs it waits for), in the order they should start: the planner's
-    paths and the engine, then the strategy files of these folders, largest first (the
-    longest compiles start first, so that they do not end last)."""
-    from mexsim.strategy.registry import strategy_dirs as folders
-
-    sizes = {path: size for folder in folders(strategy_dirs) if folder.is_dir()
-             for path in folder.glob("*.py") if not path.name.startswith("_")
-             if (size := _size(path)) is not None}
-    files = sorted(sizes, key=lambda path: (-sizes[path], str(path)))
-    return [*((job, ()) for job in (*PLANNER, ENGINE)),
-            *((str(path), PLANNER if _uses_planner(path) else ()) for path in files)]
-
-
-def _size(path: Path) -> int | None:
-    """The file's size; None for a name that is not a file to compile (a broken
-    symbolic link, a file removed meanwhile), left to the command to report."""
-    try:
-        return path.stat().st_size if path.is_file() else None
-    except OSError:
-        return None
-
-
-def _uses_planner(path: Path) -> bool:
-    try:
-        return "mexsim.planner" in path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return False
-
-
-def warm_up(strategy_dirs: Sequence[str | Path] = (), cores: int | None = None) -> None:
+def warm_up(strategy_dirs: Sequence[str | Path] = (), cores: int | None = None,
+            players: Iterable[Mapping[str, Any]] = ()) -> None:
     """On a cold cache, compile the engine and the strategies in parallel processes
     (see the module docstring), ``cores`` of them at most (``mexsim run --workers``),
-    never more than this process may run on; nothing otherwise."""
+    never more than this process may run on; nothing otherwise. ``players``: the
+    config's [[players]] tables (compile_jobs.warm_up_jobs)."""
     if not cache_is_cold():
         return
     cores = max(1, min(cores or usable_cores(), usable_cores()))
@@ -94,7 +65,7 @@ def warm_up(strategy_dirs: Sequence[str | Path] = (), cores: int | None = None) 
         return  # one core compiles no faster in processes: the command does it
     # the compilers are stopped (the pool's exit) before a signal ends the command
     with compiling(STEP), _signals_after_compilers(), _Compilers(cores) as pool:
-        pool.run(warm_up_jobs(strategy_dirs))
+        pool.run(warm_up_jobs(strategy_dirs, players))
 
 
 class _Signalled(BaseException):
@@ -255,60 +226,10 @@ def serve() -> None:
         answers.write(line.rstrip("\n") + "\n")
 
 
-def compile_engine() -> None:
-    """Compile (or load) the kernels a run plays, with a built-in strategy: their
-    machine code is the same whatever the strategies (mexsim/game/play.py)."""
-    import numpy as np
-
-    from mexsim.game.play import play_scheduled
-    from mexsim.game.rules import resolve_rules
-    from mexsim.strategy.policy import Policy
-    from mexsim.strategy.registry import BUILTIN_STRATEGIES, load_strategy_file
-
-    greedy = load_strategy_file(BUILTIN_STRATEGIES / "greedy.py")
-    rules = resolve_rules({}, 2)
-    no_matches = np.zeros(0, dtype=np.int64)
-    play_scheduled(rules, [Policy(greedy, ())] * 2, 0, no_matches, no_matches.copy(),
-                   np.zeros((0, 2), dtype=np.int64))
-
-
-def compile_planner(weighted: bool) -> None:
-    """Compile (or load) one of the planner's bitmask paths for the argument types
-    longest_chain passes (mexsim/planner/router.py; the hand's size is a popcount's
-    uint64): the same types, or longest_train would compile it again."""
-    import numpy as np
-
-    from mexsim.game.tiles import tile_set
-    from mexsim.planner.dense import dense_chain, weighted_dense_chain
-
-    tiles = tile_set(6)
-    # writable copies: longest_train passes slices of the view, and numba compiles
-    # read-only arrays (the tile set's) apart
-    lo, hi, pips = (np.array(a, dtype=np.int64) for a in (tiles.lo, tiles.hi, tiles.pips))
-    hand = np.arange(10, dtype=np.int64)
-    chain = np.zeros(10, dtype=np.int64)
-    start, n, max_pip = np.int64(0), np.uint64(10), np.int64(6)
-    if weighted:
-        weighted_dense_chain(start, hand, n, lo, hi, pips, 0.5, max_pip, chain)
-    else:
-        dense_chain(start, hand, n, lo, hi, max_pip, chain)
-
-
-def run_job(job: str) -> None:
-    if job == ENGINE:
-        compile_engine()
-    elif job in PLANNER:
-        compile_planner(weighted=job == PLANNER[0])
-    else:
-        from mexsim.strategy.registry import load_strategy_file
-
-        load_strategy_file(Path(job))
-
-
 def main(argv: Sequence[str]) -> int:
     if len(argv) != 1:
-        print(f"usage: python -m mexsim.warmup {SERVE}|engine|planner|weighted-planner|"
-              "STRATEGY.py", file=sys.stderr)
+        print(f"usage: python -m mexsim.warmup {SERVE}|{'|'.join(JOB_NAMES)}|STRATEGY.py",
+              file=sys.stderr)
         return 2
     if argv[0] == SERVE:
         serve()

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from mexsim import warmup
+from mexsim import compile_jobs, warmup
 from mexsim.strategy.registry import BUILTIN_STRATEGIES
 
 
@@ -41,27 +41,55 @@ def events(log: Path) -> list[tuple[float, str, str, int]]:
                   (line.split() for line in log.read_text().splitlines()))
 
 
+BUILTIN_PLANNING = (compile_jobs.PLANNER, compile_jobs.SPARSE_PLANNER)
+ALL_PLANNING = (compile_jobs.WEIGHTED_PLANNER, *BUILTIN_PLANNING)
+
+
 def test_jobs_are_the_planner_and_engine_then_strategy_files_largest_first(tmp_path: Path):
     (tmp_path / "small.py").write_text("x = 1\n")
     (tmp_path / "big.py").write_text("x = 1\n" * 50)
     (tmp_path / "planning.py").write_text("from mexsim.planner import longest_chain\n")
     (tmp_path / "_private.py").write_text("x = 1\n" * 99)
-    jobs = dict(warmup.warm_up_jobs([tmp_path]))
+    jobs = dict(compile_jobs.warm_up_jobs([tmp_path]))
     order = list(jobs)
-    assert order[:3] == [*warmup.PLANNER, warmup.ENGINE]
+    # a user's file may call longest_chain, which compiles the weighted form too
+    assert order[:4] == [*ALL_PLANNING, compile_jobs.ENGINE]
     mine = [Path(j).name for j in order if Path(j).parent == tmp_path]
     assert mine == ["big.py", "planning.py", "small.py"]
-    assert jobs[str(tmp_path / "planning.py")] == warmup.PLANNER
+    assert jobs[str(tmp_path / "planning.py")] == ALL_PLANNING
     assert jobs[str(tmp_path / "big.py")] == ()
     builtin = {Path(j).name: after for j, after in jobs.items()}
-    assert builtin["longest_train.py"] == warmup.PLANNER and builtin["greedy.py"] == ()
+    assert builtin["longest_train.py"] == BUILTIN_PLANNING and builtin["greedy.py"] == ()
+
+
+@pytest.mark.parametrize("weight", [0, 0.0, [0.0], None, "0.5", {"x": 1}])
+def test_the_built_ins_at_pip_weight_0_compile_no_weighted_form(weight):
+    """longest_train at its default plans with the counting form alone: the weighted
+    form (a quarter of a cold start's compiling) is no job. What is no number is the
+    config check's to refuse, not the warm-up's."""
+    players = [{"strategy": "longest_train", "params": {"pip_weight": weight}},
+               {"strategy": "greedy"}, {"strategy": "random", "params": 3}]
+    jobs = dict(compile_jobs.warm_up_jobs(players=players))
+    assert list(jobs)[:3] == [*BUILTIN_PLANNING, compile_jobs.ENGINE]
+    assert compile_jobs.WEIGHTED_PLANNER not in jobs
+    assert compile_jobs.WEIGHTED_LONGEST_TRAIN not in jobs
+
+
+@pytest.mark.parametrize("weight", [0.5, 1, [0.0, 0.5]])
+def test_a_pip_weight_adds_the_weighted_jobs(weight):
+    players = [{"strategy": "longest_train", "params": {"pip_weight": weight}}]
+    jobs = compile_jobs.warm_up_jobs(players=players)
+    assert jobs[0] == (compile_jobs.WEIGHTED_PLANNER, ())  # the longest first
+    assert jobs[-1] == (compile_jobs.WEIGHTED_LONGEST_TRAIN,
+                        (compile_jobs.WEIGHTED_PLANNER,
+                         str(BUILTIN_STRATEGIES / "longest_train.py")))
 
 
 def test_every_job_runs_once_at_most_cores_at_once_after_what_it_waits_for(
         tmp_path: Path, monkeypatch):
     log = tmp_path / "log"
     fake_compilers(monkeypatch, log, 0.2)
-    jobs = warmup.warm_up_jobs()
+    jobs = compile_jobs.warm_up_jobs()
     warmup.warm_up(cores=2)
     seen = events(log)
     ended = [name for _, kind, name, _ in seen if kind == "end"]
@@ -72,7 +100,8 @@ def test_every_job_runs_once_at_most_cores_at_once_after_what_it_waits_for(
         peak = max(peak, running)
     assert peak == 2
     when = {(kind, name): t for t, kind, name, _ in seen}
-    assert when["start", "longest_train.py"] >= max(when["end", job] for job in warmup.PLANNER)
+    assert when["start", "longest_train.py"] >= max(when["end", job]
+                                                    for job in BUILTIN_PLANNING)
     # two processes took every job: numba starts, and compiles its helpers, twice
     assert len({pid for _, _, _, pid in seen}) == 2
 
@@ -80,12 +109,12 @@ def test_every_job_runs_once_at_most_cores_at_once_after_what_it_waits_for(
 def test_a_compiler_that_dies_with_its_job_is_replaced_for_the_others(tmp_path: Path,
                                                                        monkeypatch):
     log = tmp_path / "log"
-    fake_compilers(monkeypatch, log, 0.05, dies_on=warmup.ENGINE)
-    jobs = warmup.warm_up_jobs()
+    fake_compilers(monkeypatch, log, 0.05, dies_on=compile_jobs.ENGINE)
+    jobs = compile_jobs.warm_up_jobs()
     warmup.warm_up(cores=2)
     seen = events(log)
     ended = {name for _, kind, name, _ in seen if kind == "end"}
-    assert ended == {Path(job).name for job, _ in jobs} - {warmup.ENGINE}
+    assert ended == {Path(job).name for job, _ in jobs} - {compile_jobs.ENGINE}
     assert len({pid for _, _, _, pid in seen}) == 3
 
 
@@ -130,7 +159,7 @@ def test_a_job_is_one_line_whatever_the_file_s_name(tmp_path: Path, monkeypatch)
     for name in names:
         (folder / name).write_text(IMPORTED.format(log=str(log)))
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(sys.path))
-    jobs = [(job, after) for job, after in warmup.warm_up_jobs([folder])
+    jobs = [(job, after) for job, after in compile_jobs.warm_up_jobs([folder])
             if Path(job).parent == folder]
     assert sorted(Path(job).name for job, _ in jobs) == sorted(names)
     with warmup._Compilers(2) as pool:
@@ -159,7 +188,7 @@ def test_a_name_that_is_no_file_is_left_to_the_command(tmp_path: Path):
     (tmp_path / "broken.py").symlink_to(tmp_path / "gone.py")
     (tmp_path / "folder.py").mkdir()
     (tmp_path / "linked.py").symlink_to(BUILTIN_STRATEGIES / "greedy.py")
-    jobs = [Path(job).name for job, _ in warmup.warm_up_jobs([tmp_path])
+    jobs = [Path(job).name for job, _ in compile_jobs.warm_up_jobs([tmp_path])
             if Path(job).parent == tmp_path]
     assert jobs == ["linked.py"]
 
@@ -174,7 +203,7 @@ def test_a_job_that_takes_long_is_named_in_the_notice(tmp_path: Path, monkeypatc
     monkeypatch.setattr(cn, "REDRAW", 0.01)
     monkeypatch.setattr(warmup, "LONG", 0.5)
     log = tmp_path / "log"
-    fake_compilers(monkeypatch, log, 0.05, slow_on=warmup.ENGINE)
+    fake_compilers(monkeypatch, log, 0.05, slow_on=compile_jobs.ENGINE)
     stream = io.StringIO()
     with cn.compile_notice(stream=stream):
         warmup.warm_up(cores=2)
@@ -266,19 +295,23 @@ def test_sigterm_stops_the_compilers_before_the_command(tmp_path: Path, monkeypa
     assert len(started) == 2 and all(job.poll() is not None for job in started)
 
 
-@pytest.mark.parametrize("weighted", [False, True])
-def test_the_planner_jobs_compile_what_longest_train_calls(weighted):
-    """The jobs' argument types are longest_chain's, or longest_train would compile the
-    paths again: once longest_train is in numba's cache, the job adds no signature."""
+@pytest.mark.parametrize("job", ALL_PLANNING)
+def test_the_planner_jobs_compile_what_longest_train_calls(job):
+    """The jobs' argument types are the router's, or longest_train would compile the
+    paths again: once longest_train is in numba's cache (at pip_weight 0 and weighted),
+    the job adds no signature."""
     from mexsim.planner.dense import dense_chain, weighted_dense_chain
-    from mexsim.strategy.registry import BUILTIN_STRATEGIES, load_strategy_file
+    from mexsim.planner.sparse import sparse_chain
+    from mexsim.strategy.registry import load_strategy_file
 
-    path = weighted_dense_chain if weighted else dense_chain
-    load_strategy_file(BUILTIN_STRATEGIES / "longest_train.py")  # cached by now, or compiled
+    path = {compile_jobs.PLANNER: dense_chain, compile_jobs.SPARSE_PLANNER: sparse_chain,
+            compile_jobs.WEIGHTED_PLANNER: weighted_dense_chain}[job]
+    info = load_strategy_file(BUILTIN_STRATEGIES / "longest_train.py")  # cached, or compiled
+    info.decide_with((0.5,))
 
     def signatures() -> set:
         return {key[0] for key in path._cache._cache_file._load_index()}
 
     before = signatures()  # longest_train's, and those other tests compiled directly
-    warmup.compile_planner(weighted)
+    compile_jobs.compile_planner(job)
     assert signatures() == before

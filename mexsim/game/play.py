@@ -57,15 +57,15 @@ class KernelArgs:
             raise ValueError(f"{len(resolved)} players for {rules.players} seats")
         decides: list = []
         for p in resolved:
-            if p.strategy.decide not in decides:
-                decides.append(p.strategy.decide)
+            if p.decide not in decides:
+                decides.append(p.decide)
         if len(decides) > MAX_STRATEGIES:
             raise ValueError(f"{len(decides)} different strategies (at most {MAX_STRATEGIES})")
         # Pad to MAX_STRATEGIES so the kernels' type, and so their cache, is the same
         # for every table; the padding is never called.
         funcs = tuple(decides) + (decides[0],) * (MAX_STRATEGIES - len(decides))
         n = len(resolved)
-        player_func = np.array([decides.index(p.strategy.decide) for p in resolved],
+        player_func = np.array([decides.index(p.decide) for p in resolved],
                                dtype=np.int64)
         params = np.zeros((n, view.MAX_PARAMS), dtype=np.float64)
         n_params = np.zeros(n, dtype=np.int64)

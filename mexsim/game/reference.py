@@ -34,7 +34,7 @@ class Player:
     view filled from the reference's own state, with the seat's own random stream."""
 
     def __init__(self, seat: Policy, rng: Xoshiro) -> None:
-        self.decide = seat.strategy.decide
+        self.decide = seat.decide
         self.name = seat.name
         self.params = np.zeros(V.MAX_PARAMS, dtype=np.float64)
         self.params[:len(seat.params)] = seat.params

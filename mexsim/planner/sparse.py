@@ -41,7 +41,7 @@ TAIL_W = DBL_W + WIDTH
 REALS = TAIL_W + WIDTH
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def sparse_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain, budget):
     """Best chain from ``start`` with the tiles hand[:n] when the tiles joined to start
     close at most SPARSE_CYCLES independent cycles and trying their trails settles it

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from mexsim.strategy.registry import StrategyInfo, available_strategies
 
@@ -18,6 +19,11 @@ class Policy:
     @property
     def name(self) -> str:
         return self.strategy.name
+
+    @property
+    def decide(self) -> Any:
+        """The compiled decide that plays with these parameter values."""
+        return self.strategy.decide_with(self.params)
 
 
 PolicyLike = Policy | str

@@ -46,6 +46,13 @@ class StrategyInfo:
     memory: int = 0  # words of the view's MEMORY block kept between decisions
     path: str = ""
     decide: Any = field(default=None, compare=False, repr=False)
+    # a built-in's decide for given parameter values (None: ``decide`` for all): one
+    # whose other forms are compiled only when a run asks for them (longest_train)
+    decide_for: Any = field(default=None, compare=False, repr=False)
+
+    def decide_with(self, params: tuple[float, ...]) -> Any:
+        """The compiled decide that plays with these parameter values."""
+        return self.decide if self.decide_for is None else self.decide_for(params)
 
 
 def strategy_dirs(extra: Iterable[str | Path] = ()) -> tuple[Path, ...]:
@@ -210,6 +217,7 @@ def load_strategy_file(path: Path) -> StrategyInfo:
     return StrategyInfo(
         name=name, description=" ".join(description.split()), params=params, bounds=bounds,
         memory=memory, path=str(path), decide=decide,
+        decide_for=getattr(module, "decide_for", None) if trusted else None,
     )
 
 

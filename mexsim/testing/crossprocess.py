@@ -43,8 +43,8 @@ def main() -> None:
     info = load_strategy_file(Path(sys.argv[1]))
     data = np.load(io.BytesIO(sys.stdin.buffer.read()))
     views, params = data["views"], data["params"]
-    out = [str(int(info.decide(views[k].copy(), params[k].copy())))
-           for k in range(len(views))]
+    out = [str(int(info.decide_with(tuple(params[k][:len(info.params)]))(
+        views[k].copy(), params[k].copy()))) for k in range(len(views))]
     sys.stdout.write("\n".join(out) + "\n")
 
 

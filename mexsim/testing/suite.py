@@ -7,6 +7,7 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from hypothesis import HealthCheck, Verbosity, given, settings
@@ -118,15 +119,16 @@ def check_strategy(target: str | StrategyInfo, strategy_dirs: Sequence[str | Pat
     except _LoadFailure as exc:
         return CheckReport(name, ContractViolation(exc.check, str(exc)))
     name = info.name
+    values = tuple(info.params.values()) if params is None else tuple(params)
+    decide = info.decide_with(values)  # a built-in's form for these values
     try:
-        checked, returned = probes.checked_compile(info.decide.py_func)
+        checked, returned = probes.checked_compile(decide.py_func)
     except Exception as exc:  # numba's compile error, in the words numba gives
         return CheckReport(name, ContractViolation(
             "loads", _condensed(f"{type(exc).__name__}: {exc}")))
     fault = probes.return_fault(returned)
     if fault is not None:
         return CheckReport(name, ContractViolation("returns an integer", fault))
-    values = tuple(info.params.values()) if params is None else tuple(params)
     checker = Checker(info, values, checked)
 
     @hypothesis_seed(seed)
@@ -146,7 +148,7 @@ def check_strategy(target: str | StrategyInfo, strategy_dirs: Sequence[str | Pat
     if failure is not None:
         report.failure = failure
         return report
-    _time(info, checker.kept, report)
+    _time(decide, checker.kept, report)
     return report
 
 
@@ -167,7 +169,7 @@ def _across_processes(info: StrategyInfo, kept: list[Decision]) -> ContractViola
     return None
 
 
-def _time(info: StrategyInfo, kept: list[Decision], report: CheckReport) -> None:
+def _time(decide: Any, kept: list[Decision], report: CheckReport) -> None:
     """Per-state time of the real (unchecked) compile, best of TIMED_PASSES calls."""
     if not kept:
         return
@@ -176,9 +178,9 @@ def _time(info: StrategyInfo, kept: list[Decision], report: CheckReport) -> None
     ticks = np.zeros(len(kept), dtype=np.int64)
     with warnings.catch_warnings():  # numba calls first-class functions "experimental"
         warnings.simplefilter("ignore", NumbaExperimentalFeatureWarning)
-        probes.time_decisions((info.decide,), views[:1], params[:1], 1, ticks[:1])  # compile
+        probes.time_decisions((decide,), views[:1], params[:1], 1, ticks[:1])  # compile
         c0, t0 = probes.now_cycles(), time.perf_counter_ns()
-        probes.time_decisions((info.decide,), views, params, TIMED_PASSES, ticks)
+        probes.time_decisions((decide,), views, params, TIMED_PASSES, ticks)
         c1, t1 = probes.now_cycles(), time.perf_counter_ns()
     if c1 <= c0:  # no cycle counter on this CPU: a mean only, from the wall clock
         ns = np.full(len(kept), (t1 - t0) / (TIMED_PASSES * len(kept)))

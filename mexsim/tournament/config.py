@@ -98,7 +98,8 @@ class Config:
 
 
 def load_config(path: str | Path, strategy_dirs: Sequence[str | Path] = (),
-                before_strategies: Callable[[tuple[str, ...]], None] | None = None
+                before_strategies: Callable[[tuple[str, ...], list[dict[str, Any]]], None]
+                | None = None
                 ) -> Config:
     """Read and validate a TOML config file.
 
@@ -106,8 +107,9 @@ def load_config(path: str | Path, strategy_dirs: Sequence[str | Path] = (),
     folders named by ``[run] strategies`` (relative to the config file) and
     ``strategy_dirs`` (``--strategies DIR``). Everything that can be checked without
     them is checked first: loading them compiles them, minutes on a cold cache, and a
-    mistyped key should not wait for that. ``before_strategies(folders)`` is called
-    just before they are loaded (the CLI compiles them there, in parallel)."""
+    mistyped key should not wait for that. ``before_strategies(folders, players)``
+    is called just before they are loaded, with the [[players]] tables as read (the CLI
+    compiles them there, in parallel)."""
     data = _read_toml(Path(path))
     where = str(path)
     for key in data:
@@ -155,7 +157,7 @@ def load_config(path: str | Path, strategy_dirs: Sequence[str | Path] = (),
     tables = _player_tables(where, data.get("players"))
 
     if before_strategies is not None:
-        before_strategies(dirs)
+        before_strategies(dirs, tables)
     players = _players(where, tables, dirs)
     table_size = _table_size(tournament_where, tournament.get("table_size"), len(players))
     if not rotate and (duplicate or table_size < len(players)):

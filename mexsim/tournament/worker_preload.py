@@ -31,7 +31,7 @@ def preload() -> bool:
 
     if cache_is_cold():
         return False  # a compile here would only repeat the client's
-    from mexsim.warmup import compile_engine
+    from mexsim.compile_jobs import compile_engine
 
     compile_engine()
     cluster.load_builtin_strategies()

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from mexsim import __version__
+from mexsim.compile_jobs import compile_engine
 from mexsim.strategy import registry
 from mexsim.tournament import cluster, runner
 from mexsim.tournament.config import load_config
-from mexsim.warmup import compile_engine
 from tests.tournament.runs import (
     config_text,
     finish,

@@ -127,7 +127,8 @@ def test_what_needs_no_strategy_is_refused_before_strategies_load(tmp_path: Path
                                                                    text: str) -> None:
     loading: list[tuple[str, ...]] = []
     with pytest.raises(ConfigError):
-        load_config(write(tmp_path, text), before_strategies=loading.append)
+        load_config(write(tmp_path, text),
+                    before_strategies=lambda folders, _: loading.append(folders))
     assert loading == []
 
 
@@ -142,7 +143,7 @@ def test_a_bad_strategies_flag_folder_is_refused_before_strategies_load(
     with pytest.raises(ConfigError, match="nowhere: strategies folder "
                        + ("is a file, not a folder" if kind == "a file" else "not found")):
         load_config(write(tmp_path, TWO_PLAYERS), strategy_dirs=[folder],
-                    before_strategies=loading.append)
+                    before_strategies=lambda folders, _: loading.append(folders))
     assert loading == []
 
 
@@ -150,8 +151,16 @@ def test_strategies_load_after_the_hook_from_every_folder(tmp_path: Path) -> Non
     (tmp_path / "mine").mkdir()
     path = write(tmp_path, '[run]\nstrategies = "mine"\n' + TWO_PLAYERS)
     loading: list[tuple[str, ...]] = []
-    cfg = load_config(path, strategy_dirs=[tmp_path], before_strategies=loading.append)
+    tables: list = []
+
+    def hook(folders: tuple[str, ...], players: list) -> None:
+        loading.append(folders)
+        tables.append(players)
+
+    cfg = load_config(path, strategy_dirs=[tmp_path], before_strategies=hook)
     assert loading == [cfg.strategy_dirs] == [(str(tmp_path / "mine"), str(tmp_path))]
+    # the [[players]] tables as read: the warm-up looks for a pip_weight in them
+    assert tables == [[{"strategy": "greedy"}, {"strategy": "random"}]]
 
 
 def test_missing_file(tmp_path: Path) -> None:

@@ -19,12 +19,16 @@ Parameters: pip_weight — a planned tile is worth 1 + pip_weight * pips, so 0 p
 the longest chain and larger values prefer chains that shed more pips (0..100).
 """
 
+from functools import cache
+
 import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from mexsim.compile_notice import compiling
 from mexsim.game.bits import popcount
 from mexsim.planner import longest_chain
+from mexsim.planner.router import longest_unweighted_chain
 from mexsim.strategy.api import (
     carrying_word,
     hand_word,
@@ -152,22 +156,22 @@ def _reachable_numbers(view, start, h0, h1, h2):
 
 
 @njit(cache=True)
-def _replan(view, pip_weight, own_end, h0, h1, h2):
+def _hand_tiles(h0, h1, h2):
+    """(scratch, n): the hand's n tiles in scratch[:n], room for the chain after them."""
     n = popcount(h0) + popcount(h1) + popcount(h2)
-    scratch = np.empty(2 * n + 1, dtype=np.int64)  # the hand's tiles, then the chain
-    hand = scratch[:n]
+    scratch = np.empty(2 * n + 1, dtype=np.int64)
     i = 0
     for w in range(3):
         m = h0 if w == 0 else (h1 if w == 1 else h2)
         while m:
-            hand[i] = w * 64 + trailing_zeros(m)
+            scratch[i] = w * 64 + trailing_zeros(m)
             m &= m - np.uint64(1)
             i += 1
-    chain = scratch[n:]
-    lows, highs, values = tile_tables(view)
-    # (the planner keeps to the tiles joined to own_end itself)
-    length, _ = longest_chain(own_end, hand, n, lows, highs, values, pip_weight,
-                              max_pip(view), chain)
+    return scratch, n
+
+
+@njit(cache=True)
+def _keep_plan(view, chain, length, own_end, h0, h1, h2):
     length = min(length, MAX_PLAN)
     for w in range(21):
         set_note(view, PLAN_TILES + w, 0)
@@ -187,11 +191,31 @@ def _replan(view, pip_weight, own_end, h0, h1, h2):
     set_note(view, PLAN_POS, 0)
 
 
-@strategy
-def decide(view, params):
-    seat = my_seat(view)
-    own_end = train_end(view, seat)
-    h0, h1, h2 = hand_word(view, 0), hand_word(view, 1), hand_word(view, 2)
+# Two planning functions, and so two decides: pip_weight 0 (the default) plans with the
+# planner's counting form alone, which spares a first run compiling its weighted form
+# (numba compiles every callee, taken or not); any other weight plans with both.
+@njit(cache=True)
+def _replan(view, own_end, h0, h1, h2):
+    scratch, n = _hand_tiles(h0, h1, h2)
+    lows, highs, values = tile_tables(view)
+    # (the planner keeps to the tiles joined to own_end itself)
+    length, _ = longest_unweighted_chain(own_end, scratch[:n], n, lows, highs, values,
+                                         max_pip(view), scratch[n:])
+    _keep_plan(view, scratch[n:], length, own_end, h0, h1, h2)
+
+
+@njit(cache=True)
+def _replan_weighted(view, pip_weight, own_end, h0, h1, h2):
+    scratch, n = _hand_tiles(h0, h1, h2)
+    lows, highs, values = tile_tables(view)
+    length, _ = longest_chain(own_end, scratch[:n], n, lows, highs, values, pip_weight,
+                              max_pip(view), scratch[n:])
+    _keep_plan(view, scratch[n:], length, own_end, h0, h1, h2)
+
+
+@njit(cache=True, inline="always")
+def _plan_stands(view, own_end, h0, h1, h2):
+    """Whether the kept plan is still a best one (else plan afresh)."""
     valid = note(view, VALID) == 1 and note(view, PLAN_ROUND) == round_number(view)
     if valid:
         # planned tiles gone from the hand: none, unless a forced move laid some
@@ -218,9 +242,11 @@ def decide(view, params):
                     valid = False
         if valid:
             _keep_hand(view, h0, h1, h2)
-    if not valid:
-        _replan(view, params[P.pip_weight], own_end, h0, h1, h2)
+    return valid
 
+
+@njit(cache=True, inline="always")
+def _choose(view, own_end):
     # the planned tiles still to lay
     p0, p1, p2 = _mask_word(view, 0), _mask_word(view, 1), _mask_word(view, 2)
     pos = note(view, PLAN_POS)
@@ -251,3 +277,37 @@ def decide(view, params):
     # nothing off-plan and the plan cannot go on here: heaviest, and plan afresh
     set_note(view, VALID, 0)
     return best_any
+
+
+@strategy
+def decide(view, params):
+    """pip_weight 0: every planned tile worth 1 (see decide_for)."""
+    if params[P.pip_weight] != 0.0:  # never silently plan without the weight asked
+        raise ValueError("longest_train's decide plans at pip_weight 0: play another "
+                         "weight with decide_for(params)")
+    own_end = train_end(view, my_seat(view))
+    h0, h1, h2 = hand_word(view, 0), hand_word(view, 1), hand_word(view, 2)
+    if not _plan_stands(view, own_end, h0, h1, h2):
+        _replan(view, own_end, h0, h1, h2)
+    return _choose(view, own_end)
+
+
+def _decide_weighted(view, params):
+    own_end = train_end(view, my_seat(view))
+    h0, h1, h2 = hand_word(view, 0), hand_word(view, 1), hand_word(view, 2)
+    if not _plan_stands(view, own_end, h0, h1, h2):
+        _replan_weighted(view, params[P.pip_weight], own_end, h0, h1, h2)
+    return _choose(view, own_end)
+
+
+@cache
+def _weighted():
+    with compiling("strategy longest_train (pip_weight > 0)"):
+        return strategy(_decide_weighted)
+
+
+def decide_for(params):
+    """The decide that plays with these parameter values: ``decide`` for pip_weight 0,
+    else one that plans with weights too, compiled when a run first asks for it. Both
+    choose alike at pip_weight 0 (longest_chain counts then)."""
+    return decide if params[P.pip_weight] == 0.0 else _weighted()

@@ -1,0 +1,130 @@
+"""longest_train's two compiled forms: counting plans at pip_weight 0, weighted otherwise.
+
+The default form plans with the router's counting entry (longest_unweighted_chain),
+so that a first run does not compile the planner's weighted form; a pip_weight other
+than 0 plays a second decide, compiled when a run first asks for it. Both must choose
+alike wherever both may play (pip_weight 0), and a run at the default must never
+compile the weighted form.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mexsim.game import view as V
+from mexsim.game.play import play_match_results
+from mexsim.game.rules import resolve_rules
+from mexsim.planner.router import longest_unweighted_chain
+from mexsim.strategy.policy import Policy
+from mexsim.strategy.registry import available_strategies, load_strategy_file
+from mexsim.testing import check_strategy
+from tests.strategy.test_strategies import hands, plan, tables
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@settings(max_examples=300, deadline=None)
+@given(hands({6: (0, 17), 9: (0, 20), 12: (0, 20)}, st.just(0.0)))
+def test_the_counting_entry_plans_the_chain_longest_chain_plans_at_weight_0(case):
+    max_pip, hand, start, _ = case
+    lo, hi, pips = tables(max_pip)
+    chain = np.full(max(1, len(hand)), -1, dtype=np.int64)
+    length, value = longest_unweighted_chain(start, np.array(hand, dtype=np.int64),
+                                             np.uint64(len(hand)), lo, hi, pips, max_pip,
+                                             chain)
+    assert (chain[:length].tolist(), value) == plan(max_pip, hand, start, 0.0)
+
+
+def test_pip_weight_picks_the_form():
+    info = available_strategies()["longest_train"]
+    assert Policy(info, (0.0,)).decide is info.decide
+    weighted = Policy(info, (0.5,)).decide
+    assert weighted is not info.decide and weighted is Policy(info, (2.0,)).decide
+    assert list(weighted.signatures) == list(info.decide.signatures)  # compiled, one form
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([2, 3, 4]), st.sampled_from([9, 12]))
+def test_both_forms_play_alike_at_pip_weight_0(seed, players, max_pip):
+    """Every seat longest_train at pip_weight 0: its own form, then the weighted one
+    forced on it (it plans with the same path at weight 0), match results equal."""
+    info = available_strategies()["longest_train"]
+    forced = dataclasses.replace(info, decide=Policy(info, (0.5,)).decide, decide_for=None)
+    rules = resolve_rules({"max_pip": max_pip, "hand_size": 8 if max_pip == 9 else 10},
+                          players)
+    own = play_match_results(rules, [Policy(info, (0.0,))] * players, seed, 0, record=True)
+    other = play_match_results(rules, [Policy(forced, (0.0,))] * players, seed, 0,
+                               record=True)
+    assert all(np.array_equal(a, b) for a, b in zip(own, other, strict=True))  # every move
+
+
+def test_a_users_decide_for_is_not_taken(tmp_path: Path):
+    """Only a built-in may pick its decide by parameters: a user's file is vetted as
+    its decide, and that is what plays, whatever else it defines."""
+    path = tmp_path / "picky.py"
+    path.write_text(textwrap.dedent("""
+        from mexsim.strategy.api import strategy
+        NAME = "picky"
+        DESCRIPTION = "defines a decide_for"
+        PARAMS = {"w": 0.0}
+
+        @strategy
+        def decide(view, params):
+            return 0
+
+        def decide_for(params):
+            raise RuntimeError("never asked")
+    """))
+    info = load_strategy_file(path)
+    assert info.decide_for is None
+    assert Policy(info, (1.0,)).decide is info.decide
+
+
+def test_the_default_form_never_reaches_the_weighted_planner(tmp_path: Path):
+    """In a fresh process, decide and its planning function compiled afresh (not
+    loaded from numba's cache, which types no callee): the weighted dense path is never
+    typed, so a first run at pip_weight 0 does not compile it."""
+    code = textwrap.dedent("""
+        import sys
+        from numba import njit
+        from mexsim.planner.dense import weighted_dense_chain
+        from mexsim.strategy.api import DECIDE_SIGNATURE
+        from mexsim.strategy.registry import available_strategies
+        info = available_strategies()["longest_train"]
+        module = sys.modules[info.decide.py_func.__module__]
+        njit(module._replan.py_func).compile("(int64[::1], int64, uint64, uint64, uint64)")
+        njit(info.decide.py_func).compile(DECIDE_SIGNATURE)
+        print(len(weighted_dense_chain.signatures), len(module._replan_weighted.signatures),
+              module._weighted.cache_info().currsize)
+    """)
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=600,
+                          env=os.environ | {"PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["0", "0", "0"]
+
+
+def test_the_default_form_refuses_a_weight_rather_than_ignore_it():
+    """Called directly with a pip_weight (not through Policy.decide, which picks the
+    form), the counting form raises: it would otherwise plan without the weight."""
+    info = available_strategies()["longest_train"]
+    view = np.zeros(V.SIZE, dtype=np.int64)
+    with pytest.raises(ValueError, match="decide_for"):
+        info.decide(view, np.full(V.MAX_PARAMS, 0.5))
+
+
+def test_the_contract_checks_the_form_its_weight_plays():
+    """check_strategy with a pip_weight checks (and times) the weighted form, in this
+    process and in the second one it asks for the same choices."""
+    report = check_strategy("longest_train", examples=5, params=[0.5])
+    assert report.failure is None and report.decisions > 0
