@@ -60,6 +60,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from mexsim.callee import callee
 from mexsim.game.bits import popcount
 from mexsim.planner.limits import (
     DENSE_FALLBACK_BUDGET,
@@ -148,7 +149,7 @@ def weighted_dense_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chai
     return _plan(s, f, f, start, hand, n, lo, hi, max_pip, chain)
 
 
-@njit(cache=True)
+@callee
 def _tile(f, w, x, y):
     """The value of tile x|y: 1 unweighted (w None), else its float value."""
     if w is None:
@@ -156,7 +157,7 @@ def _tile(f, w, x, y):
     return f[WT + x * WIDTH + y]
 
 
-@njit(cache=True)
+@callee
 def _double(f, w, dbl, x):
     """The value of number x's double if held (dbl), else 0."""
     if w is None:
@@ -164,7 +165,7 @@ def _double(f, w, dbl, x):
     return f[DW + x] if (dbl >> x) & 1 else 0.0
 
 
-@njit(cache=True)
+@callee
 def _eps(w):
     """Values are counts unweighted (exact), floats compared within EPS weighted."""
     if w is None:
@@ -172,7 +173,7 @@ def _eps(w):
     return EPS
 
 
-@njit(cache=True)
+@callee
 def _plan(s, f, w, start, hand, n, lo, hi, max_pip, chain):
     """dense_chain with scratch ``s``, values in ``f`` (s itself, or its float view
     when weighted: ``w`` is f then, None unweighted)."""
@@ -273,7 +274,7 @@ def _plan(s, f, w, start, hand, n, lo, hi, max_pip, chain):
     return length, float(best_value)
 
 
-@njit(cache=True)
+@callee
 def _bridges(s, start):
     """The bridges of the part joined to start (Tarjan's low links, a depth-first
     search on words), innermost first (in the order the search leaves them): their
@@ -325,7 +326,7 @@ def _bridges(s, start):
     return n
 
 
-@njit(cache=True)
+@callee
 def _solve(s, f, w, start, dbl, m):
     """The best trail from start over the words as they are, plus the piece at its
     end (TAIL): (value, length), its numbers after start in BEST[1:]."""
@@ -351,7 +352,7 @@ def _solve(s, f, w, start, dbl, m):
     return best_value, best_len
 
 
-@njit(cache=True)
+@callee
 def _component(s, v):
     """The numbers joined to v by unused tiles (a word)."""
     comp = 1 << v
@@ -367,7 +368,7 @@ def _component(s, v):
     return comp
 
 
-@njit(cache=True)
+@callee
 def _reach(s, f, w, v, seen, dbl):
     """(Tiles reachable from v plus the doubles a chain could still add there and the
     most it gains at its end, the count of odd numbers other than v, a quick bound on
@@ -436,7 +437,7 @@ def _reach(s, f, w, v, seen, dbl):
     return total + gain, n_odd, loss, odd, bonus
 
 
-@njit(cache=True)
+@callee
 def _min_removal(s, f, w, v, odd, n_odd, seen, dbl, bonus):
     """Least count a trail from v must leave out of what _reach counted: a minimum
     matching by BFS distance of the odd numbers other than v, v when it is even, and a
@@ -501,7 +502,7 @@ def _min_removal(s, f, w, v, odd, n_odd, seen, dbl, bonus):
     return _matching(f, size), size
 
 
-@njit(cache=True)
+@callee
 def _bfs(s, i, src):
     """Distances in tiles from src (DIST[i], for the numbers reached) and the layers
     (LAYER[i][d]: the numbers d tiles away), as words."""
@@ -527,7 +528,7 @@ def _bfs(s, i, src):
             s[DIST + i * WIDTH + x] = d
 
 
-@njit(cache=True)
+@callee
 def _dijkstra(s, f, i, src, seen, dbl, need):
     """Weighted hands: shortest distances by tile value from src (DIST[i], floats) and
     the number each is reached from (LAYER[i], ints), on words; the nearest is picked
@@ -571,7 +572,7 @@ def _dijkstra(s, f, i, src, seen, dbl, need):
                 s[parent + y] = x
 
 
-@njit(cache=True)
+@callee
 def _matching(s, size):
     """Cheapest perfect matching of 0..size-1 by PAIR (i < j), as planner._matching:
     DP[mask] for the masks 'match the lowest one with another' reaches from all. ``s``
@@ -599,7 +600,7 @@ def _matching(s, size):
     return s[DP + (1 << size) - 1]
 
 
-@njit(cache=True)
+@callee
 def _completion(s, f, w, v, value, size, seen, dbl):
     """The unused tiles joined to v less the minimum T-join _min_removal matched (size
     numbers; 0: all of them, when every number but v and one other is even), laid as
@@ -671,7 +672,7 @@ def _completion(s, f, w, v, value, size, seen, dbl):
     return value + f[TAIL + s[TRAIL + n - 1]], n - 1
 
 
-@njit(cache=True)
+@callee
 def _improve(s, f, w, start, root, seen, dbl, m, best_value, best_len, bound):
     """The best chain from a chain worth best_value (BEST) when none is worth more than
     bound: aspiration, then a fallback search from random walks. Returns (value,
@@ -710,7 +711,7 @@ def _improve(s, f, w, start, root, seen, dbl, m, best_value, best_len, bound):
     return (value, length) if found else (best_value, best_len)
 
 
-@njit(cache=True)
+@callee
 def _walks(s, f, w, start, root, seen0, dbl):
     """The best of WALKS random chains from start (TRAIL[1:]; the last walk's numbers
     in STACK). Returns (value, length); leaves the words as found."""
@@ -757,7 +758,7 @@ def _walks(s, f, w, start, root, seen0, dbl):
     return best_value, best_len
 
 
-@njit(cache=True)
+@callee
 def _search(s, f, w, start, root, seen, dbl, m, threshold, stop, budget):
     """Depth-first branch and bound for the best trail from start worth more than
     threshold, in at most ``budget`` nodes; ``stop`` bounds every trail, so one worth
