@@ -25,6 +25,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
+from mexsim.cache_folders import mark_used, prune_unused
+
 SILENT_FOR = 1.0  # seconds a step may take unannounced: a warm start takes ~0.5 s
 REDRAW = 0.2  # seconds between spinner frames
 FIRST_RUN_SECONDS = 60  # a cold compile of the default config on the development machine
@@ -167,10 +169,21 @@ def compile_notice(quiet: bool = False, stream: TextIO | None = None
     """Announce the compile steps ``compiling`` names inside the block, after SILENT_FOR
     seconds each; ``quiet`` says nothing (``--quiet``). A cold cache's whole duration is
     recorded as the next estimate."""
+    cold = cache_is_cold()
     if quiet:
         yield None
-        return
-    notice = CompileNotice(stream or sys.stderr, cache_is_cold())
+    else:
+        with _announcing(stream or sys.stderr, cold) as notice:
+            yield notice
+    # (a block that raised, Ctrl-C included, ends at the yield: nothing to wait for)
+    mark_used(cache_folder())
+    if cold and not cache_is_cold():  # a new version's first run: the old ones go
+        prune_unused(cache_folder())
+
+
+@contextmanager
+def _announcing(stream: TextIO, cold: bool) -> Iterator[CompileNotice]:
+    notice = CompileNotice(stream, cold)
     spinner = threading.Thread(target=notice.spin, name="mexsim-compile-notice",
                                daemon=True)
     with _lock:

@@ -1,0 +1,91 @@
+"""numba's cache folders of old versions are removed once unused for KEEP_DAYS days."""
+
+from __future__ import annotations
+
+import io
+import os
+import time
+from pathlib import Path
+
+from mexsim import cache_folders, compile_notice
+from mexsim.cache_folders import KEEP_DAYS, MARKER, mark_used, prune_unused
+
+DAY = 86400
+
+
+def version_folder(base: Path, digest: str, days_unused: float | None,
+                   marked: bool = True) -> Path:
+    folder = base / f"numba-{digest}"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "sub" / "x.nbi").write_bytes(b"cached")
+    if days_unused is not None:
+        when = time.time() - days_unused * DAY
+        target = folder / MARKER if marked else folder
+        if marked:
+            target.touch()
+        os.utime(target, (when, when))
+        if not marked:
+            os.utime(folder / "sub", (when, when))
+    return folder
+
+
+def test_only_other_versions_unused_for_keep_days_go(tmp_path: Path):
+    current = version_folder(tmp_path, "0" * 16, KEEP_DAYS + 100)  # this version: never
+    old = version_folder(tmp_path, "1" * 16, KEEP_DAYS + 1)
+    recent = version_folder(tmp_path, "2" * 16, KEEP_DAYS - 1)
+    never_marked_old = version_folder(tmp_path, "3" * 16, KEEP_DAYS + 5, marked=False)
+    never_marked_new = version_folder(tmp_path, "4" * 16, 1, marked=False)
+    # not mexsim's names, or not a folder of its own: left alone, however old
+    strangers = [version_folder(tmp_path, name, KEEP_DAYS + 50)
+                 for name in ("mine", "0123456789abcdeF", "0123456789abcde")]
+    stray = tmp_path / ("numba-" + "5" * 16)
+    stray.write_text("a file of the user's")
+    link = tmp_path / ("numba-" + "6" * 16)
+    link.symlink_to(old.parent / strangers[0].name)
+    old_file_time = time.time() - (KEEP_DAYS + 50) * DAY
+    os.utime(stray, (old_file_time, old_file_time))
+
+    removed = prune_unused(current)
+    assert sorted(removed) == sorted([old, never_marked_old])
+    assert not old.exists() and not never_marked_old.exists()
+    for kept in (current, recent, never_marked_new, *strangers, stray, link):
+        assert kept.exists() or kept.is_symlink(), kept
+    assert (strangers[0] / "sub" / "x.nbi").read_bytes() == b"cached"
+
+
+def test_a_command_marks_its_folder_and_a_first_run_prunes(tmp_path: Path, monkeypatch):
+    """compile_notice marks this version's folder used after every command; a cold
+    cache's first run (compiled by the end of the block) removes the unused ones."""
+    current = version_folder(tmp_path, "a" * 16, KEEP_DAYS + 10)
+    old = version_folder(tmp_path, "b" * 16, KEEP_DAYS + 10)
+    monkeypatch.setattr(compile_notice, "cache_folder", lambda: current)
+    states = iter([False, False])  # a warm command: marks, prunes nothing
+    monkeypatch.setattr(compile_notice, "cache_is_cold", lambda: next(states))
+    with compile_notice.compile_notice(quiet=True):
+        pass
+    assert time.time() - (current / MARKER).stat().st_mtime < 60 and old.exists()
+    states = iter([True, False, False])  # cold before the block, compiled after it
+    monkeypatch.setattr(compile_notice, "cache_is_cold", lambda: next(states))
+    with compile_notice.compile_notice(stream=io.StringIO()):
+        pass
+    assert not old.exists() and current.exists()
+
+
+def test_a_command_that_fails_prunes_nothing(tmp_path: Path, monkeypatch):
+    current = version_folder(tmp_path, "c" * 16, None)
+    old = version_folder(tmp_path, "d" * 16, KEEP_DAYS + 10)
+    monkeypatch.setattr(compile_notice, "cache_folder", lambda: current)
+    monkeypatch.setattr(compile_notice, "cache_is_cold", lambda: False)
+    try:
+        with compile_notice.compile_notice(quiet=True):
+            raise KeyboardInterrupt
+    except KeyboardInterrupt:
+        pass
+    assert old.exists() and not (current / MARKER).exists()
+
+
+def test_a_read_only_or_missing_cache_is_no_error(tmp_path: Path):
+    mark_used(tmp_path / "gone")  # numba never made it: nothing to mark
+    assert not (tmp_path / "gone").exists()
+    assert prune_unused(tmp_path / "nowhere" / ("numba-" + "e" * 16)) == []
+    assert cache_folders.VERSION_FOLDER.fullmatch("numba-" + "f" * 16)
