@@ -32,6 +32,7 @@ import dataclasses
 import hashlib
 import importlib.util
 import logging
+import os
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -125,6 +126,7 @@ def strategy_sources(config: Config) -> dict[str, tuple[str, str, str]]:
 
 
 _WORKER_FOLDERS: dict[str, Path] = {}
+WORKER_COPIES = "worker-strategies"  # in this version's numba cache folder
 
 
 def _worker_config(config: Config, sources: dict[str, tuple[str, str, str]]) -> Config:
@@ -134,17 +136,50 @@ def _worker_config(config: Config, sources: dict[str, tuple[str, str, str]]) -> 
     key = hashlib.sha256(repr(sorted(sources.items())).encode()).hexdigest()[:16]
     folder = _WORKER_FOLDERS.get(key)
     if folder is None:
-        # kept for the worker's next runs of the same sources, gone when it exits: in
-        # a Dask worker's own scratch folder, which Dask removes with the worker (a
-        # local cluster's workers end without running atexit: their copies stayed in
-        # the temporary folder, a folder per worker and run), else removed at exit
-        folder = Path(tempfile.mkdtemp(prefix=f"mexsim-strategies-{key}-",
-                                       dir=_worker_scratch()))
-        atexit.register(shutil.rmtree, folder, True)
-        for file_name, text, _ in sources.values():
-            (folder / file_name).write_text(text, encoding="utf-8")
+        folder = _lasting_copies(key, sources) or _temporary_copies(key, sources)
         _WORKER_FOLDERS[key] = folder
     return dataclasses.replace(config, strategy_dirs=(str(folder),))
+
+
+def _lasting_copies(key: str, sources: dict[str, tuple[str, str, str]]) -> Path | None:
+    """The sources at a path of their own content's, in this version's numba cache
+    folder (None: it cannot be written). numba keys a cached function on its file's
+    path and time stamp: copies at a new path each run (they were in temporary
+    folders) compiled every strategy again on every worker, every run. A copy is
+    written once, never over another (two workers of one machine may race to write
+    it: the first one's stays, with its time stamp), and goes with the cache folder
+    (mexsim/cache_folders.py)."""
+    folder = Path(os.environ["NUMBA_CACHE_DIR"]) / WORKER_COPIES / key
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for file_name, text, _ in sources.values():
+            path = folder / file_name
+            if not path.exists():
+                fd, temporary = tempfile.mkstemp(dir=folder, prefix=".writing-")
+                try:
+                    with os.fdopen(fd, "w", encoding="utf-8") as out:
+                        out.write(text)
+                    with contextlib.suppress(FileExistsError):  # another worker's first
+                        os.link(temporary, path)
+                finally:
+                    os.unlink(temporary)
+            if path.read_text(encoding="utf-8") != text:
+                return None  # not what it should hold (changed by hand): play a copy
+    except OSError:
+        return None
+    return folder
+
+
+def _temporary_copies(key: str, sources: dict[str, tuple[str, str, str]]) -> Path:
+    """The sources in a folder of this worker's, removed when it exits: in a Dask
+    worker's own scratch folder, which Dask removes with the worker (a local cluster's
+    workers end without running atexit), else at exit."""
+    folder = Path(tempfile.mkdtemp(prefix=f"mexsim-strategies-{key}-",
+                                   dir=_worker_scratch()))
+    atexit.register(shutil.rmtree, folder, True)
+    for file_name, text, _ in sources.values():
+        (folder / file_name).write_text(text, encoding="utf-8")
+    return folder
 
 
 def _worker_scratch() -> str | None:

@@ -143,21 +143,58 @@ def test_a_worker_killed_mid_run_loses_nothing(tmp_path: Path,
                            shallow=False), name
 
 
-def test_a_worker_removes_its_copies_of_the_strategies_when_it_exits(tmp_path):
-    """A worker keeps the strategy sources it was sent in a folder of its own for its
-    next tasks; the folder goes when the worker process does."""
-    code = (
-        "import dataclasses\n"
-        "from mexsim.tournament.cluster import _worker_config\n"
-        "@dataclasses.dataclass(frozen=True)\n"
-        "class Cfg:\n"
-        "    strategy_dirs: tuple = ()\n"
-        "sources = {'mine': ('mine.py', 'x = 1', 'mine.py')}\n"
-        "print(_worker_config(Cfg(), sources).strategy_dirs[0])\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True, env=os.environ | {"TMPDIR": str(tmp_path)})
-    folder = Path(done.stdout.strip())
-    assert folder.parent == tmp_path and folder.name.startswith("mexsim-strategies-")
+WORKER_COPY = (
+    "import dataclasses\n"
+    "from mexsim.tournament.cluster import _worker_config\n"
+    "@dataclasses.dataclass(frozen=True)\n"
+    "class Cfg:\n"
+    "    strategy_dirs: tuple = ()\n"
+    "sources = {'mine': ('mine.py', 'x = 1', 'mine.py')}\n"
+    "print(_worker_config(Cfg(), sources).strategy_dirs[0])\n")
+
+
+def worker_copy(tmp_path: Path, cache: Path) -> Path:
+    """Where a fresh worker process puts its copy of a strategy's source."""
+    done = subprocess.run([sys.executable, "-c", WORKER_COPY], capture_output=True,
+                          text=True, check=True,
+                          env=os.environ | {"TMPDIR": str(tmp_path / "tmp"),
+                                            "NUMBA_CACHE_DIR": str(cache)})
+    return Path(done.stdout.strip())
+
+
+def test_a_worker_copies_the_strategies_once_to_a_lasting_path(tmp_path):
+    """numba keys its cache on a file's path and time stamp: a worker's copy of a
+    user's strategy lies at a path of its content's in the cache folder, written once,
+    so that the next run's workers load it compiled (a copy in a new temporary folder
+    each run compiled it again, on every worker, every run); nothing in $TMPDIR."""
+    (tmp_path / "tmp").mkdir()
+    cache = tmp_path / "cache"
+    first = worker_copy(tmp_path, cache)
+    assert first.parent == cache / "worker-strategies"
+    copy = first / "mine.py"
+    assert copy.read_text() == "x = 1"
+    stamp = copy.stat().st_mtime_ns
+    time.sleep(0.01)
+    assert worker_copy(tmp_path, cache) == first  # the next worker: the same file
+    assert copy.stat().st_mtime_ns == stamp and sorted(p.name for p in first.iterdir()) == [
+        "mine.py"]
+    assert list((tmp_path / "tmp").iterdir()) == []
+
+
+@pytest.mark.parametrize("case", ["no cache folder", "changed by hand"])
+def test_a_worker_plays_a_temporary_copy_when_the_lasting_one_will_not_do(tmp_path, case):
+    """A cache folder that cannot be written, or a lasting copy that no longer holds the
+    source: a copy in a folder of the worker's own, gone when the worker process is."""
+    (tmp_path / "tmp").mkdir()
+    cache = tmp_path / "cache"
+    if case == "no cache folder":
+        cache.write_text("a file where the cache folder would be")
+    else:
+        worker_copy(tmp_path, cache)
+        for copy in (cache / "worker-strategies").rglob("mine.py"):
+            copy.write_text("x = 2")
+    folder = worker_copy(tmp_path, cache)
+    assert folder.parent == tmp_path / "tmp" and folder.name.startswith("mexsim-strategies-")
     assert not folder.exists()
 
 
