@@ -56,7 +56,8 @@ def rotated_args(rules, idx):
     for r in range(P):
         who = np.array([idx[(s - r) % P] for s in range(P)])
         seats = PlayerArrays(players.func[who].copy(), players.params[who].copy(),
-                             players.n_params[who].copy(), players.n_memory[who].copy())
+                             players.n_params[who].copy(), players.n_memory[who].copy(),
+                             players.trusted[who].copy())
         out.append((numbers, funcs, seats, tiles))
     return out
 

@@ -26,6 +26,7 @@ from mexsim.game.rng import MASK64
 from mexsim.game.rules import MAX_STRATEGIES, Rules
 from mexsim.game.tiles import tile_set
 from mexsim.game.trace_words import trace_train
+from mexsim.strategy.api import is_builtin
 from mexsim.strategy.policy import Policy, PolicyLike, resolve_policies
 
 # Strategies are first-class functions, which numba still labels experimental; the
@@ -70,16 +71,19 @@ class KernelArgs:
         params = np.zeros((n, view.MAX_PARAMS), dtype=np.float64)
         n_params = np.zeros(n, dtype=np.int64)
         n_memory = np.zeros(n, dtype=np.int64)
+        trusted = np.zeros(n, dtype=np.int64)
         for i, player in enumerate(resolved):
             params[i, :len(player.params)] = player.params
             n_params[i] = len(player.params)
             n_memory[i] = player.strategy.memory
+            func = getattr(player.decide, "py_func", None)
+            trusted[i] = func is not None and is_builtin(func)
         ts = tile_set(rules.max_pip)
         numbers = RuleNumbers(rules.players, rules.max_pip, rules.hand_size,
                               rules.first_turn == "train", rules.engine == "set_aside",
                               rules.draw_to_start, rules.double_blank_points)
         return cls(rules, resolved, funcs, numbers,
-                   PlayerArrays(player_func, params, n_params, n_memory),
+                   PlayerArrays(player_func, params, n_params, n_memory, trusted),
                    TileTables(ts.lo, ts.hi, ts.pips, ts.number_mask))
 
     def kernel_args(self) -> tuple[RuleNumbers, tuple, PlayerArrays, TileTables]:

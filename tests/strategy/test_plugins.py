@@ -487,6 +487,27 @@ def test_scribbling_on_every_forbidden_word_plays_exactly_like_its_twin(tmp_path
         assert reference.play_match(rules, 2, match, seats).events == expected
 
 
+def test_only_the_built_ins_skip_the_undoing_of_their_writes(tmp_path: Path):
+    """The kernel undoes what a strategy wrote over the trains and seats after each
+    call (R17) but for a built-in, which writes none of it (test_strategies.py's
+    test_deterministic_for_a_given_random_stream): a user's file, even one named like a
+    built-in or copied from one, is undone."""
+    from mexsim.game.play import KernelArgs
+
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "scribble_all.py").write_text(SCRIBBLE_ALL, encoding="utf-8")
+    copied = (BUILTIN_STRATEGIES / "greedy.py").read_text(encoding="utf-8")
+    (folder / "copied.py").write_text(copied.replace('NAME = "greedy"', 'NAME = "copied"'),
+                                      encoding="utf-8")
+    known = available_strategies([folder])
+    longest = known["longest_train"]
+    seats = [Policy(known["scribble_all"], ()), Policy(known["copied"], ()), "greedy",
+             Policy(longest, (0.0,)), Policy(longest, (0.5,))]
+    trusted = KernelArgs.build(resolve_rules({}, 5), seats).arrays.trusted
+    assert trusted.tolist() == [0, 0, 1, 1, 1]
+
+
 # --------------------------------------------------------------- edited files
 
 FIRST_VERSION = '''\
