@@ -217,8 +217,19 @@ def load_strategy_file(path: Path) -> StrategyInfo:
     return StrategyInfo(
         name=name, description=" ".join(description.split()), params=params, bounds=bounds,
         memory=memory, path=str(path), decide=decide,
-        decide_for=getattr(module, "decide_for", None) if trusted else None,
+        decide_for=_builtin_decide_for(module) if trusted else None,
     )
+
+
+def _builtin_decide_for(module: Any) -> Any:
+    """The file's ``decide_for`` if a built-in file defines it, else None. ``trusted``
+    says only that ``decide`` is a built-in's: a user's file may import one, and its
+    own decide_for would then pick unvetted code to play unchecked."""
+    from mexsim.strategy.api import is_builtin
+
+    decide_for = getattr(module, "decide_for", None)
+    code = getattr(decide_for, "__code__", None)
+    return decide_for if code is not None and is_builtin(decide_for) else None
 
 
 def _params(path: Path, declared: Any) -> tuple[dict[str, float], dict[str, tuple[float, float]]]:
