@@ -151,9 +151,11 @@ def load_strategy_file(path: Path) -> StrategyInfo:
     """Import one strategy file and check what it defines; ConfigError names the file."""
     from mexsim.strategy.api import DECIDE_SIGNATURE, is_builtin
 
-    # A name stable across processes: numba's on-disk cache refers to it when loading.
+    # A name stable across processes: numba's on-disk cache refers to it when loading,
+    # so it is the file's, not the spelling's ('odd.py', './odd.py' or a full path: the
+    # cache is the same, and a name it was not written with failed to import).
     # os.fsencode: a name with bytes that are not UTF-8 (surrogate escapes) is its bytes
-    digest = hashlib.sha1(os.fsencode(path)).hexdigest()[:12]
+    digest = hashlib.sha1(os.fsencode(os.path.realpath(path))).hexdigest()[:12]
     # the stem's word characters only: numba's name mangler encodes the module's name in
     # UTF-8, which a name's surrogate escapes (bytes that are not UTF-8) cannot be
     stem = re.sub(r"\W", "_", path.stem)
