@@ -636,7 +636,8 @@ def test_a_strategy_file_loads_however_its_path_is_spelt(tmp_path: Path):
     to load by its full path in every later process (ModuleNotFoundError), and so did
     a built-in after `mexsim check mexsim/strategy/builtin/greedy.py`."""
     (tmp_path / "odd.py").write_text(COMPILED.format(name="odd"), encoding="utf-8")
-    for spelt in ("odd.py", str(tmp_path / "odd.py"), "./odd.py"):
+    (tmp_path / "link.py").symlink_to(tmp_path / "odd.py")
+    for spelt in ("odd.py", str(tmp_path / "odd.py"), "./odd.py", "link.py"):
         done = subprocess.run(
             [sys.executable, "-c", "import sys; from pathlib import Path; from "
              "mexsim.strategy.registry import load_strategy_file as load; "
