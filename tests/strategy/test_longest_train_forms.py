@@ -176,3 +176,22 @@ def test_parameter_values_not_given_play_as_0():
     info = available_strategies()["longest_train"]
     assert Policy(info, ()).decide is info.decide
     assert info.decide_with(np.zeros(0)) is info.decide
+
+
+def test_two_forms_share_a_slot_when_the_kernels_have_none_to_spare(monkeypatch):
+    """The config counts strategies by name, the kernels count compiled decides: 16
+    strategies, longest_train among them at pip_weight 0 and 0.5, were 17 decides, and
+    the run ended in a traceback (ValueError). Then its seats all play the weighted
+    form, which plans by counting at pip_weight 0 (the same moves: above)."""
+    import mexsim.game.play as play
+
+    monkeypatch.setattr(play, "MAX_STRATEGIES", 2)  # (the arguments only: nothing plays)
+    known = available_strategies()
+    longest = known["longest_train"]
+    players = [Policy(longest, (0.0,)), Policy(known["greedy"], ()), Policy(longest, (0.5,))]
+    args = play.KernelArgs.build(resolve_rules({}, 3), players)
+    assert args.funcs == (Policy(longest, (0.5,)).decide, known["greedy"].decide)
+    assert args.arrays.func.tolist() == [0, 1, 0]
+    assert args.arrays.params[:, 0].tolist() == [0.0, 0.0, 0.5]
+    roomy = play.KernelArgs.build(resolve_rules({}, 2), players[:2])  # a slot each
+    assert roomy.funcs == (longest.decide, known["greedy"].decide)
