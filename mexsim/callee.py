@@ -5,9 +5,9 @@ entry point for calls from Python (unboxing every argument, boxing the result) a
 C-callable one. A helper that only other compiled functions call needs neither, and
 the Python entry point is a sixth of the planner's cold compile (its unboxing of arrays
 and named tuples is code of its own for LLVM to optimise). Calling such a helper from
-Python crashes the process, so it is only for private helpers (names starting with
-``_``, or a kernel's internals) that no Python code calls; tests/test_callee.py holds
-mexsim to that.
+Python would crash the process (its dispatcher raises TypeError instead), so it is only
+for private helpers (names starting with ``_``, or a kernel's internals) that no Python
+code calls; tests/test_callee.py holds mexsim to that.
 """
 
 from __future__ import annotations
