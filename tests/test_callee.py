@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import ast
 import importlib
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from mexsim import callee
@@ -80,3 +83,14 @@ def test_the_check_finds_a_python_caller():
     inside = "@njit\ndef a():\n    return _plan()\ndef b():\n    return _plan()\n"
     assert python_references(ast.parse(inside), "mexsim.planner.dense", names) == [
         "b uses _plan"]
+
+
+def test_a_python_call_of_a_callee_raises_rather_than_crash(tmp_path: Path):
+    """A user's file may import a private helper and call it from Python: that jumped
+    to the missing entry point and killed the process (SIGSEGV, no message)."""
+    code = "from mexsim.planner.dense import _eps\n_eps(None)\n"
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=600,
+                          env=os.environ | {"PYTHONPATH": str(ROOT)})
+    assert done.returncode == 1, (done.returncode, done.stderr[-300:])
+    assert "TypeError: mexsim.planner.dense._eps has no Python entry point" in done.stderr

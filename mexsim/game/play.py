@@ -56,18 +56,18 @@ class KernelArgs:
         resolved = tuple(resolve_policies(players))
         if len(resolved) < rules.players:
             raise ValueError(f"{len(resolved)} players for {rules.players} seats")
+        chosen = _decides(resolved)
         decides: list = []
-        for p in resolved:
-            if p.decide not in decides:
-                decides.append(p.decide)
+        for d in chosen:
+            if d not in decides:
+                decides.append(d)
         if len(decides) > MAX_STRATEGIES:
             raise ValueError(f"{len(decides)} different strategies (at most {MAX_STRATEGIES})")
         # Pad to MAX_STRATEGIES so the kernels' type, and so their cache, is the same
         # for every table; the padding is never called.
         funcs = tuple(decides) + (decides[0],) * (MAX_STRATEGIES - len(decides))
         n = len(resolved)
-        player_func = np.array([decides.index(p.decide) for p in resolved],
-                               dtype=np.int64)
+        player_func = np.array([decides.index(d) for d in chosen], dtype=np.int64)
         params = np.zeros((n, view.MAX_PARAMS), dtype=np.float64)
         n_params = np.zeros(n, dtype=np.int64)
         n_memory = np.zeros(n, dtype=np.int64)
@@ -158,6 +158,21 @@ def play_match_results(rules: Rules, seats: Sequence[PolicyLike], seed: int, mat
         _seed(seed), match, match if deal is None else deal, *args.kernel_args(),
         Outputs(work, res, ev, status), record, Dispatch.plugin))
     return res, ev[:n]
+
+
+def _decides(players: Sequence[Policy]) -> list:
+    """Each player's compiled decide: the form its values ask for (Policy.decide), unless
+    that makes more than the kernels' MAX_STRATEGIES slots (the config counts strategies
+    by name: a built-in with two forms counts once). Then every seat of such a built-in
+    plays its other form, which plays every value alike (longest_train's weighted form
+    plans by counting at pip_weight 0); its own decide plays only the values
+    decide_for gives it."""
+    chosen = [p.decide for p in players]
+    if len({id(d) for d in chosen}) <= MAX_STRATEGIES:
+        return chosen
+    other = {id(p.strategy.decide): d for p, d in zip(players, chosen, strict=True)
+             if d is not p.strategy.decide}
+    return [other.get(id(d), d) for d in chosen]
 
 
 @dataclass(frozen=True)

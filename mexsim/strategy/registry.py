@@ -151,9 +151,11 @@ def load_strategy_file(path: Path) -> StrategyInfo:
     """Import one strategy file and check what it defines; ConfigError names the file."""
     from mexsim.strategy.api import DECIDE_SIGNATURE, is_builtin
 
-    # A name stable across processes: numba's on-disk cache refers to it when loading.
+    # A name stable across processes: numba's on-disk cache refers to it when loading,
+    # so it is the file's, not the spelling's ('odd.py', './odd.py' or a full path: the
+    # cache is the same, and a name it was not written with failed to import).
     # os.fsencode: a name with bytes that are not UTF-8 (surrogate escapes) is its bytes
-    digest = hashlib.sha1(os.fsencode(path)).hexdigest()[:12]
+    digest = hashlib.sha1(os.fsencode(os.path.realpath(path))).hexdigest()[:12]
     # the stem's word characters only: numba's name mangler encodes the module's name in
     # UTF-8, which a name's surrogate escapes (bytes that are not UTF-8) cannot be
     stem = re.sub(r"\W", "_", path.stem)
@@ -217,8 +219,19 @@ def load_strategy_file(path: Path) -> StrategyInfo:
     return StrategyInfo(
         name=name, description=" ".join(description.split()), params=params, bounds=bounds,
         memory=memory, path=str(path), decide=decide,
-        decide_for=getattr(module, "decide_for", None) if trusted else None,
+        decide_for=_builtin_decide_for(module) if trusted else None,
     )
+
+
+def _builtin_decide_for(module: Any) -> Any:
+    """The file's ``decide_for`` if a built-in file defines it, else None. ``trusted``
+    says only that ``decide`` is a built-in's: a user's file may import one, and its
+    own decide_for would then pick unvetted code to play unchecked."""
+    from mexsim.strategy.api import is_builtin
+
+    decide_for = getattr(module, "decide_for", None)
+    code = getattr(decide_for, "__code__", None)
+    return decide_for if code is not None and is_builtin(decide_for) else None
 
 
 def _params(path: Path, declared: Any) -> tuple[dict[str, float], dict[str, tuple[float, float]]]:

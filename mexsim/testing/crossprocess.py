@@ -25,10 +25,14 @@ def choices_elsewhere(path: str, views: np.ndarray, params: np.ndarray,
     env = dict(os.environ, PYTHONHASHSEED="random")
     root = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+    # run from mexsim's own root: ``-m`` puts the working folder first on the path, and
+    # a folder holding another copy of mexsim (a checkout) gave the second process that
+    # copy's strategy code (a strategy there a failure that was not its own)
     try:
-        done = subprocess.run([sys.executable, "-m", "mexsim.testing.crossprocess", path],
-                              input=buffer.getvalue(), capture_output=True, timeout=timeout,
-                              env=env, check=False)
+        done = subprocess.run([sys.executable, "-m", "mexsim.testing.crossprocess",
+                               os.path.abspath(path)], input=buffer.getvalue(),
+                              capture_output=True, timeout=timeout, env=env, check=False,
+                              cwd=root)
     except subprocess.TimeoutExpired:
         return f"the second process took over {timeout:.0f} s"
     if done.returncode != 0:

@@ -128,3 +128,70 @@ def test_the_contract_checks_the_form_its_weight_plays():
     process and in the second one it asks for the same choices."""
     report = check_strategy("longest_train", examples=5, params=[0.5])
     assert report.failure is None and report.decisions > 0
+
+
+def test_a_users_file_importing_the_builtin_decide_cannot_pick_its_form(tmp_path: Path):
+    """A user's file that imports longest_train's decide is trusted as that decide, but
+    a decide_for of its own would pick code nobody vetted, to play without bounds
+    checks: only a decide_for a built-in file defines is taken."""
+    path = tmp_path / "sneaky.py"
+    path.write_text(textwrap.dedent("""
+        from mexsim.strategy.api import strategy
+        from mexsim.strategy.builtin.longest_train import decide  # noqa: F401
+        NAME = "sneaky"
+        DESCRIPTION = "longest_train's decide, and a form of its own"
+        PARAMS = {"pip_weight": (0.0, 0.0, 100.0)}
+        MEMORY = 32
+
+        @strategy
+        def unvetted(view, params):
+            return 0
+
+        def decide_for(params):
+            return unvetted
+    """))
+    info = load_strategy_file(path)
+    assert info.decide_for is None
+    assert Policy(info, (0.5,)).decide is info.decide
+
+
+def test_a_users_file_reexporting_both_builtin_names_plays_their_forms(tmp_path: Path):
+    """Importing decide and decide_for from the built-in is still the built-in."""
+    path = tmp_path / "mine.py"
+    path.write_text(textwrap.dedent("""
+        from mexsim.strategy.builtin.longest_train import (  # noqa: F401
+            MEMORY, PARAMS, decide, decide_for)
+        NAME = "mine"
+        DESCRIPTION = "longest_train under another name"
+    """))
+    info = load_strategy_file(path)  # (its import is a module apart from the registry's)
+    weighted = Policy(info, (0.5,)).decide
+    assert weighted is not info.decide and weighted.py_func.__name__ == "_decide_weighted"
+    assert Policy(info, (0.0,)).decide is info.decide
+
+
+def test_parameter_values_not_given_play_as_0():
+    """A Policy with fewer values than PARAMS: the kernels pad them with 0, so the
+    form is the pip_weight-0 one (it was an IndexError)."""
+    info = available_strategies()["longest_train"]
+    assert Policy(info, ()).decide is info.decide
+    assert info.decide_with(np.zeros(0)) is info.decide
+
+
+def test_two_forms_share_a_slot_when_the_kernels_have_none_to_spare(monkeypatch):
+    """The config counts strategies by name, the kernels count compiled decides: 16
+    strategies, longest_train among them at pip_weight 0 and 0.5, were 17 decides, and
+    the run ended in a traceback (ValueError). Then its seats all play the weighted
+    form, which plans by counting at pip_weight 0 (the same moves: above)."""
+    import mexsim.game.play as play
+
+    monkeypatch.setattr(play, "MAX_STRATEGIES", 2)  # (the arguments only: nothing plays)
+    known = available_strategies()
+    longest = known["longest_train"]
+    players = [Policy(longest, (0.0,)), Policy(known["greedy"], ()), Policy(longest, (0.5,))]
+    args = play.KernelArgs.build(resolve_rules({}, 3), players)
+    assert args.funcs == (Policy(longest, (0.5,)).decide, known["greedy"].decide)
+    assert args.arrays.func.tolist() == [0, 1, 0]
+    assert args.arrays.params[:, 0].tolist() == [0.0, 0.0, 0.5]
+    roomy = play.KernelArgs.build(resolve_rules({}, 2), players[:2])  # a slot each
+    assert roomy.funcs == (longest.decide, known["greedy"].decide)

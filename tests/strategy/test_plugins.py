@@ -649,3 +649,20 @@ def test_the_cache_key_covers_modules_of_every_subpackage(tmp_path: Path):
         assert after != before, nested
         before = after
 
+
+
+def test_a_strategy_file_loads_however_its_path_is_spelt(tmp_path: Path):
+    """numba's cache of decide refers to the module by name, and the name was a digest
+    of the path as given: loaded once as 'odd.py' from its folder, the file then failed
+    to load by its full path in every later process (ModuleNotFoundError), and so did
+    a built-in after `mexsim check mexsim/strategy/builtin/greedy.py`."""
+    (tmp_path / "odd.py").write_text(COMPILED.format(name="odd"), encoding="utf-8")
+    (tmp_path / "link.py").symlink_to(tmp_path / "odd.py")
+    for spelt in ("odd.py", str(tmp_path / "odd.py"), "./odd.py", "link.py"):
+        done = subprocess.run(
+            [sys.executable, "-c", "import sys; from pathlib import Path; from "
+             "mexsim.strategy.registry import load_strategy_file as load; "
+             "print(load(Path(sys.argv[1])).name)", spelt],
+            cwd=tmp_path, capture_output=True, text=True, timeout=600,
+            env=os.environ | {"PYTHONPATH": str(ROOT)})
+        assert done.stdout.split() == ["odd"], (spelt, done.stderr[-500:])

@@ -174,3 +174,19 @@ def test_cli_check_unknown_strategy_is_one_line(tmp_path):
     done = run_cli("check", "missing.py", cwd=tmp_path)
     assert done.returncode == 2 and "missing.py: strategy file not found" in done.stderr
     assert not any(tmp_path.iterdir())  # writes nothing where it runs
+
+
+def test_the_second_process_imports_this_mexsim(tmp_path: Path, monkeypatch):
+    """Checked from a folder holding another mexsim (a checkout, here a broken one),
+    the second process imported that one (``-m`` puts the working folder first)."""
+    import numpy as np
+
+    from mexsim.game import view as V
+    from mexsim.testing.crossprocess import choices_elsewhere
+
+    (tmp_path / "mexsim").mkdir()
+    (tmp_path / "mexsim" / "__init__.py").write_text("raise ImportError('another mexsim')\n")
+    monkeypatch.chdir(tmp_path)
+    info = available_strategies()["greedy"]
+    views = np.zeros((1, V.SIZE), dtype=np.int64)
+    assert choices_elsewhere(info.path, views, np.zeros((1, V.MAX_PARAMS))) == [0]

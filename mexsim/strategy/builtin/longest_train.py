@@ -309,5 +309,7 @@ def _weighted():
 def decide_for(params):
     """The decide that plays with these parameter values: ``decide`` for pip_weight 0,
     else one that plans with weights too, compiled when a run first asks for it. Both
-    choose alike at pip_weight 0 (longest_chain counts then)."""
-    return decide if params[P.pip_weight] == 0.0 else _weighted()
+    choose alike at pip_weight 0 (longest_chain counts then). Values not given are 0,
+    as the kernels pad them."""
+    weight = params[P.pip_weight] if len(params) > P.pip_weight else 0.0
+    return decide if weight == 0.0 else _weighted()
