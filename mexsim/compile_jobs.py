@@ -16,6 +16,7 @@ most of longest_train's compile and no other job needs them:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -59,13 +60,17 @@ def warm_up_jobs(strategy_dirs: Sequence[str | Path] = (),
 
 
 def asks_for_weights(players: Iterable[Mapping[str, Any]]) -> bool:
-    """Whether a [[players]] table gives pip_weight a value other than 0 (a number, or a
-    list of them for a sweep); what is not a number is the config check's to report."""
+    """Whether a [[players]] table gives longest_train's pip_weight a value that plans
+    with weights (a positive number, or a list of them for a sweep); what is no such
+    value is the config check's to report, after the strategies load."""
     for table in players:
         params = table.get("params")
-        value = params.get(WEIGHTED_PARAM, 0) if isinstance(params, Mapping) else 0
+        if table.get("strategy") != "longest_train" or not isinstance(params, Mapping):
+            continue
+        value = params.get(WEIGHTED_PARAM, 0)
         values = value if isinstance(value, list) else [value]
-        if any(isinstance(v, int | float) and v != 0 for v in values):
+        if any(isinstance(v, int | float) and not isinstance(v, bool)
+               and math.isfinite(v) and v > 0 for v in values):
             return True
     return False
 

@@ -62,13 +62,16 @@ def test_jobs_are_the_planner_and_engine_then_strategy_files_largest_first(tmp_p
     assert builtin["longest_train.py"] == BUILTIN_PLANNING and builtin["greedy.py"] == ()
 
 
-@pytest.mark.parametrize("weight", [0, 0.0, [0.0], None, "0.5", {"x": 1}])
+@pytest.mark.parametrize("weight", [0, 0.0, [0.0], None, "0.5", {"x": 1}, True, -1.0,
+                                    float("nan"), float("inf")])
 def test_the_built_ins_at_pip_weight_0_compile_no_weighted_form(weight):
     """longest_train at its default plans with the counting form alone: the weighted
-    form (a quarter of a cold start's compiling) is no job. What is no number is the
-    config check's to refuse, not the warm-up's."""
+    form (a quarter of a cold start's compiling) is no job. What is no weight to plan
+    with is the config check's to refuse, not the warm-up's to compile for; nor does a
+    pip_weight of another strategy ask for it."""
     players = [{"strategy": "longest_train", "params": {"pip_weight": weight}},
-               {"strategy": "greedy"}, {"strategy": "random", "params": 3}]
+               {"strategy": "greedy"}, {"strategy": "random", "params": 3},
+               {"strategy": "mine", "params": {"pip_weight": 0.5}}]
     jobs = dict(compile_jobs.warm_up_jobs(players=players))
     assert list(jobs)[:3] == [*BUILTIN_PLANNING, compile_jobs.ENGINE]
     assert compile_jobs.WEIGHTED_PLANNER not in jobs
