@@ -72,11 +72,11 @@ class KernelArgs:
         n_params = np.zeros(n, dtype=np.int64)
         n_memory = np.zeros(n, dtype=np.int64)
         trusted = np.zeros(n, dtype=np.int64)
-        for i, player in enumerate(resolved):
+        for i, (player, played) in enumerate(zip(resolved, chosen, strict=True)):
             params[i, :len(player.params)] = player.params
             n_params[i] = len(player.params)
             n_memory[i] = player.strategy.memory
-            func = getattr(player.decide, "py_func", None)
+            func = getattr(played, "py_func", None)  # what the kernel calls for it
             trusted[i] = func is not None and is_builtin(func)
         ts = tile_set(rules.max_pip)
         numbers = RuleNumbers(rules.players, rules.max_pip, rules.hand_size,
