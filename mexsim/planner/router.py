@@ -90,19 +90,10 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
 
 @njit(cache=True, inline="always")
 def longest_unweighted_chain(start, hand, n, lo, hi, pips, max_pip, chain):
-    """``longest_chain`` with pip_weight 0 (every tile worth 1), the same chain: a caller
-    that plans only so compiles the dense path's counting form alone, not its weighted
-    form too (numba compiles every callee of a function, taken or not, and the weighted
-    form is a quarter of a cold start's compiling: longest_train's default)."""
-    if n <= 1:
-        if n == 1 and (lo[hand[0]] == start or hi[hand[0]] == start):
-            chain[0] = hand[0]
-            return 1, 1.0
-        return 0, 0.0
-    if not max_pip < WIDTH:
-        raise ValueError("longest_chain plans on sets up to double-15")
-    sparse, length, value = sparse_chain(start, hand, n, lo, hi, pips, 0.0, max_pip,
-                                         chain, np.int64(SWITCH_STEPS))
-    if sparse:
-        return length, value
-    return dense_chain(start, hand, n, lo, hi, max_pip, chain)
+    """``longest_chain`` with pip_weight 0 (every tile worth 1), the same chain, for a
+    caller that plans only so: inlined with the weight a constant, numba prunes the
+    weighted branch before typing it, so the dense path's weighted form is not compiled
+    (it is a quarter of a cold start's compiling: longest_train's default). numba
+    compiles every callee it types, taken or not; tests/strategy/
+    test_longest_train_forms.py holds the pruning."""
+    return longest_chain(start, hand, n, lo, hi, pips, 0.0, max_pip, chain)
