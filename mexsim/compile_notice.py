@@ -170,6 +170,7 @@ def compile_notice(quiet: bool = False, stream: TextIO | None = None
     seconds each; ``quiet`` says nothing (``--quiet``). A cold cache's whole duration is
     recorded as the next estimate."""
     cold = cache_is_cold()
+    started = time.monotonic()
     if quiet:
         yield None
     else:
@@ -177,8 +178,10 @@ def compile_notice(quiet: bool = False, stream: TextIO | None = None
             yield notice
     # (a block that raised, Ctrl-C included, ends at the yield: nothing to wait for)
     mark_used(cache_folder())
-    if cold and not cache_is_cold():  # a new version's first run: the old ones go
-        prune_unused(cache_folder())
+    if cold and not cache_is_cold():  # a new version's first run, compiled
+        if not quiet:
+            remember_seconds(time.monotonic() - started)
+        prune_unused(cache_folder())  # the old versions' folders go
 
 
 @contextmanager
@@ -196,5 +199,3 @@ def _announcing(stream: TextIO, cold: bool) -> Iterator[CompileNotice]:
         spinner.join()
         with _lock:
             _current.remove(notice)
-    if notice.cold and not cache_is_cold():
-        remember_seconds(time.monotonic() - notice.started)
