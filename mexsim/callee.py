@@ -19,6 +19,7 @@ from numba import njit
 from numba.core.registry import CPUDispatcher
 
 CALLEE_OPTIONS = {"cache": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+CALLEES: list[Any] = []  # every function compiled so, for tests/test_callee.py
 
 
 class CalleeDispatcher(CPUDispatcher):
@@ -42,6 +43,3 @@ def callee(func: Callable | None = None, **options: Any) -> Any:
     dispatcher.__class__ = CalleeDispatcher  # the same object, a Python call refused
     CALLEES.append(dispatcher)
     return dispatcher
-
-
-CALLEES: list[Any] = []  # every function compiled so, for tests/test_callee.py

@@ -27,7 +27,8 @@ SPARSE_PLANNER = "sparse-planner"
 WEIGHTED_PLANNER = "weighted-planner"
 WEIGHTED_LONGEST_TRAIN = "weighted-longest_train"
 JOB_NAMES = (ENGINE, PLANNER, SPARSE_PLANNER, WEIGHTED_PLANNER, WEIGHTED_LONGEST_TRAIN)
-WEIGHTED_PARAM = "pip_weight"  # longest_train's parameter that asks for weighted plans
+LONGEST_TRAIN = "longest_train"  # the built-in that plans, and its file's stem
+WEIGHTED_PARAM = "pip_weight"  # its parameter that asks for weighted plans
 
 
 def warm_up_jobs(strategy_dirs: Sequence[str | Path] = (),
@@ -48,7 +49,7 @@ def warm_up_jobs(strategy_dirs: Sequence[str | Path] = (),
     users_planning = (WEIGHTED_PLANNER, *builtin_planning)
     waits = {path: (builtin_planning if path.parent == BUILTIN_STRATEGIES else users_planning)
              if _uses_planner(path) else () for path in files}
-    longest_train = BUILTIN_STRATEGIES / "longest_train.py"
+    longest_train = BUILTIN_STRATEGIES / f"{LONGEST_TRAIN}.py"
     weighted_strategy = longest_train in waits and asks_for_weights(players)
     weighted = weighted_strategy or any(WEIGHTED_PLANNER in after for after in waits.values())
     first = (WEIGHTED_PLANNER,) if weighted else ()  # the longest first
@@ -65,7 +66,7 @@ def asks_for_weights(players: Iterable[Mapping[str, Any]]) -> bool:
     value is the config check's to report, after the strategies load."""
     for table in players:
         params = table.get("params")
-        if table.get("strategy") != "longest_train" or not isinstance(params, Mapping):
+        if table.get("strategy") != LONGEST_TRAIN or not isinstance(params, Mapping):
             continue
         value = params.get(WEIGHTED_PARAM, 0)
         values = value if isinstance(value, list) else [value]
@@ -100,7 +101,7 @@ def run_job(job: str) -> None:
     elif job == WEIGHTED_LONGEST_TRAIN:
         from mexsim.strategy.registry import BUILTIN_STRATEGIES, load_strategy_file
 
-        info = load_strategy_file(BUILTIN_STRATEGIES / "longest_train.py")
+        info = load_strategy_file(BUILTIN_STRATEGIES / f"{LONGEST_TRAIN}.py")
         info.decide_with(tuple(1.0 for _ in info.params))
     else:
         from mexsim.strategy.registry import load_strategy_file
