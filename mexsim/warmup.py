@@ -89,15 +89,16 @@ def _signals_after_compilers() -> Iterator[None]:
 
     previous = {signum: signal.signal(signum, stop)
                 for signum in (signal.SIGTERM, signal.SIGHUP)}
+    signalled = None
     try:
         yield
     except _Signalled as exc:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-        signal.raise_signal(exc.signum)  # the command's own answer to it, now
+        signalled = exc.signum
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+    if signalled is not None:
+        signal.raise_signal(signalled)  # the command's own answer to it, now
 
 
 def usable_cores() -> int:
