@@ -57,7 +57,7 @@ def rotated_args(rules, idx):
         who = np.array([idx[(s - r) % P] for s in range(P)])
         seats = PlayerArrays(players.func[who].copy(), players.params[who].copy(),
                              players.n_params[who].copy(), players.n_memory[who].copy(),
-                             players.trusted[who].copy())
+                             players.calling[who].copy())
         out.append((numbers, funcs, seats, tiles))
     return out
 

@@ -48,10 +48,7 @@ class PlayerArrays(NamedTuple):
     params: np.ndarray  # float64[n, view.MAX_PARAMS]
     n_params: np.ndarray  # int64[n]
     n_memory: np.ndarray  # int64[n]
-    # int64[n]: 1 for a built-in strategy, which writes nothing of the view but its
-    # random stream and notes (tests/strategy/test_strategies.py): the kernel skips
-    # undoing what a strategy wrote over the trains and seats (R17) after its calls
-    trusted: np.ndarray
+    calling: np.ndarray  # int64[n]: how the kernel asks for a move (enums.Calling)
 
 
 class RoundScratch(NamedTuple):

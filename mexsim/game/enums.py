@@ -90,16 +90,37 @@ Outcome = Outcomes()
 
 
 class Dispatches(NamedTuple):
-    """How a kernel asks strategies for a move: through the plug-ins (always, outside
-    benchmarks), or greedy compiled in, with the view filled as for a call (the
-    "hard-wired call" baseline of the dispatch cost) or without it (the engine alone)."""
+    """How a kernel asks strategies for a move: as each seat's Calling says (always,
+    outside benchmarks); or, for benchmarks, greedy compiled in, with the view filled as
+    for a call (the "hard-wired call" baseline of the dispatch cost) or without it (the
+    engine alone); or every seat called through its plug-in, the built-in greedy too
+    (the cost of a call)."""
 
     plugin: int = 0
     hardwired: int = 1
     engine_only: int = 2
+    called: int = 3
 
 
 Dispatch = Dispatches()
+
+
+class Callings(NamedTuple):
+    """How the kernel asks one seat's strategy for a move (PlayerArrays.calling)."""
+
+    # a user's file: called, then whatever it wrote over the view's trains and seats is
+    # undone before anyone else sees the view (R17)
+    user: int = 0
+    # a built-in, which writes nothing of the view but its random stream and notes
+    # (tests/strategy/test_strategies.py): called, nothing to undo
+    builtin: int = 1
+    # the built-in greedy: its rule (the lowest tile number, the earliest move among
+    # equals) is one loop over the listed moves, made in the kernel without filling the
+    # view or calling (tests/strategy/test_plugins.py plays it against a user's copy)
+    greedy_in_kernel: int = 2
+
+
+Calling = Callings()
 
 
 class StatusFields(NamedTuple):

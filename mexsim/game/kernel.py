@@ -43,6 +43,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from mexsim.game.contexts import Outputs, PlayerArrays, RoundScratch
 from mexsim.game.enums import (
     N_EVENT_FIELDS,
+    Calling,
     Dispatch,
     Event,
     EventField,
@@ -245,7 +246,7 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
     that takes the bundles of mexsim/game/contexts.py pays two atomic reference counts
     for each of their ~25 arrays."""
     P, N, H, first_turn_train, set_aside, draw_to_start, double_blank_points = rules
-    seat_func, params, n_params, n_memory, trusted = seats
+    seat_func, params, n_params, n_memory, calling = seats
     lo, hi, pips, number_mask = tiles
     rng, boneyard, pbuf, memory, st = scratch
     view, res, ev, status = out
@@ -465,7 +466,12 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                 # forced move is played without asking (docs/rules.md, "Move order")
                 if nm == 1:
                     i = 0
-                elif dispatch == Dispatch.engine_only:  # benchmark: the engine without a strategy
+                elif dispatch == Dispatch.engine_only or (
+                        dispatch == Dispatch.plugin and calling[us] == Calling.greedy_in_kernel):
+                    # greedy's rule (mexsim/strategy/builtin/greedy.py: the heaviest tile is
+                    # the lowest number, ties to the earliest move) with neither the view's
+                    # fill nor the call, which cost a fifth of a match of greedy
+                    # (docs/speed.md); Dispatch.engine_only plays it for every seat
                     i = 0
                     for k in range(1, nm):
                         if st[MOVE_TILE + k] < st[MOVE_TILE + i]:
@@ -520,7 +526,7 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                     # undone before anyone else sees the view (one block copy: the
                     # private table's last single stores have retired by now); a
                     # built-in writes none of it (~5 % of a match of built-ins)
-                    if not trusted[us]:
+                    if calling[us] == Calling.user:
                         for k in range(TRAIN_END, HAND):
                             view[k] = st[k]
                     for k in range(4):
@@ -668,7 +674,7 @@ def start_block_match(k, seed, match_ids, deal_ids, seating, rules, players, sea
             seats.params[s, j] = players.params[i, j]
         seats.n_params[s] = players.n_params[i]
         seats.n_memory[s] = players.n_memory[i]
-        seats.trusted[s] = players.trusted[i]
+        seats.calling[s] = players.calling[i]
     start_match(match_ids[k], rules, seats, tiles, scratch, view)
     seed_streams(scratch.rng, seed, deal_ids[k])
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 from numba.core.errors import NumbaError, NumbaExperimentalFeatureWarning
@@ -16,6 +17,7 @@ from mexsim.game.enums import (
     N_EVENT_FIELDS,
     N_FIELDS,
     N_STATUS,
+    Calling,
     Dispatch,
     Event,
     Field,
@@ -26,7 +28,7 @@ from mexsim.game.rng import MASK64
 from mexsim.game.rules import MAX_STRATEGIES, Rules
 from mexsim.game.tiles import tile_set
 from mexsim.game.trace_words import trace_train
-from mexsim.strategy.api import is_builtin
+from mexsim.strategy.api import BUILTIN_FOLDER, is_builtin
 from mexsim.strategy.policy import Policy, PolicyLike, resolve_policies
 
 # Strategies are first-class functions, which numba still labels experimental; the
@@ -71,19 +73,19 @@ class KernelArgs:
         params = np.zeros((n, view.MAX_PARAMS), dtype=np.float64)
         n_params = np.zeros(n, dtype=np.int64)
         n_memory = np.zeros(n, dtype=np.int64)
-        trusted = np.zeros(n, dtype=np.int64)
+        calling = np.zeros(n, dtype=np.int64)
         for i, (player, played) in enumerate(zip(resolved, chosen, strict=True)):
             params[i, :len(player.params)] = player.params
             n_params[i] = len(player.params)
             n_memory[i] = player.strategy.memory
             func = getattr(played, "py_func", None)  # what the kernel calls for it
-            trusted[i] = func is not None and is_builtin(func)
+            calling[i] = _calling(func)
         ts = tile_set(rules.max_pip)
         numbers = RuleNumbers(rules.players, rules.max_pip, rules.hand_size,
                               rules.first_turn == "train", rules.engine == "set_aside",
                               rules.draw_to_start, rules.double_blank_points)
         return cls(rules, resolved, funcs, numbers,
-                   PlayerArrays(player_func, params, n_params, n_memory, trusted),
+                   PlayerArrays(player_func, params, n_params, n_memory, calling),
                    TileTables(ts.lo, ts.hi, ts.pips, ts.number_mask))
 
     def kernel_args(self) -> tuple[RuleNumbers, tuple, PlayerArrays, TileTables]:
@@ -160,6 +162,18 @@ def play_match_results(rules: Rules, seats: Sequence[PolicyLike], seed: int, mat
     return res, ev[:n]
 
 
+def _calling(func: Callable | None) -> int:
+    """How the kernel asks the strategy whose compiled decide's Python function is
+    ``func`` (enums.Calling): greedy's rule is made in the kernel only for the shipped
+    greedy.py, whose decide tests/strategy/test_plugins.py plays against a user's copy."""
+    if func is None or not is_builtin(func):
+        return Calling.user
+    greedy = BUILTIN_FOLDER / "greedy.py"
+    if Path(func.__code__.co_filename).resolve() == greedy and func.__name__ == "decide":
+        return Calling.greedy_in_kernel
+    return Calling.builtin
+
+
 def _decides(players: Sequence[Policy]) -> list:
     """Each player's compiled decide: the form its values ask for (Policy.decide), unless
     that makes more than the kernels' MAX_STRATEGIES slots (the config counts strategies
@@ -214,7 +228,8 @@ def play_scheduled(rules: Rules, players: Sequence[PolicyLike], seed: int,
 
     ``dispatch`` is for benchmarks only: Dispatch.hardwired and
     Dispatch.engine_only play greedy compiled into the core instead of the seats'
-    plug-ins (see mexsim/game/kernel.py).
+    plug-ins, Dispatch.called calls every seat's plug-in, the built-in greedy's too (see
+    mexsim/game/kernel.py and enums.Calling).
     """
     b = _Block.build(rules, players, match_ids, deal_ids, seating)
     _run_kernel(b.args, b.status, b.work, lambda: kernel.play_matches(

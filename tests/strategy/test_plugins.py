@@ -23,9 +23,16 @@ from mexsim.cli import app
 from mexsim.errors import ConfigError
 from mexsim.game import reference
 from mexsim.game import view as V
-from mexsim.game.play import StrategyError, core_trace, play_match_results, play_scheduled
+from mexsim.game.enums import Calling
+from mexsim.game.play import (
+    StrategyError,
+    core_trace,
+    play_match_results,
+    play_matches_results,
+    play_scheduled,
+)
 from mexsim.game.referee import check_jsonl, check_trace
-from mexsim.game.rules import resolve_rules
+from mexsim.game.rules import PRESETS, resolve_rules
 from mexsim.strategy.policy import Policy
 from mexsim.strategy.registry import (
     BUILTIN_STRATEGIES,
@@ -504,8 +511,35 @@ def test_only_the_built_ins_skip_the_undoing_of_their_writes(tmp_path: Path):
     longest = known["longest_train"]
     seats = [Policy(known["scribble_all"], ()), Policy(known["copied"], ()), "greedy",
              Policy(longest, (0.0,)), Policy(longest, (0.5,))]
-    trusted = KernelArgs.build(resolve_rules({}, 5), seats).arrays.trusted
-    assert trusted.tolist() == [0, 0, 1, 1, 1]
+    calling = KernelArgs.build(resolve_rules({}, 5), seats).arrays.calling
+    assert calling.tolist() == [Calling.user, Calling.user, Calling.greedy_in_kernel,
+                                Calling.builtin, Calling.builtin]
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_the_kernels_greedy_plays_exactly_like_greedy_called(tmp_path: Path, preset: str):
+    """The kernel makes the built-in greedy's choice itself, without a call: greedy.py
+    copied as a user's file, which the kernel calls, plays the same games move for move
+    on every preset, at two to eight seats, beside the other built-ins."""
+    from mexsim.game.play import KernelArgs
+
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    copied = (BUILTIN_STRATEGIES / "greedy.py").read_text(encoding="utf-8")
+    (folder / "copied.py").write_text(copied.replace('NAME = "greedy"', 'NAME = "copied"'),
+                                      encoding="utf-8")
+    copy = Policy(available_strategies([folder])["copied"], ())
+    others = ["longest_train", "early_doubles", "random", "mexican_first"]
+    for players in range(2, 9):
+        rules = resolve_rules({"preset": preset}, players)
+        kernel = ["greedy" if s % 2 == 0 else others[s // 2 % 4] for s in range(players)]
+        called = [copy if s % 2 == 0 else others[s // 2 % 4] for s in range(players)]
+        assert KernelArgs.build(rules, kernel).arrays.calling[0] == Calling.greedy_in_kernel
+        assert KernelArgs.build(rules, called).arrays.calling[0] == Calling.user
+        for match in (0, 7):
+            assert core_trace(rules, kernel, 11, match) == core_trace(rules, called, 11, match)
+        assert np.array_equal(play_matches_results(rules, kernel, 11, 0, 30),
+                              play_matches_results(rules, called, 11, 0, 30))
 
 
 # --------------------------------------------------------------- edited files
