@@ -29,7 +29,7 @@ from mexsim.cache_folders import mark_used, prune_unused
 
 SILENT_FOR = 1.0  # seconds a step may take unannounced: a warm start takes ~0.5 s
 REDRAW = 0.2  # seconds between spinner frames
-FIRST_RUN_SECONDS = 60  # a cold compile of the default config on the development machine
+FIRST_RUN_SECONDS = 30  # a cold compile of the default config: 12–35 s on the development hosts
 RECORD = "cold-compile-seconds"  # in the parent of the numba cache folders
 FRAMES = "|/-\\"
 
