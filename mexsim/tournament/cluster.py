@@ -247,6 +247,21 @@ def _worker_players(config: Config, sources: dict[str, tuple[str, str, str]], ve
                                           _worker_strategies(worker_config, sources))
 
 
+def for_transfer(res: np.ndarray) -> np.ndarray:
+    """A block's results as the worker sends them: int16, a quarter of the int64 bytes
+    (2.5 GB a million default matches through the client's socket), when every value
+    fits, as the results files' columns need anyway (mexsim/tournament/results.py);
+    the client widens them again (``received``)."""
+    if res.size and (res.min() < np.iinfo(np.int16).min or res.max() > np.iinfo(np.int16).max):
+        return res
+    return res.astype(np.int16)
+
+
+def received(res: np.ndarray) -> np.ndarray:
+    """A block's results from a worker, as the kernels write them (int64)."""
+    return res.astype(np.int64, copy=False)
+
+
 def play_remote_blocks(config: Config, sources: dict[str, tuple[str, str, str]], version: str,
                        spans: list[tuple[int, int]]) -> list[np.ndarray]:
     """A worker's task: for each (first, n) of ``spans``, the res array of matches
@@ -254,7 +269,7 @@ def play_remote_blocks(config: Config, sources: dict[str, tuple[str, str, str]],
     from mexsim.tournament.blockplay import play_block
 
     worker_config, players = _worker_players(config, sources, version)
-    return [play_block(worker_config, players, first, n) for first, n in spans]
+    return [for_transfer(play_block(worker_config, players, first, n)) for first, n in spans]
 
 
 def play_remote_luck_blocks(config: Config, sources: dict[str, tuple[str, str, str]],
@@ -265,7 +280,8 @@ def play_remote_luck_blocks(config: Config, sources: dict[str, tuple[str, str, s
     from mexsim.tournament.blockplay import play_luck_block
 
     worker_config, players = _worker_players(config, sources, version)
-    return [play_luck_block(worker_config, players, first, n, model) for first, n in spans]
+    return [(for_transfer(res), deal_luck, draw_luck) for res, deal_luck, draw_luck in
+            (play_luck_block(worker_config, players, first, n, model) for first, n in spans)]
 
 
 def play_write_remote_blocks(config: Config, sources: dict[str, tuple[str, str, str]],

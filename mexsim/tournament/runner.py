@@ -43,6 +43,7 @@ from mexsim.tournament.cluster import (
     ClusterPlayer,
     open_player,
     parse_address,
+    received,
     start_workers_early,
 )
 from mexsim.tournament.config import Config, config_schedule
@@ -107,6 +108,8 @@ def played_tables(config: Config, players: list[Policy], names: list[str], first
                       else remote.result())
     else:
         res = play_block(config, players, first, n) if remote is None else remote.result()
+    if remote is not None:
+        res = received(res)
     schedule = config_schedule(config)
     return block_tables(res, first, config.rules.max_pip, schedule.seating(first, n), names,
                         [p.strategy for p in config.players], schedule.deals(first, n),

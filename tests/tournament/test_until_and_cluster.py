@@ -232,3 +232,27 @@ def _group_alive(group: int) -> bool:
     except ProcessLookupError:
         return False
     return True
+
+
+def test_a_workers_results_travel_as_int16_and_arrive_as_the_kernels_wrote_them():
+    """A block's results cross the client's socket as int16 (a quarter of the bytes)
+    when every value fits, as the results files' columns need anyway; a block with a
+    value that would not fit travels as it is. Either way the client gets int64 back,
+    value for value."""
+    import numpy as np
+
+    from mexsim.tournament.cluster import for_transfer, received
+
+    rng = np.random.default_rng(3)
+    res = rng.integers(-40, 2_000, size=(5, 13, 4, 6), dtype=np.int64)
+    sent = for_transfer(res)
+    assert sent.dtype == np.int16 and sent.nbytes == res.nbytes // 4
+    back = received(sent)
+    assert back.dtype == np.int64 and np.array_equal(back, res)
+    for big in (np.iinfo(np.int16).max + 1, np.iinfo(np.int16).min - 1):
+        wide = res.copy()
+        wide[4, 12, 3, 0] = big
+        assert for_transfer(wide).dtype == np.int64
+        assert np.array_equal(received(for_transfer(wide)), wide)
+    empty = np.zeros((0, 13, 4, 6), dtype=np.int64)
+    assert received(for_transfer(empty)).shape == empty.shape

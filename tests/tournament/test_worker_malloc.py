@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 # glibc's mallinfo2 counts the chunks malloc got by mmap (``hblks``): an array allocated
@@ -74,7 +75,9 @@ def test_every_kind_of_worker_task_restores_it_before_play(tmp_path, monkeypatch
                                      [(0, 4)])
     assert calls == ["restore", "restore", "play"]
     # a luck-adjusted run's task (--luck --cluster, docs/luck.md)
+    played = (np.zeros((4, 13, 4, 6), dtype=np.int64), np.zeros((4, 13, 4)),
+              np.zeros((4, 13, 4)))  # (res, deal luck, draw luck)
     monkeypatch.setattr("mexsim.tournament.blockplay.play_luck_block",
-                        lambda *args: calls.append("play luck"))
+                        lambda *args: calls.append("play luck") or played)
     cluster.play_remote_luck_blocks(config, {}, __version__, None, [(0, 4)])
     assert calls == ["restore", "restore", "play", "restore", "play luck"]
