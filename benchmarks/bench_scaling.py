@@ -18,7 +18,8 @@ quiet machine):
    CPU per match of each serial step (each results file's appender thread, the main
    thread's fold), whose busiest caps a machine with cores to spare.
 3. **End to end**: the whole ``mexsim run`` command in a fresh process: ``--workers 1``,
-   ``--workers 2`` (>= 1.8 x) and ``--cluster local:2`` (within 10 % of 2 threads).
+   ``--workers 2`` (>= 1.8 x) and ``--cluster local:2`` (within 10 % of 2 threads);
+   ``--rounds N`` runs them N times in turn and takes the median of each round's ratio.
 4. **Memory**: peak RSS of a fresh ``mexsim run`` and ``mexsim report`` process (its own,
    from ``wait4``) at each of ``--memory-sizes``; it should not grow with matches.
 
@@ -32,7 +33,9 @@ import argparse
 import functools
 import json
 import os
+import random
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -289,32 +292,48 @@ def machine_speedup() -> float:
     return 2 * alone / copies(2)
 
 
-def end_to_end(matches: int, work: Path, dask: bool) -> None:
+def end_to_end(matches: int, work: Path, dask: bool, rounds: int = 1) -> None:
+    """The whole command on 1 worker, 2 workers and ``local:2``, ``rounds`` times in
+    turn (each round in a new random order): a shared machine's other work moves a
+    reading by more than the targets' margins (docs/speed.md, "At a million matches"),
+    so each round's ratios are taken within the round and their median is the figure."""
     base = ["run", str(CONFIG), "--matches", str(matches), "--quiet", "--force"]
     child([*base[:3], "10", *base[4:], "--out", str(work / "warm")])  # load the cache
     rows = [("--workers 1", ["--workers", "1"]), ("--workers 2", ["--workers", "2"])]
     if dask:
         rows.append(("--cluster local:2", ["--cluster", "local:2"]))
-    walls = {}
     print(f"end to end: `mexsim run configs/default.toml --matches {matches}` in a fresh "
-          "process (wall of the whole command)")
-    for label, extra in rows:
-        wall, cpu, rss = child([*base, "--out", str(work / "e2e"), *extra])
-        walls[label] = wall
-        print(f"  {label:<18} wall {wall:7.1f} s  {matches / wall:9,.0f} matches/s  "
-              f"CPU {cpu:6.1f} s (with its children)  peak {rss:,.0f} MB")
-    print(f"  2 workers / 1 worker: {walls['--workers 1'] / walls['--workers 2']:.2f} x "
+          f"process (wall of the whole command), {rounds} round(s)")
+    scaling, cluster = [], []
+    order = random.Random(matches)
+    for r in range(rounds):
+        walls = {}
+        for label, extra in order.sample(rows, len(rows)):
+            wall, cpu, rss = child([*base, "--out", str(work / "e2e"), *extra])
+            walls[label] = wall
+            print(f"  {r + 1}: {label:<18} wall {wall:7.1f} s  {matches / wall:9,.0f} "
+                  f"matches/s  CPU {cpu:6.1f} s (with its children)  peak {rss:,.0f} MB")
+        scaling.append(walls["--workers 1"] / walls["--workers 2"])
+        line = f"  {r + 1}: 2 workers / 1 worker {scaling[-1]:.2f} x"
+        if dask:
+            cluster.append(walls["--cluster local:2"] / walls["--workers 2"])
+            line += f", local:2 / 2 threads {cluster[-1]:.2f}"
+        print(line, flush=True)
+
+    def spread(values: list[float]) -> str:
+        return (f"{statistics.median(values):.2f}"
+                + (f" (rounds {min(values):.2f}-{max(values):.2f})" if len(values) > 1 else ""))
+
+    print(f"  2 workers / 1 worker: {spread(scaling)} x "
           f"(target >= 1.8 x; this machine's own: {machine_speedup():.2f} x)")
     if dask:
-        ratio = walls["--cluster local:2"] / walls["--workers 2"]
-        print(f"  local:2 / 2 threads (wall): {ratio:.2f} (target <= 1.10)")
+        print(f"  local:2 / 2 threads (wall): {spread(cluster)} (target <= 1.10)")
         # what the cluster adds whatever the size: its start-up (worker processes,
         # their imports and numba cache) and shutdown, from a run of a single block
         small = [*base[:3], "64", *base[4:], "--out", str(work / "e2e")]
         fixed = (child([*small, "--cluster", "local:2"])[0]
                  - child([*small, "--workers", "2"])[0])
-        print(f"  local:2's fixed cost (a 64-match run, local:2 minus 2 threads): {fixed:.1f} s; "
-              f"without it: {(walls['--cluster local:2'] - fixed) / walls['--workers 2']:.2f}")
+        print(f"  local:2's fixed cost (a 64-match run, local:2 minus 2 threads): {fixed:.1f} s")
 
 
 def memory(sizes: list[int], work: Path) -> None:
@@ -337,6 +356,9 @@ def main() -> None:
     parser.add_argument("--memory-sizes", default="20000,80000",
                         help="comma-separated match counts for the memory rows "
                              "(e.g. 1000000,2000000,10000000)")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="end to end: rounds of 1 worker, 2 workers and local:2, each "
+                             "in a new order; the ratios' medians are the figures")
     parser.add_argument("--only", default=",".join(SECTIONS),
                         help=f"comma-separated sections of {', '.join(SECTIONS)}")
     args = parser.parse_args()
@@ -359,7 +381,7 @@ def main() -> None:
         if "ceiling" in chosen:
             ceiling(args.matches, work, play_rate)
         if "e2e" in chosen:
-            end_to_end(args.matches, work, dask)
+            end_to_end(args.matches, work, dask, args.rounds)
         if "memory" in chosen:
             memory(sizes, work)
     finally:
