@@ -118,8 +118,12 @@ def test_every_builtin_passes(name):
     report = check_strategy(name, examples=6, seed=2)
     assert report.passed, format_report(report)
     # a decision of a few ns can time at 0 after the timer's own cost is taken off
+    # (random's did, every one of them, on a faster host): only a planning one must
+    # measure above it
     assert report.decisions > 0 and 0 <= report.median_ns <= report.p99_ns
-    assert report.million_match_seconds > 0
+    assert report.million_match_seconds >= 0
+    if name == "longest_train":
+        assert report.million_match_seconds > 0
 
 
 def test_the_starter_file_passes(tmp_path):
