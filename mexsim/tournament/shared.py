@@ -50,7 +50,7 @@ from mexsim.tournament.config import Config
 from mexsim.tournament.inorder import Played, stop_rule, take_in_order, unjoined_threads
 from mexsim.tournament.luck import LuckModel
 from mexsim.tournament.output import fsync_file
-from mexsim.tournament.parts import COMPRESSION, block_statistics, blocks, with_run_id
+from mexsim.tournament.parts import block_statistics, blocks, parquet_options, with_run_id
 
 MANIFEST = "manifest.json"
 MANIFEST_FORMAT = "mexsim parts"
@@ -93,7 +93,7 @@ def write_part(fs: Any, root: str, kind: str, index: int, table: pa.Table) -> No
     final = f"{root}/{part_name(kind, index)}"
     tmp = _temporary(final)
     with fs.open(tmp, "wb") as handle:
-        pq.write_table(table, handle, compression=COMPRESSION,
+        pq.write_table(table, handle, **parquet_options(table.schema),
                        row_group_size=max(1, table.num_rows))
     _sync(fs, tmp)
     fs.mv(tmp, final)

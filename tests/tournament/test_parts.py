@@ -10,7 +10,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from mexsim.tournament.parts import COMPRESSION, Appender
+from mexsim.tournament.parts import Appender, parquet_options
 
 
 def tables(count: int) -> list[pa.Table]:
@@ -24,7 +24,8 @@ def test_an_appender_writes_the_bytes_of_a_writer_on_the_calling_thread(tmp_path
                                                                         ) -> None:
     blocks = tables(12)  # more than the queue holds
     direct = tmp_path / "direct.parquet"
-    with pq.ParquetWriter(direct, blocks[0].schema, compression=COMPRESSION) as writer:
+    with pq.ParquetWriter(direct, blocks[0].schema,
+                         **parquet_options(blocks[0].schema)) as writer:
         for table in blocks:
             writer.write_table(table, row_group_size=table.num_rows)
     appender = Appender(tmp_path / "threaded.parquet")

@@ -151,6 +151,33 @@ def test_parquet_schema(results: Path, name: str, types: dict[str, pa.DataType],
     assert set(frame["strategy"].astype(str)) == set(STRATEGIES)
 
 
+@pytest.mark.parametrize("name", ["rounds.parquet", "matches.parquet"])
+def test_row_groups_say_which_matches_they_hold(results: Path, name: str) -> None:
+    """A reader selects matches by row group from match's and deal's min/max (duckdb,
+    polars and pyarrow's filters skip the rest); the names stay dictionary-encoded and
+    the numbering columns plain (docs/interface.md)."""
+    meta = pq.ParquetFile(results / name).metadata
+    names = [meta.schema.column(i).name for i in range(meta.num_columns)]
+    assert meta.num_row_groups > 1
+    first = 0
+    for g in range(meta.num_row_groups):
+        group = meta.row_group(g)
+        columns = {name: group.column(i) for i, name in enumerate(names)}
+        size = group.num_rows // (P if name == "matches.parquet" else ROUNDS * P)
+        for column in ("match", "deal"):
+            stats = columns[column].statistics
+            assert stats is not None and stats.has_min_max, (g, column)
+            assert (stats.min, stats.max) == (first, first + size - 1), (g, column)
+        for column in ("player", "strategy"):
+            assert "RLE_DICTIONARY" in columns[column].encodings
+        for column in ("match", "deal", "seat"):
+            assert "RLE_DICTIONARY" not in columns[column].encodings, column
+        first += size
+    assert first == MATCHES
+    only = pq.read_table(results / name, filters=[("match", ">=", MATCHES - 3)])
+    assert sorted(set(only.column("match").to_pylist())) == list(range(MATCHES - 3, MATCHES))
+
+
 def test_rounds_rows_are_complete_and_consistent(rounds: pd.DataFrame) -> None:
     keys = rounds[["match", "round", "seat"]].to_numpy()
     expected = np.array([(k, r, s) for k in range(MATCHES) for r in range(ROUNDS)
