@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
 
@@ -176,6 +177,8 @@ def test_row_groups_say_which_matches_they_hold(results: Path, name: str) -> Non
     assert first == MATCHES
     only = pq.read_table(results / name, filters=[("match", ">=", MATCHES - 3)])
     assert sorted(set(only.column("match").to_pylist())) == list(range(MATCHES - 3, MATCHES))
+    file = next(ds.dataset(results / name).get_fragments())
+    assert len(file.split_by_row_group(ds.field("match") >= MATCHES - 3)) == 1  # the last
 
 
 def test_rounds_rows_are_complete_and_consistent(rounds: pd.DataFrame) -> None:
