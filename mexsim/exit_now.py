@@ -2,8 +2,9 @@
 
 An interrupted run ends with ``os._exit`` (mexsim/cli.py: a worker thread may be stuck
 in a strategy's compiled code, which nothing can interrupt or join), and ``os._exit``
-runs no exit handler: multiprocessing's ``pymp-*`` folder, made in the temporary folder
-for a local cluster's fork server (its socket), which an exit handler of
+runs no exit handler: multiprocessing's folder (mexsim's ``mexsim-fork-*``, else its own
+``pymp-*``), made in the temporary folder for a local cluster's fork server (its
+socket), which an exit handler of
 multiprocessing removes, stayed behind after every Ctrl-C of a ``--cluster local:N``
 run. This removes it first; the fork server ends with this process either way.
 """

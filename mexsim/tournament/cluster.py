@@ -45,7 +45,8 @@ from mexsim import __version__
 from mexsim.errors import ConfigError
 from mexsim.tournament.block_tasks import BlockTasks, blocks_per_task
 from mexsim.tournament.config import Config
-from mexsim.tournament.socket_folder import keep_socket_paths_short
+from mexsim.tournament.socket_folder import own_fork_server_folder
+from mexsim.tournament.stale_scratch import remove_stale_scratch, scratch_folder
 from mexsim.tournament.worker_malloc import restore_mmap_threshold
 from mexsim.tournament.worker_signals import children_ignore_interrupts
 
@@ -104,7 +105,8 @@ def start_workers_early(address: str | None) -> None:
     import multiprocessing
     from multiprocessing import forkserver
 
-    keep_socket_paths_short()  # a long $TMPDIR: the fork server's socket elsewhere
+    remove_stale_scratch()  # what commands killed outright left (stale_scratch.py)
+    own_fork_server_folder()  # named for us, its socket's path within AF_UNIX's limit
     multiprocessing.get_context("forkserver").set_forkserver_preload(LOCAL_PRELOAD)
     with children_ignore_interrupts():  # the workers it forks inherit it (worker_signals.py)
         forkserver.ensure_running()
@@ -327,7 +329,7 @@ class ClusterPlayer:
                 # the scheduler's and workers' scratch folders in one of our own,
                 # removed with the cluster (Dask's default, dask-scratch-space in the
                 # temporary folder, is left behind)
-                self._scratch = tempfile.mkdtemp(prefix="mexsim-dask-")
+                self._scratch = scratch_folder()
                 with dask.config.set(LOCAL_HOUSEKEEPING | LOCAL_START
                                      | {"temporary-directory": self._scratch}):
                     # Dask names its own preload (every package it can use, pandas

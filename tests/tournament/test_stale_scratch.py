@@ -1,0 +1,105 @@
+"""What a local cluster run killed outright leaves in the temporary folder, and the next
+run's removal of it (mexsim/tournament/stale_scratch.py, socket_folder.py)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from mexsim.tournament import stale_scratch
+from tests.tournament.runs import (
+    config_text,
+    finish,
+    mexsim,
+    temporary_folder,
+    wait_for_parts,
+    write_config,
+)
+
+
+def _gone_pid() -> int:
+    """The pid of a process that has ended."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def test_only_the_folders_of_gone_commands_are_removed(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch
+                                                       ) -> None:
+    monkeypatch.setattr(stale_scratch.tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(stale_scratch, "SHORT_FOLDERS", ())
+    gone = _gone_pid()
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        stale = [tmp_path / f"mexsim-dask-{gone}-ab1_cd2e",
+                 tmp_path / f"mexsim-fork-{gone}-zz9abc0q"]
+        kept = [tmp_path / f"mexsim-dask-{os.getpid()}-abcdefgh",  # this process's
+                tmp_path / f"mexsim-fork-{sleeper.pid}-abcdefgh",  # a live command's
+                tmp_path / f"mexsim-dask-{gone}",  # not a name mexsim gives
+                tmp_path / f"mexsim-dask-{gone}-abcdefgh-mine",
+                tmp_path / f"mexsim-strategies-{gone}-abcdefgh",
+                tmp_path / "pymp-abcdefgh"]
+        for folder in stale + kept:
+            folder.mkdir()
+            (folder / "inside").write_text("x")
+        a_file = tmp_path / f"mexsim-dask-{gone}-fileabcd"  # a file of that name: kept
+        a_file.write_text("mine")
+        assert sorted(stale_scratch.remove_stale_scratch()) == sorted(stale)
+        assert sorted(tmp_path.iterdir()) == sorted([*kept, a_file])
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+
+
+def _ours(folder: Path, pid: int) -> list[Path]:
+    return sorted(p for p in folder.iterdir()
+                  if p.name.startswith(("mexsim-dask-", "mexsim-fork-"))
+                  and p.name.split("-")[2] == str(pid))
+
+
+def _group_alive(group: int) -> bool:
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_the_next_run_removes_what_a_killed_run_left(tmp_path: Path) -> None:
+    """kill -9 of a `--cluster local:2` command mid-run: its workers end with it, but
+    its scratch folder (in $TMPDIR) and its fork server's folder (under /tmp, as this
+    $TMPDIR is too long for a socket) stay; the next local cluster run removes both."""
+    temporary = temporary_folder(tmp_path)
+    env = os.environ | {"TMPDIR": str(temporary)}
+    cfg = write_config(tmp_path, config_text(tmp_path / "out", matches=400_000))
+    proc = mexsim("run", cfg, "--quiet", "--cluster", "local:2", start_new_session=True,
+                  env=env)
+    try:
+        wait_for_parts(proc, tmp_path, 2)
+        os.kill(proc.pid, signal.SIGKILL)  # the command alone, as the OOM killer would
+        proc.communicate(timeout=60)
+        deadline = time.monotonic() + 30
+        while _group_alive(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _group_alive(proc.pid), "worker processes outlived the command"
+    finally:
+        if _group_alive(proc.pid):
+            os.killpg(proc.pid, signal.SIGKILL)
+    left = _ours(temporary, proc.pid) + _ours(Path("/tmp"), proc.pid)
+    assert [p.name.split("-")[1] for p in left] == ["dask", "fork"], left
+
+    (tmp_path / "small").mkdir()
+    small = write_config(tmp_path / "small", config_text(tmp_path / "small" / "out",
+                                                         matches=64))
+    code, _, err = finish(mexsim("run", small, "--quiet", "--cluster", "local:2", env=env),
+                          300)
+    assert code == 0, err
+    assert not any(p.exists() for p in left)
+    assert sorted(p.name for p in temporary.iterdir()) == []  # its own went too
