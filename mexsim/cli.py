@@ -43,12 +43,31 @@ OS_ERROR = 4  # the system refused a file operation (disk full, read-only, permi
 NOT_PUBLISHED = 5  # results complete but not put in place (the path changed meanwhile)
 SIGNALLED = 128  # + the signal: 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP
 INTERRUPTED = SIGNALLED + 2
+INTERNAL_ERROR = 70  # a fault of mexsim's own, not of the input (sysexits' EX_SOFTWARE)
+SHOW_TRACEBACK = "MEXSIM_TRACEBACK"  # set (to anything) to see an internal error's traceback
 
 
 def _fail(message: str, status: int = USAGE_ERROR) -> None:
     text = " ".join(message.split())
     print(f"mexsim: error: {text}", file=sys.stderr)
     sys.exit(status)
+
+
+def _internal_error(exc: Exception) -> None:
+    """What no input should cause (a bug, or the machine out of memory): one line that
+    names it and what to do, the traceback only when asked for."""
+    import os
+
+    from mexsim import __version__
+
+    if os.environ.get(SHOW_TRACEBACK):
+        import traceback
+
+        traceback.print_exception(exc, file=sys.stderr)
+    what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    _fail(f"internal error of mexsim {__version__}: {what} (not a fault of the input: "
+          f"please report it with the command; {SHOW_TRACEBACK}=1 shows where it happened)",
+          status=INTERNAL_ERROR)
 
 
 _python_show_warning = warnings.showwarning
@@ -112,6 +131,8 @@ class _Group(TyperGroup):
             _fail(exc.format_message())
         except typer.Abort:
             _fail("aborted", status=1)
+        except Exception as exc:  # a fault of mexsim's own: one line too
+            _internal_error(exc)
         if status == INTERRUPTED:  # typer's silent answer to a Ctrl-C outside the runner
             _fail("interrupted", status=INTERRUPTED)
         sys.exit(status if isinstance(status, int) else 0)

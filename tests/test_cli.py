@@ -236,3 +236,29 @@ def test_ctrl_c_before_play_is_one_line_and_exit_130(tmp_path: Path, monkeypatch
     assert result.exit_code == 130
     assert result.stderr.strip().splitlines()[-1] == "mexsim: error: interrupted"
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("show", [False, True])
+def test_an_internal_error_is_one_line_with_its_own_status(
+        monkeypatch: pytest.MonkeyPatch, show: bool) -> None:
+    """A fault of mexsim's own (here the strategy list failing as no input could make
+    it) is one line naming it, exit status 70; the traceback only when asked for."""
+    from mexsim.strategy import registry
+
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("the registry\nbroke")
+
+    monkeypatch.setattr(registry, "available_strategies", broken)
+    env = {"MEXSIM_TRACEBACK": "1"} if show else {}
+    if not show:
+        monkeypatch.delenv("MEXSIM_TRACEBACK", raising=False)
+    result = runner.invoke(app, ["strategies"], env=env)
+    assert result.exit_code == 70, result.output
+    lines = result.stderr.splitlines()
+    assert lines[-1].startswith("mexsim: error: internal error of mexsim ")
+    assert "RuntimeError: the registry broke" in lines[-1]
+    assert "MEXSIM_TRACEBACK=1" in lines[-1]
+    if show:
+        assert "Traceback" in result.stderr and "in broken" in result.stderr
+    else:
+        assert len(lines) == 1 and "Traceback" not in result.output
