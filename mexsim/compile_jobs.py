@@ -7,8 +7,10 @@ most of longest_train's compile and no other job needs them:
 
 - ``planner``: the dense path's counting form, which longest_train plans with at
   pip_weight 0 (the default);
-- ``sparse-planner``: the sparse path, which every plan tries first;
-- ``weighted-planner``: the dense path's weighted form, a job only when a run gives
+- ``sparse-planner``: the sparse path's counting form, which every such plan tries
+  first;
+- ``weighted-planner``: the weighted forms of the dense and sparse paths, a job only
+  when a run gives
   longest_train a pip_weight (``weighted-longest_train`` then compiles its decide for
   weights, after it) or a file of the user's calls the planner (``longest_chain``
   compiles both forms).
@@ -136,7 +138,7 @@ def compile_planner(job: str) -> None:
     from mexsim.game.tiles import tile_set
     from mexsim.planner.dense import dense_chain, weighted_dense_chain
     from mexsim.planner.limits import SWITCH_STEPS
-    from mexsim.planner.sparse import sparse_chain
+    from mexsim.planner.sparse import sparse_chain, sparse_count_chain
 
     tiles = tile_set(6)
     # writable copies: longest_train passes slices of the view, and numba compiles
@@ -147,8 +149,9 @@ def compile_planner(job: str) -> None:
     start, n, max_pip = np.int64(0), np.uint64(10), np.int64(6)
     if job == WEIGHTED_PLANNER:
         weighted_dense_chain(start, hand, n, lo, hi, pips, 0.5, max_pip, chain)
-    elif job == SPARSE_PLANNER:
-        sparse_chain(start, hand, n, lo, hi, pips, 0.0, max_pip, chain,
+        sparse_chain(start, hand, n, lo, hi, pips, 0.5, max_pip, chain,
                      np.int64(SWITCH_STEPS))
+    elif job == SPARSE_PLANNER:
+        sparse_count_chain(start, hand, n, lo, hi, max_pip, chain, np.int64(SWITCH_STEPS))
     else:
         dense_chain(start, hand, n, lo, hi, max_pip, chain)

@@ -304,16 +304,18 @@ def test_the_planner_jobs_compile_what_longest_train_calls(job):
     paths again: once longest_train is in numba's cache (at pip_weight 0 and weighted),
     the job adds no signature."""
     from mexsim.planner.dense import dense_chain, weighted_dense_chain
-    from mexsim.planner.sparse import sparse_chain
+    from mexsim.planner.sparse import sparse_chain, sparse_count_chain
     from mexsim.strategy.registry import load_strategy_file
 
-    path = {compile_jobs.PLANNER: dense_chain, compile_jobs.SPARSE_PLANNER: sparse_chain,
-            compile_jobs.WEIGHTED_PLANNER: weighted_dense_chain}[job]
+    paths = {compile_jobs.PLANNER: (dense_chain,),
+             compile_jobs.SPARSE_PLANNER: (sparse_count_chain,),
+             compile_jobs.WEIGHTED_PLANNER: (weighted_dense_chain, sparse_chain)}[job]
     info = load_strategy_file(BUILTIN_STRATEGIES / "longest_train.py")  # cached, or compiled
     info.decide_with((0.5,))
 
     def signatures() -> set:
-        return {key[0] for key in path._cache._cache_file._load_index()}
+        return {(path, key[0]) for path in paths
+                for key in path._cache._cache_file._load_index()}
 
     before = signatures()  # longest_train's, and those other tests compiled directly
     compile_jobs.compile_planner(job)

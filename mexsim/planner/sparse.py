@@ -47,6 +47,22 @@ def sparse_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain, budge
     close at most SPARSE_CYCLES independent cycles and trying their trails settles it
     within ``budget`` steps: (True, length, value), the chain in ``chain``; otherwise
     (False, 0, 0.0) and the caller plans it another way."""
+    return _sparse(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain, budget)
+
+
+@njit(cache=True)
+def sparse_count_chain(start, hand, n, lo, hi, max_pip, chain, budget):
+    """sparse_chain with every tile worth 1 (pip_weight 0), the same chain: compiled
+    with ``weight`` None, so numba prunes every weighted branch and values are counts
+    read from the words (no value tables to fill or read)."""
+    return _sparse(start, hand, n, lo, hi, lo, None, max_pip, chain, budget)
+
+
+@njit(cache=True, inline="always")
+def _sparse(start, hand, n, lo, hi, pips, weight, max_pip, chain, budget):
+    """sparse_chain's body; ``weight`` is pip_weight, or None to count tiles (then a
+    tile's value is 1 and a double's is its bit in ``dbl``: the float tables of values
+    are neither filled nor read, and the bound is popcounts)."""
     V = max_pip + 1
     depths = n + 2
     size = DEPTHS + 4 * depths
@@ -60,24 +76,27 @@ def sparse_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain, budge
     for x in range(V):
         ints[ADJ + x] = 0
         ints[TAIL_NEXT + x] = -1
-        reals[DBL_W + x] = 0.0
         reals[TAIL_W + x] = 0.0
-    min_w = np.inf
+        if weight is not None:
+            reals[DBL_W + x] = 0.0
     for i in range(n):
         t = hand[i]
         a = lo[t]
         b = hi[t]
-        w = 1.0 + pip_weight * pips[t]
         ints[TILE_OF + a * WIDTH + b] = t
+        if weight is not None:
+            w = 1.0 + weight * pips[t]
         if a == b:
             dbl |= 1 << a
-            reals[DBL_W + a] = w
+            if weight is not None:
+                reals[DBL_W + a] = w
         else:
             ints[TILE_OF + b * WIDTH + a] = t
             ints[ADJ + a] |= 1 << b
             ints[ADJ + b] |= 1 << a
-            reals[W + a * WIDTH + b] = w
-            reals[W + b * WIDTH + a] = w
+            if weight is not None:
+                reals[W + a * WIDTH + b] = w
+                reals[W + b * WIDTH + a] = w
 
     # the numbers joined to start, their tiles, and what the chain could be worth
     comp = 1 << start
@@ -90,52 +109,71 @@ def sparse_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain, budge
         frontier |= new
     numbers = 0
     ends = 0  # tile ends: twice the tiles
-    reach = 0.0
     n_odd = 0
-    cheapest_sum = 0.0
-    cheapest_max = 0.0
-    leaf_doubles = 0.0
-    best_leaf_double = 0.0
-    uniform = pip_weight == 0.0  # every tile worth 1: counts, no loop over the tiles
-    bits = comp
-    while bits:
-        x = trailing_zeros(bits)
-        bits &= bits - 1
-        numbers += 1
-        row = ints[ADJ + x]
-        degree = popcount(row)
-        ends += degree
-        if x != start:
-            reach += reals[DBL_W + x]
-        cheapest = np.inf
-        if uniform:
-            reach += 0.5 * degree
-            cheapest = 1.0
-            row = 0
-        while row:
-            y = trailing_zeros(row)
-            row &= row - 1
-            w = reals[W + x * WIDTH + y]
-            cheapest = min(cheapest, w)
-            if x < y:
-                reach += w
-        min_w = min(min_w, cheapest)
-        if x != start and degree % 2 == 1:
-            n_odd += 1
-            cheapest_sum += cheapest
-            cheapest_max = max(cheapest_max, cheapest)
-            if degree == 1 and (dbl >> x) & 1:
-                # a leaf is only reached as the chain's end: one leaf double at most
-                leaf_doubles += reals[DBL_W + x]
-                best_leaf_double = max(best_leaf_double, reals[DBL_W + x])
-    if ends // 2 - numbers + 1 > SPARSE_CYCLES:
-        return False, 0, 0.0
-    root = reals[DBL_W + start]
-    if ends == 0:
-        min_w = 1.0
-    # Each odd number but the end keeps a left-out tile, and a tile serves two.
-    loss = max((n_odd // 2) * min_w, 0.5 * (cheapest_sum - cheapest_max))
-    stop = root + reach - leaf_doubles + best_leaf_double - loss  # no chain is worth more
+    if weight is None:
+        # every tile worth 1, a double worth its bit: counts of the words
+        odd_leaf_doubles = 0
+        bits = comp
+        while bits:
+            x = trailing_zeros(bits)
+            bits &= bits - 1
+            numbers += 1
+            degree = popcount(ints[ADJ + x])
+            ends += degree
+            if x != start and degree & 1:
+                n_odd += 1
+                if degree == 1:
+                    odd_leaf_doubles += (dbl >> x) & 1
+        if ends // 2 - numbers + 1 > SPARSE_CYCLES:
+            return False, 0, 0.0
+        root = float((dbl >> start) & 1)
+        reach = ends // 2 + popcount(dbl & comp & ~(1 << start))
+        # a leaf is only reached as the chain's end: one leaf double at most; each odd
+        # number but the end keeps a left-out tile, and a tile serves two
+        stop = (root + reach - odd_leaf_doubles + min(odd_leaf_doubles, 1)
+                - (n_odd // 2))  # no chain is worth more
+    else:
+        reach = 0.0
+        min_w = np.inf
+        cheapest_sum = 0.0
+        cheapest_max = 0.0
+        leaf_doubles = 0.0
+        best_leaf_double = 0.0
+        bits = comp
+        while bits:
+            x = trailing_zeros(bits)
+            bits &= bits - 1
+            numbers += 1
+            row = ints[ADJ + x]
+            degree = popcount(row)
+            ends += degree
+            if x != start:
+                reach += reals[DBL_W + x]
+            cheapest = np.inf
+            while row:
+                y = trailing_zeros(row)
+                row &= row - 1
+                w = reals[W + x * WIDTH + y]
+                cheapest = min(cheapest, w)
+                if x < y:
+                    reach += w
+            min_w = min(min_w, cheapest)
+            if x != start and degree % 2 == 1:
+                n_odd += 1
+                cheapest_sum += cheapest
+                cheapest_max = max(cheapest_max, cheapest)
+                if degree == 1 and (dbl >> x) & 1:
+                    # a leaf is only reached as the chain's end: one leaf double at most
+                    leaf_doubles += reals[DBL_W + x]
+                    best_leaf_double = max(best_leaf_double, reals[DBL_W + x])
+        if ends // 2 - numbers + 1 > SPARSE_CYCLES:
+            return False, 0, 0.0
+        root = reals[DBL_W + start]
+        if ends == 0:
+            min_w = 1.0
+        # Each odd number but the end keeps a left-out tile, and a tile serves two.
+        loss = max((n_odd // 2) * min_w, 0.5 * (cheapest_sum - cheapest_max))
+        stop = root + reach - leaf_doubles + best_leaf_double - loss  # no chain is worth more
 
     # peel the dangling trees, leaves first: each number's best path down its trees
     leaves = 0
@@ -151,7 +189,10 @@ def sparse_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain, budge
         p = trailing_zeros(ints[ADJ + c])
         ints[ADJ + c] = 0
         ints[ADJ + p] &= ~(1 << c)
-        gain = reals[W + c * WIDTH + p] + reals[DBL_W + c] + reals[TAIL_W + c]
+        if weight is None:
+            gain = 1.0 + ((dbl >> c) & 1) + reals[TAIL_W + c]
+        else:
+            gain = reals[W + c * WIDTH + p] + reals[DBL_W + c] + reals[TAIL_W + c]
         if gain > reals[TAIL_W + p]:
             reals[TAIL_W + p] = gain
             ints[TAIL_NEXT + p] = c
@@ -177,9 +218,12 @@ def sparse_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain, budge
             ints[cand + depth] = c & (c - 1)
             ints[ADJ + v] &= ~(1 << y)
             ints[ADJ + y] &= ~(1 << v)
-            value += reals[W + v * WIDTH + y]
             fresh = 1 - ((seen >> y) & 1)
-            value += fresh * reals[DBL_W + y]
+            if weight is None:
+                value += 1.0 + (fresh & (dbl >> y))
+            else:
+                value += reals[W + v * WIDTH + y]
+                value += fresh * reals[DBL_W + y]
             seen |= 1 << y
             depth += 1
             ints[first + depth] = fresh
@@ -202,9 +246,13 @@ def sparse_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain, budge
             u = ints[at + depth - 1]
             ints[ADJ + u] |= 1 << v
             ints[ADJ + v] |= 1 << u
-            value -= reals[W + u * WIDTH + v]
+            if weight is None:
+                value -= 1.0 + (ints[first + depth] & (dbl >> v))
+            else:
+                value -= reals[W + u * WIDTH + v]
             if ints[first + depth]:
-                value -= reals[DBL_W + v]
+                if weight is not None:
+                    value -= reals[DBL_W + v]
                 seen &= ~(1 << v)
             depth -= 1
 

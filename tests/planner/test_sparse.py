@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from mexsim.game.tiles import tile_set
 from mexsim.planner.limits import SPARSE_CYCLES
 from mexsim.planner.limits import SPARSE_NODE_BUDGET as NODE_BUDGET
-from mexsim.planner.sparse import sparse_chain
+from mexsim.planner.sparse import sparse_chain, sparse_count_chain
 from tests.strategy.test_strategies import best_value, check_chain, hands, tables
 
 
@@ -110,3 +110,23 @@ def test_a_cycle_needing_more_steps_than_allowed_is_declined():
     assert taken and value == 3.0
     check_chain(6, hand, 0, 0.0, chain, value)
     assert run_sparse(6, hand, 0, 0.0, budget=2)[0] is True
+
+
+def run_counting(max_pip: int, hand: list[int], start: int, budget: int = NODE_BUDGET):
+    lo, hi, _ = tables(max_pip)
+    chain = np.full(max(1, len(hand)), -1, dtype=np.int64)
+    taken, length, value = sparse_count_chain(start, np.array(hand, dtype=np.int64),
+                                              len(hand), lo, hi, max_pip, chain, budget)
+    return taken, chain[:length].tolist(), value
+
+
+@settings(max_examples=300, deadline=None)
+@given(hands({6: (2, 14), 9: (2, 16), 12: (2, 18), 15: (2, 18)}, st.just(0.0)),
+       st.sampled_from([NODE_BUDGET, 96, 8]))
+def test_the_counting_form_is_the_weighted_form_at_weight_zero(case, budget):
+    """sparse_count_chain (every tile worth 1, counts from the words) takes the same
+    hands, in the same steps, and returns the same chain as sparse_chain at pip_weight
+    0: longest_train's games do not depend on which form planned them."""
+    max_pip, hand, start, _ = case
+    assert run_counting(max_pip, hand, start, budget) == run_sparse(max_pip, hand, start,
+                                                                    0.0, budget)
