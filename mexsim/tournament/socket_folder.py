@@ -14,8 +14,9 @@ of it:
 
 So the folder is made here, before the fork server starts, through the record
 multiprocessing keeps (its process config's ``tempdir``), with the same clean-up at exit
-(mexsim/exit_now.py removes it too), and named ``mexsim-fork-<pid>-XXXXXXXX``: the next
-local cluster run removes those whose command is gone (stale_scratch.py).
+(mexsim/exit_now.py removes it too), named ``mexsim-fork-<pid>-XXXXXXXX`` and claimed
+by this command's lock: the next local cluster run removes those whose command is gone
+(stale_scratch.py).
 """
 
 from __future__ import annotations
@@ -24,9 +25,9 @@ import os
 import shutil
 import tempfile
 
+from mexsim.tournament.stale_scratch import FORK_FOLDER_PREFIX, SHORT_FOLDERS, claim
+
 SOCKET_PATH_MAX = 107  # sockaddr_un's sun_path, less its terminating zero
-FORK_FOLDER_PREFIX = "mexsim-fork-"
-SHORT_FOLDERS = ("/tmp", "/var/tmp", "/usr/tmp")  # where Python 3.12 falls back to
 
 
 def own_fork_server_folder() -> None:
@@ -49,6 +50,7 @@ def own_fork_server_folder() -> None:
             folder = tempfile.mkdtemp(prefix=prefix, dir=base)
         except OSError:  # not writable: the next one
             continue
+        claim(folder)
         util.Finalize(None, shutil.rmtree, args=(folder, True), exitpriority=-100)
         config["tempdir"] = folder
         return

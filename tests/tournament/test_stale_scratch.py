@@ -31,32 +31,71 @@ def _gone_pid() -> int:
     return child.pid
 
 
+LOCK_AND_SLEEP = """
+import fcntl, os, sys, time
+fd = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT)
+fcntl.flock(fd, fcntl.LOCK_EX)
+print("locked", flush=True)
+time.sleep(60)
+"""
+
+
 def test_only_the_folders_of_gone_commands_are_removed(tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch
                                                        ) -> None:
     monkeypatch.setattr(stale_scratch.tempfile, "tempdir", str(tmp_path))
     monkeypatch.setattr(stale_scratch, "SHORT_FOLDERS", ())
     gone = _gone_pid()
+    old = time.time() - 2 * stale_scratch.UNLOCKED_AGE
     sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    # a command in another pid namespace: its pid means nothing here, its lock does
+    elsewhere = tmp_path / f"mexsim-dask-{gone}-elsewher"
+    elsewhere.mkdir()
+    holder = subprocess.Popen([sys.executable, "-c", LOCK_AND_SLEEP,
+                               str(elsewhere / stale_scratch.OWNER_FILE)],
+                              stdout=subprocess.PIPE, text=True)
     try:
-        stale = [tmp_path / f"mexsim-dask-{gone}-ab1_cd2e",
-                 tmp_path / f"mexsim-fork-{gone}-zz9abc0q"]
+        assert holder.stdout.readline().strip() == "locked"
+        unlocked = [tmp_path / f"mexsim-dask-{sleeper.pid}-reusedpd",  # pid reused: lock says
+                    tmp_path / f"mexsim-fork-{gone}-zz9abc0q"]
+        no_owner = [tmp_path / f"mexsim-dask-{gone}-ab1_cd2e"]  # killed before locking
         kept = [tmp_path / f"mexsim-dask-{os.getpid()}-abcdefgh",  # this process's
                 tmp_path / f"mexsim-fork-{sleeper.pid}-abcdefgh",  # a live command's
+                tmp_path / f"mexsim-fork-{gone}-youngabc",  # just made, not locked yet
+                elsewhere,
                 tmp_path / f"mexsim-dask-{gone}",  # not a name mexsim gives
                 tmp_path / f"mexsim-dask-{gone}-abcdefgh-mine",
+                tmp_path / f"mexsim-dask-{gone}-abcdefgh\n",
+                tmp_path / "mexsim-dask-\u0661\u0662\u0663-abcdefgh",  # digits, not ASCII
                 tmp_path / f"mexsim-strategies-{gone}-abcdefgh",
                 tmp_path / "pymp-abcdefgh"]
-        for folder in stale + kept:
-            folder.mkdir()
+        for folder in unlocked + no_owner + kept:
+            folder.mkdir(exist_ok=True)
             (folder / "inside").write_text("x")
+        for folder in unlocked:
+            (folder / stale_scratch.OWNER_FILE).write_text("")
+        for folder in (*unlocked, *no_owner, *kept[2:]):
+            os.utime(folder, (old, old))
+        os.utime(kept[2], None)  # young
         a_file = tmp_path / f"mexsim-dask-{gone}-fileabcd"  # a file of that name: kept
         a_file.write_text("mine")
-        assert sorted(stale_scratch.remove_stale_scratch()) == sorted(stale)
+        assert sorted(stale_scratch.remove_stale_scratch()) == sorted(unlocked + no_owner)
         assert sorted(tmp_path.iterdir()) == sorted([*kept, a_file])
     finally:
-        sleeper.kill()
-        sleeper.wait()
+        for process in (sleeper, holder):
+            process.kill()
+            process.communicate()
+
+
+def test_a_folder_claimed_by_this_process_is_kept(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stale_scratch.tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(stale_scratch, "SHORT_FOLDERS", ())
+    folder = Path(stale_scratch.scratch_folder())
+    assert folder.parent == tmp_path and folder.name.startswith(f"mexsim-dask-{os.getpid()}-")
+    monkeypatch.setattr(stale_scratch, "_alive", lambda pid: False)  # the pid misleads
+    assert stale_scratch.remove_stale_scratch() == []
+    assert (folder / stale_scratch.OWNER_FILE).exists()
 
 
 def _ours(folder: Path, pid: int) -> list[Path]:
