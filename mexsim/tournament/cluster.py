@@ -60,7 +60,8 @@ MAX_LOCAL_WORKERS = 256
 # and the built-in strategies once (worker_preload.py), rather than each a fresh Python
 # that loads them all on its first task.
 LOCAL_START = {"distributed.worker.multiprocessing-method": "forkserver"}
-LOCAL_PRELOAD = ["distributed", "mexsim.tournament.worker_preload"]
+# worker_preload first: it makes the fork server ignore Ctrl-C before the long imports
+LOCAL_PRELOAD = ["mexsim.tournament.worker_preload", "distributed"]
 # A local cluster's own processes, watched less often than Dask's defaults: its
 # statistical profiler (a stack sample of the playing thread every 10 ms, for the
 # dashboard's profile page), its memory and system monitors and its event-loop health

@@ -14,11 +14,24 @@ Everything here is best effort: on a cold cache (nothing compiled yet for this m
 or on any error, the workers load what they need on their first task, as before, and
 report a problem there in mexsim's usual one line. Importing this module is what the
 fork server does with it; nothing else imports it.
+
+It is the fork server's first preload, and its first act is to ignore Ctrl-C and a
+terminal's hangup: a Ctrl-C reaches every process of the terminal's group, and one that
+came while the fork server imported Dask and numba (its first seconds) printed a
+KeyboardInterrupt traceback of ~40 lines over the command's one line. The command
+stops the run and ends the fork server and the workers itself; multiprocessing's fork
+server ignores SIGINT anyway once its preload is done, and its forks, the workers,
+keep both dispositions.
 """
 
 from __future__ import annotations
 
-import contextlib
+import signal
+
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+import contextlib  # noqa: E402  after the signals: the imports are the seconds to cover
 
 
 def preload() -> bool:

@@ -4,12 +4,14 @@ On a terminal, Ctrl-C sends SIGINT to every process of the foreground group: to
 ``mexsim run`` and to the worker processes of the ``local:N`` cluster it started. The
 command stops the run, keeps its finished blocks and closes the cluster; a worker that
 took the signal itself died with a KeyboardInterrupt traceback of Dask's event loop
-(~30 lines each) printed over the command's one line. So the workers are started with
-SIGINT blocked: a process inherits the mask of blocked signals of the thread that
-forked it, through exec too, and Python never unblocks SIGINT. The workers are forks
-of one fork server (worker_preload.py), so only that process is spawned with SIGINT
-blocked in the spawning thread; the command itself still takes a Ctrl-C meanwhile
-(ignoring it instead lost a Ctrl-C that came while the cluster started).
+(~30 lines each) printed over the command's one line. The workers are forks of one
+fork server, which ignores SIGINT from its first preload on (worker_preload.py), and a
+fork keeps that. The fork server is also spawned with SIGINT blocked in the spawning
+thread, which was meant to reach it through fork and exec; measured on Python 3.11,
+multiprocessing's spawn starts it with no signal blocked, so that alone left the
+fork server's first seconds (its imports) open to Ctrl-C. The command itself still
+takes a Ctrl-C meanwhile (ignoring it instead lost a Ctrl-C that came while the
+cluster started).
 
 A worker the cluster starts later, in place of one that crashed, is spawned by the
 command's process at a time it handles Ctrl-C: ``IgnoreInterrupts``, a worker plugin,

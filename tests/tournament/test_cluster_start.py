@@ -243,3 +243,39 @@ def test_a_local_cluster_run_with_strategy_files_leaves_nothing_in_the_temporary
         lines = [line for line in err.splitlines() if "Dask workers" not in line]
         assert lines == [f"mexsim: error: {mine / 'fussy.py'}: importing the strategy failed: "
                          "Refused: not on this machine"], err
+
+
+def _fork_servers(mark: str) -> list[int]:
+    pids = []
+    for pid in _marked(mark):
+        try:
+            if b"forkserver" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                pids.append(pid)
+        except OSError:
+            pass
+    return pids
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
+def test_ctrl_c_while_the_fork_server_loads_is_one_line(tmp_path: Path) -> None:
+    """Ctrl-C to the whole group in the fork server's first second (its imports of Dask
+    and numba): the fork server printed a KeyboardInterrupt traceback over the
+    command's one line; it ignores Ctrl-C from its first preload on."""
+    mark = f"MEXSIM_TEST_{uuid.uuid4().hex}"
+    temporary = temporary_folder(tmp_path)
+    cfg = write_config(tmp_path, config_text(tmp_path / "r", matches=20_000))
+    proc = mexsim("run", cfg, "--cluster", "local:2", "--quiet",
+                  env=os.environ | {mark: "1", "TMPDIR": str(temporary)},
+                  start_new_session=True)
+    try:
+        wait_until(proc, lambda: _fork_servers(mark), "no fork server started")
+        time.sleep(0.3)  # inside its imports (~1-2 s)
+        os.killpg(proc.pid, signal.SIGINT)
+        code, _, err = finish(proc, 60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert code == 130, err
+    lines = [line for line in err.splitlines() if "Dask workers" not in line]
+    assert len(lines) == 1 and lines[0].startswith("mexsim: error: interrupted"), err
+    assert _none_left(mark), _marked(mark)
