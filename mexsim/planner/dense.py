@@ -34,7 +34,7 @@ stand-in: matched to w it costs the least of G - g(x) + dist(w, x) over the numb
 x (G: the most any end gains, counted in the reach), which prices ending at x beyond
 a path from w, even numbers too. Hands whose T-join removed such a piece (say a
 triangle behind a bridge) made the certificate fall short; apart, both are settled at
-once (docs/planner.md has the measurements).
+once (docs/speed.md, "The planner's paths", has the measurements).
 
 It is exact within DENSE_NODE_BUDGET nodes (then a DENSE_FALLBACK_BUDGET search from the
 best of some random walks keeps the best chain found), like the general planner.
