@@ -92,12 +92,13 @@ def test_a_users_decide_for_is_not_taken(tmp_path: Path):
 
 def test_the_default_form_never_reaches_the_weighted_planner(tmp_path: Path):
     """In a fresh process, decide and its planning function compiled afresh (not
-    loaded from numba's cache, which types no callee): the weighted dense path is never
-    typed, so a first run at pip_weight 0 does not compile it."""
+    loaded from numba's cache, which types no callee): the weighted dense and sparse
+    paths are never typed, so a first run at pip_weight 0 does not compile them."""
     code = textwrap.dedent("""
         import sys
         from numba import njit
         from mexsim.planner.dense import weighted_dense_chain
+        from mexsim.planner.sparse import sparse_chain, sparse_count_chain
         from mexsim.strategy.api import DECIDE_SIGNATURE
         from mexsim.strategy.registry import available_strategies
         info = available_strategies()["longest_train"]
@@ -105,13 +106,14 @@ def test_the_default_form_never_reaches_the_weighted_planner(tmp_path: Path):
         njit(module._replan.py_func).compile("(int64[::1], int64, uint64, uint64, uint64)")
         njit(info.decide.py_func).compile(DECIDE_SIGNATURE)
         print(len(weighted_dense_chain.signatures), len(module._replan_weighted.signatures),
-              module._weighted.cache_info().currsize)
+              module._weighted.cache_info().currsize, len(sparse_chain.signatures),
+              len(sparse_count_chain.signatures) > 0)
     """)
     done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
                           text=True, timeout=600,
                           env=os.environ | {"PYTHONPATH": str(ROOT)})
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["0", "0", "0"]
+    assert done.stdout.split() == ["0", "0", "0", "0", "True"]
 
 
 def test_the_default_form_refuses_a_weight_rather_than_ignore_it():
