@@ -49,6 +49,33 @@ def children_ignore_interrupts() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
+def start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker now, ignoring SIGHUP, which it would die
+    of: a hangup of the whole group (a closed terminal, a supervisor's ``kill -HUP
+    -PGID``) killed it, and the one multiprocessing started in its place printed a
+    KeyError traceback for every semaphore the first had tracked, over the command's
+    one line. A disposition of SIG_IGN, unlike a handler or a blocked mask, passes
+    through exec (measured: the mask does not reach a child multiprocessing spawns).
+    SIGHUP stays blocked meanwhile, so one that comes then is not lost: it waits, and
+    the command takes it once its own disposition is back (Linux keeps a blocked
+    signal pending even while it is ignored)."""
+    from multiprocessing import resource_tracker
+
+    if (not hasattr(signal, "SIGHUP") or not hasattr(signal, "pthread_sigmask")
+            or threading.current_thread() is not threading.main_thread()):
+        resource_tracker.ensure_running()
+        return
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGHUP})
+    try:
+        previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+        try:
+            resource_tracker.ensure_running()
+        finally:
+            signal.signal(signal.SIGHUP, previous)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
 class IgnoreInterrupts(WorkerPlugin):
     """A local cluster's worker ignores SIGINT from its setup on."""
 

@@ -23,6 +23,7 @@ from tests.tournament.runs import (
     finish,
     mexsim,
     temporary_folder,
+    wait_for_parts,
     wait_until,
     write_config,
 )
@@ -279,3 +280,29 @@ def test_ctrl_c_while_the_fork_server_loads_is_one_line(tmp_path: Path) -> None:
     lines = [line for line in err.splitlines() if "Dask workers" not in line]
     assert len(lines) == 1 and lines[0].startswith("mexsim: error: interrupted"), err
     assert _none_left(mark), _marked(mark)
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
+def test_a_hangup_of_the_whole_group_is_one_line(tmp_path: Path) -> None:
+    """SIGHUP to every process of the group, as a closed terminal or a supervisor's
+    ``kill -HUP -PGID`` sends it, mid-run: the command stops in its one line (129). The
+    resource tracker multiprocessing starts for the cluster died of it, and its
+    replacement printed a dozen KeyError tracebacks over that line."""
+    mark = f"MEXSIM_TEST_{uuid.uuid4().hex}"
+    temporary = temporary_folder(tmp_path)
+    cfg = write_config(tmp_path, config_text(tmp_path / "r", matches=400_000))
+    proc = mexsim("run", cfg, "--cluster", "local:2", "--quiet",
+                  env=os.environ | {mark: "1", "TMPDIR": str(temporary)},
+                  start_new_session=True)
+    try:
+        wait_for_parts(proc, tmp_path, 2)
+        os.killpg(proc.pid, signal.SIGHUP)
+        code, _, err = finish(proc, 60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert code == 129, err
+    lines = [line for line in err.splitlines() if "Dask workers" not in line]
+    assert len(lines) == 1 and lines[0].startswith("mexsim: error: interrupted"), err
+    assert _none_left(mark), _marked(mark)
+    assert list(temporary.iterdir()) == []
