@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import types
@@ -262,3 +263,17 @@ def test_an_internal_error_is_one_line_with_its_own_status(
         assert "Traceback" in result.stderr and "in broken" in result.stderr
     else:
         assert len(lines) == 1 and "Traceback" not in result.output
+
+
+def test_a_run_on_threads_does_not_load_dask(tmp_path: Path) -> None:
+    """Dask is for --cluster: a run on threads imported it all the same (through the
+    cluster module's signal helpers), ~0.3 s of every run's start."""
+    config = write(tmp_path, GOOD.replace("[run]\n", f'[run]\nout = "{tmp_path / "out"}"\n'))
+    code = ("import sys\nfrom typer.testing import CliRunner\nfrom mexsim.cli import app\n"
+            f"result = CliRunner().invoke(app, ['run', {str(config)!r}, '--quiet', "
+            "'--workers', '2'])\n"
+            "print(result.exit_code, 'distributed' in sys.modules, 'dask' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=600, env=os.environ | {"PYTHONPATH": str(ROOT)})
+    assert done.stdout.split() == ["0", "False", "False"], done.stdout + done.stderr
+    assert (tmp_path / "out" / "matches.parquet").exists()

@@ -318,7 +318,7 @@ class ClusterPlayer:
             from distributed.utils import get_mp_context
 
             from mexsim.tournament.worker_exit import QuickExit
-            from mexsim.tournament.worker_signals import IgnoreInterrupts
+            from mexsim.tournament.worker_interrupts import IgnoreInterrupts
         except ImportError as exc:
             raise ConfigError("--cluster needs Dask: pip install 'mexsim[dask]'") from exc
         kind, where = parse_address(address)

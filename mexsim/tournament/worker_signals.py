@@ -14,8 +14,9 @@ takes a Ctrl-C meanwhile (ignoring it instead lost a Ctrl-C that came while the
 cluster started).
 
 A worker the cluster starts later, in place of one that crashed, is spawned by the
-command's process at a time it handles Ctrl-C: ``IgnoreInterrupts``, a worker plugin,
-makes every worker, then and now, ignore it from its setup on.
+command's process at a time it handles Ctrl-C: ``IgnoreInterrupts``, a worker plugin
+(worker_interrupts.py), makes every worker, then and now, ignore it from its setup on.
+This module imports no Dask: a run on threads imports it too.
 """
 
 from __future__ import annotations
@@ -24,12 +25,6 @@ import signal
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
-
-try:
-    from distributed.diagnostics.plugin import WorkerPlugin
-except ImportError:  # the default install, without Dask: no cluster, no plugin used
-    WorkerPlugin = object  # type: ignore[assignment,misc]
 
 
 @contextmanager
@@ -74,13 +69,3 @@ def start_resource_tracker() -> None:
             signal.signal(signal.SIGHUP, previous)
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-
-
-class IgnoreInterrupts(WorkerPlugin):
-    """A local cluster's worker ignores SIGINT from its setup on."""
-
-    name = "mexsim-ignore-interrupts"
-
-    def setup(self, worker: Any) -> None:
-        if threading.current_thread() is threading.main_thread():  # the worker's loop
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
