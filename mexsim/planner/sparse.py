@@ -110,28 +110,8 @@ def _sparse(start, hand, n, lo, hi, pips, weight, max_pip, chain, budget):
     numbers = 0
     ends = 0  # tile ends: twice the tiles
     n_odd = 0
-    if weight is None:
-        # every tile worth 1, a double worth its bit: counts of the words
+    if weight is None:  # every tile worth 1, a double worth its bit: counts of the words
         odd_leaf_doubles = 0
-        bits = comp
-        while bits:
-            x = trailing_zeros(bits)
-            bits &= bits - 1
-            numbers += 1
-            degree = popcount(ints[ADJ + x])
-            ends += degree
-            if x != start and degree & 1:
-                n_odd += 1
-                if degree == 1:
-                    odd_leaf_doubles += (dbl >> x) & 1
-        if ends // 2 - numbers + 1 > SPARSE_CYCLES:
-            return False, 0, 0.0
-        root = float((dbl >> start) & 1)
-        reach = ends // 2 + popcount(dbl & comp & ~(1 << start))
-        # a leaf is only reached as the chain's end: one leaf double at most; each odd
-        # number but the end keeps a left-out tile, and a tile serves two
-        stop = (root + reach - odd_leaf_doubles + min(odd_leaf_doubles, 1)
-                - (n_odd // 2))  # no chain is worth more
     else:
         reach = 0.0
         min_w = np.inf
@@ -139,14 +119,21 @@ def _sparse(start, hand, n, lo, hi, pips, weight, max_pip, chain, budget):
         cheapest_max = 0.0
         leaf_doubles = 0.0
         best_leaf_double = 0.0
-        bits = comp
-        while bits:
-            x = trailing_zeros(bits)
-            bits &= bits - 1
-            numbers += 1
-            row = ints[ADJ + x]
-            degree = popcount(row)
-            ends += degree
+    bits = comp
+    while bits:
+        x = trailing_zeros(bits)
+        bits &= bits - 1
+        numbers += 1
+        row = ints[ADJ + x]
+        degree = popcount(row)
+        ends += degree
+        odd = x != start and degree % 2 == 1
+        n_odd += odd
+        # a leaf is only reached as the chain's end: one leaf double at most
+        if weight is None:
+            if odd and degree == 1:
+                odd_leaf_doubles += (dbl >> x) & 1
+        else:
             if x != start:
                 reach += reals[DBL_W + x]
             cheapest = np.inf
@@ -158,22 +145,26 @@ def _sparse(start, hand, n, lo, hi, pips, weight, max_pip, chain, budget):
                 if x < y:
                     reach += w
             min_w = min(min_w, cheapest)
-            if x != start and degree % 2 == 1:
-                n_odd += 1
+            if odd:
                 cheapest_sum += cheapest
                 cheapest_max = max(cheapest_max, cheapest)
                 if degree == 1 and (dbl >> x) & 1:
-                    # a leaf is only reached as the chain's end: one leaf double at most
                     leaf_doubles += reals[DBL_W + x]
                     best_leaf_double = max(best_leaf_double, reals[DBL_W + x])
-        if ends // 2 - numbers + 1 > SPARSE_CYCLES:
-            return False, 0, 0.0
+    if ends // 2 - numbers + 1 > SPARSE_CYCLES:
+        return False, 0, 0.0
+    # Each odd number but the end keeps a left-out tile, and a tile serves two: no
+    # chain is worth more than ``stop``
+    if weight is None:
+        root = float((dbl >> start) & 1)
+        reach = ends // 2 + popcount(dbl & comp & ~(1 << start))
+        stop = root + reach - odd_leaf_doubles + min(odd_leaf_doubles, 1) - (n_odd // 2)
+    else:
         root = reals[DBL_W + start]
         if ends == 0:
             min_w = 1.0
-        # Each odd number but the end keeps a left-out tile, and a tile serves two.
         loss = max((n_odd // 2) * min_w, 0.5 * (cheapest_sum - cheapest_max))
-        stop = root + reach - leaf_doubles + best_leaf_double - loss  # no chain is worth more
+        stop = root + reach - leaf_doubles + best_leaf_double - loss
 
     # peel the dangling trees, leaves first: each number's best path down its trees
     leaves = 0
