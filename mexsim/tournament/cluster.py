@@ -48,7 +48,7 @@ from mexsim.tournament.config import Config
 from mexsim.tournament.socket_folder import own_fork_server_folder
 from mexsim.tournament.stale_scratch import remove_stale_scratch, scratch_folder
 from mexsim.tournament.worker_malloc import restore_mmap_threshold
-from mexsim.tournament.worker_signals import children_ignore_interrupts, start_resource_tracker
+from mexsim.tournament.worker_signals import start_resource_tracker
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from mexsim.strategy.registry import StrategyInfo
@@ -110,8 +110,7 @@ def start_workers_early(address: str | None) -> None:
     own_fork_server_folder()  # named for us, its socket's path within AF_UNIX's limit
     multiprocessing.get_context("forkserver").set_forkserver_preload(LOCAL_PRELOAD)
     start_resource_tracker()  # before the fork server, which would start it otherwise
-    with children_ignore_interrupts():  # the workers it forks inherit it (worker_signals.py)
-        forkserver.ensure_running()
+    forkserver.ensure_running()  # it and its forks, the workers, ignore Ctrl-C (preload)
 
 
 def strategy_sources(config: Config) -> dict[str, tuple[str, str, str]]:

@@ -104,8 +104,6 @@ def _remove_if_abandoned(folder: str, pid: int, made: float) -> bool:
 
 
 def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

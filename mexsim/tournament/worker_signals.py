@@ -6,12 +6,10 @@ command stops the run, keeps its finished blocks and closes the cluster; a worke
 took the signal itself died with a KeyboardInterrupt traceback of Dask's event loop
 (~30 lines each) printed over the command's one line. The workers are forks of one
 fork server, which ignores SIGINT from its first preload on (worker_preload.py), and a
-fork keeps that. The fork server is also spawned with SIGINT blocked in the spawning
-thread, which was meant to reach it through fork and exec; measured on Python 3.11,
-multiprocessing's spawn starts it with no signal blocked, so that alone left the
-fork server's first seconds (its imports) open to Ctrl-C. The command itself still
-takes a Ctrl-C meanwhile (ignoring it instead lost a Ctrl-C that came while the
-cluster started).
+fork keeps that. (Spawning the fork server with SIGINT blocked in the spawning thread,
+as mexsim did before, does not reach it: measured on Python 3.11, multiprocessing's
+spawn starts it with no signal blocked.) The command itself still takes a Ctrl-C
+meanwhile.
 
 A worker the cluster starts later, in place of one that crashed, is spawned by the
 command's process at a time it handles Ctrl-C: ``IgnoreInterrupts``, a worker plugin
@@ -23,25 +21,6 @@ from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
-
-
-@contextmanager
-def children_ignore_interrupts() -> Iterator[None]:
-    """Processes started by this thread inside this block never receive SIGINT: it is
-    blocked in this thread meanwhile, and a process inherits its mask of blocked
-    signals through fork and exec. The command still takes a Ctrl-C that comes then:
-    Python handles a signal in the main thread whichever thread received it, or once
-    it is unblocked here."""
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def start_resource_tracker() -> None:
