@@ -174,3 +174,32 @@ def temporary_folder(tmp_path: Path) -> Path:
     folder = tmp_path / ("tmp-" + "x" * 80)
     folder.mkdir()
     return folder
+
+
+# --- process groups ---------------------------------------------------------------
+
+
+def group_alive(group: int) -> bool:
+    """Whether a process of ``group`` (a command started in a session of its own, and
+    what it started) still runs."""
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def group_ends(group: int, within: float) -> bool:
+    """Whether every process of ``group`` has ended within ``within`` seconds."""
+    deadline = time.monotonic() + within
+    while group_alive(group) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return not group_alive(group)
+
+
+def assert_stopped_in_one_line(code: int, err: str, status: int) -> None:
+    """A command stopped by a signal ends with ``status`` and says so in one line (a
+    local cluster's notice of its workers aside)."""
+    assert code == status, err
+    lines = [line for line in err.splitlines() if "Dask workers" not in line]
+    assert len(lines) == 1 and lines[0].startswith("mexsim: error: interrupted"), err

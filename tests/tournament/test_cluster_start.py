@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,7 @@ from mexsim.strategy import registry
 from mexsim.tournament import cluster, runner
 from mexsim.tournament.config import load_config
 from tests.tournament.runs import (
+    assert_stopped_in_one_line,
     config_text,
     finish,
     mexsim,
@@ -143,6 +146,28 @@ def _none_left(mark: str, within: float = 15) -> bool:
     return not _marked(mark)
 
 
+def _signalled_cluster_run(tmp_path: Path, matches: int, signum: int,
+                           ready: Callable[[subprocess.Popen, str], None]
+                           ) -> tuple[int, str, str, Path]:
+    """`mexsim run --cluster local:2` in a session of its own, its processes marked
+    (``_marked``); once ``ready(proc, mark)`` returns, ``signum`` to the whole group, as
+    a terminal sends it. Returns (exit status, stderr, the mark, its $TMPDIR)."""
+    mark = f"MEXSIM_TEST_{uuid.uuid4().hex}"
+    temporary = temporary_folder(tmp_path)
+    cfg = write_config(tmp_path, config_text(tmp_path / "r", matches=matches))
+    proc = mexsim("run", cfg, "--cluster", "local:2", "--quiet",
+                  env=os.environ | {mark: "1", "TMPDIR": str(temporary)},
+                  start_new_session=True)
+    try:
+        ready(proc, mark)
+        os.killpg(proc.pid, signum)
+        code, _, err = finish(proc, 60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    return code, err, mark, temporary
+
+
 @pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
 def test_a_refused_local_cluster_run_leaves_no_process(tmp_path: Path) -> None:
     """The workers' process starts as soon as the config is read; the run is refused
@@ -165,19 +190,9 @@ def test_a_refused_local_cluster_run_leaves_no_process(tmp_path: Path) -> None:
 def test_ctrl_c_while_a_local_cluster_starts_leaves_no_process(tmp_path: Path) -> None:
     """Ctrl-C (to the whole process group, as a terminal sends it) once the workers'
     process is up, before play: the command ends and takes every process with it."""
-    mark = f"MEXSIM_TEST_{uuid.uuid4().hex}"
-    temporary = temporary_folder(tmp_path)
-    cfg = write_config(tmp_path, config_text(tmp_path / "r", matches=20_000))
-    proc = mexsim("run", cfg, "--cluster", "local:2", "--quiet",
-                  env=os.environ | {mark: "1", "TMPDIR": str(temporary)},
-                  start_new_session=True)
-    try:
-        wait_until(proc, lambda: len(_marked(mark)) >= 2, "no worker process started")
-        os.killpg(proc.pid, signal.SIGINT)
-        code, _, err = finish(proc, 60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+    code, err, mark, temporary = _signalled_cluster_run(
+        tmp_path, 20_000, signal.SIGINT, lambda proc, mark: wait_until(
+            proc, lambda: len(_marked(mark)) >= 2, "no worker process started"))
     assert code != 0, err
     assert _none_left(mark), _marked(mark)
     assert list(temporary.iterdir()) == []  # the workers' scratch folders too
@@ -262,23 +277,13 @@ def test_ctrl_c_while_the_fork_server_loads_is_one_line(tmp_path: Path) -> None:
     """Ctrl-C to the whole group in the fork server's first second (its imports of Dask
     and numba): the fork server printed a KeyboardInterrupt traceback over the
     command's one line; it ignores Ctrl-C from its first preload on."""
-    mark = f"MEXSIM_TEST_{uuid.uuid4().hex}"
-    temporary = temporary_folder(tmp_path)
-    cfg = write_config(tmp_path, config_text(tmp_path / "r", matches=20_000))
-    proc = mexsim("run", cfg, "--cluster", "local:2", "--quiet",
-                  env=os.environ | {mark: "1", "TMPDIR": str(temporary)},
-                  start_new_session=True)
-    try:
+    def in_its_imports(proc: subprocess.Popen, mark: str) -> None:
         wait_until(proc, lambda: _fork_servers(mark), "no fork server started")
         time.sleep(0.3)  # inside its imports (~1-2 s)
-        os.killpg(proc.pid, signal.SIGINT)
-        code, _, err = finish(proc, 60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert code == 130, err
-    lines = [line for line in err.splitlines() if "Dask workers" not in line]
-    assert len(lines) == 1 and lines[0].startswith("mexsim: error: interrupted"), err
+
+    code, err, mark, _ = _signalled_cluster_run(tmp_path, 20_000, signal.SIGINT,
+                                                in_its_imports)
+    assert_stopped_in_one_line(code, err, 130)
     assert _none_left(mark), _marked(mark)
 
 
@@ -288,21 +293,8 @@ def test_a_hangup_of_the_whole_group_is_one_line(tmp_path: Path) -> None:
     ``kill -HUP -PGID`` sends it, mid-run: the command stops in its one line (129). The
     resource tracker multiprocessing starts for the cluster died of it, and its
     replacement printed a dozen KeyError tracebacks over that line."""
-    mark = f"MEXSIM_TEST_{uuid.uuid4().hex}"
-    temporary = temporary_folder(tmp_path)
-    cfg = write_config(tmp_path, config_text(tmp_path / "r", matches=400_000))
-    proc = mexsim("run", cfg, "--cluster", "local:2", "--quiet",
-                  env=os.environ | {mark: "1", "TMPDIR": str(temporary)},
-                  start_new_session=True)
-    try:
-        wait_for_parts(proc, tmp_path, 2)
-        os.killpg(proc.pid, signal.SIGHUP)
-        code, _, err = finish(proc, 60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert code == 129, err
-    lines = [line for line in err.splitlines() if "Dask workers" not in line]
-    assert len(lines) == 1 and lines[0].startswith("mexsim: error: interrupted"), err
+    code, err, mark, temporary = _signalled_cluster_run(
+        tmp_path, 400_000, signal.SIGHUP, lambda proc, mark: wait_for_parts(proc, tmp_path, 2))
+    assert_stopped_in_one_line(code, err, 129)
     assert _none_left(mark), _marked(mark)
     assert list(temporary.iterdir()) == []

@@ -18,6 +18,8 @@ from mexsim.tournament import stale_scratch
 from tests.tournament.runs import (
     config_text,
     finish,
+    group_alive,
+    group_ends,
     mexsim,
     wait_for_parts,
     write_config,
@@ -104,14 +106,6 @@ def _ours(folder: Path, pid: int) -> list[Path]:
                   and p.name.split("-")[2] == str(pid))
 
 
-def _group_alive(group: int) -> bool:
-    try:
-        os.killpg(group, 0)
-    except ProcessLookupError:
-        return False
-    return True
-
-
 def test_the_next_run_removes_what_a_killed_run_left(tmp_path: Path) -> None:
     """kill -9 of a `--cluster local:2` command mid-run: its workers end with it, but
     its scratch folder and its fork server's folder stay in $TMPDIR; the next local
@@ -133,12 +127,9 @@ def _kill_then_run_again(tmp_path: Path, temporary: Path) -> None:
         wait_for_parts(proc, tmp_path, 2)
         os.kill(proc.pid, signal.SIGKILL)  # the command alone, as the OOM killer would
         proc.communicate(timeout=60)
-        deadline = time.monotonic() + 30
-        while _group_alive(proc.pid) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert not _group_alive(proc.pid), "worker processes outlived the command"
+        assert group_ends(proc.pid, within=30), "worker processes outlived the command"
     finally:
-        if _group_alive(proc.pid):
+        if group_alive(proc.pid):
             os.killpg(proc.pid, signal.SIGKILL)
     left = _ours(temporary, proc.pid)
     assert [p.name.split("-")[1] for p in left] == ["dask", "fork"], left

@@ -18,8 +18,11 @@ import pandas as pd
 import pytest
 
 from tests.tournament.runs import (
+    assert_stopped_in_one_line,
     config_text,
     finish,
+    group_alive,
+    group_ends,
     kill_a_worker_mid_run,
     mexsim,
     run_cli,
@@ -213,25 +216,12 @@ def test_ctrl_c_on_a_terminal_stops_a_cluster_run_in_one_line(tmp_path: Path) ->
         wait_for_parts(proc, tmp_path, 2)
         os.killpg(proc.pid, signal.SIGINT)  # the whole group, as a terminal does
         code, _, stderr = finish(proc, timeout=60)
-        deadline = time.monotonic() + 15
-        while _group_alive(proc.pid) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert not _group_alive(proc.pid), "worker processes outlived the command"
+        assert group_ends(proc.pid, within=15), "worker processes outlived the command"
     finally:
-        if _group_alive(proc.pid):
+        if group_alive(proc.pid):
             os.killpg(proc.pid, signal.SIGKILL)
-    assert code == 130, stderr
-    lines = [line for line in stderr.splitlines() if "Dask workers" not in line]
-    assert len(lines) == 1 and lines[0].startswith("mexsim: error: interrupted"), stderr
+    assert_stopped_in_one_line(code, stderr, 130)
     assert list(temporary.iterdir()) == []
-
-
-def _group_alive(group: int) -> bool:
-    try:
-        os.killpg(group, 0)
-    except ProcessLookupError:
-        return False
-    return True
 
 
 def test_a_workers_results_travel_as_int16_and_arrive_as_the_kernels_wrote_them():
