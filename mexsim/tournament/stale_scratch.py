@@ -10,9 +10,9 @@ So the command holds a lock (``flock``) on a file in each folder while it runs, 
 the system releases when the process ends, however it ends; the next local cluster run
 removes the folders of exactly these names, owned by the user, whose lock it can take.
 A lock is seen across process-id namespaces (a container sharing /tmp) where a process
-id is not. A folder without the file (a command killed in the instant between making
-the folder and locking it) goes when the process id in its name is gone and the folder
-is a minute old.
+id is not. A folder without the lock (a command killed in the instant between making
+the folder and locking it, or a file system without locks) goes when the process id
+in its name is gone and the folder is a minute old.
 """
 
 from __future__ import annotations
@@ -85,22 +85,31 @@ def _remove_if_abandoned(folder: str, pid: int, made: float) -> bool:
     try:
         fd = os.open(os.path.join(folder, OWNER_FILE),
                      os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
-    except FileNotFoundError:
-        if _alive(pid) or time.time() - made < UNLOCKED_AGE:
-            return False
-        shutil.rmtree(folder, ignore_errors=True)
-        return not os.path.lexists(folder)
+    except FileNotFoundError:  # not locked yet, or never: the process id decides
+        return _gone(pid, made) and _remove(folder)
     except OSError:
         return False
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:  # held: its command runs (or the lock cannot be taken here)
+        except BlockingIOError:  # held: its command runs
             return False
-        shutil.rmtree(folder, ignore_errors=True)  # under the lock: no one claims it now
-        return not os.path.lexists(folder)
+        except OSError:  # a file system without locks (claim could not lock it either)
+            return _gone(pid, made) and _remove(folder)
+        return _remove(folder)  # under the lock: no one claims it meanwhile
     finally:
         os.close(fd)
+
+
+def _gone(pid: int, made: float) -> bool:
+    """Whether the command of a folder that carries no lock has ended: its process is
+    gone, and the folder is older than the instant between making and locking it."""
+    return not _alive(pid) and time.time() - made >= UNLOCKED_AGE
+
+
+def _remove(folder: str) -> bool:
+    shutil.rmtree(folder, ignore_errors=True)
+    return not os.path.lexists(folder)
 
 
 def _alive(pid: int) -> bool:

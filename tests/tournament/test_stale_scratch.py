@@ -141,3 +141,32 @@ def _kill_then_run_again(tmp_path: Path, temporary: Path) -> None:
                           300)
     assert code == 0, err
     assert list(temporary.iterdir()) == []  # what was left, and the second run's own
+
+
+def test_where_locks_cannot_be_taken_the_pid_decides(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file system without locks (flock fails with ENOLCK): claim cannot lock the
+    owner file, so the sweep cannot read a lock either; a folder goes when its pid is
+    gone and it is a minute old, as one without the file."""
+    import errno
+    import fcntl
+
+    monkeypatch.setattr(stale_scratch.tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(stale_scratch, "SHORT_FOLDERS", ())
+
+    def no_locks(fd: int, operation: int) -> None:
+        raise OSError(errno.ENOLCK, "no locks available")
+
+    monkeypatch.setattr(fcntl, "flock", no_locks)
+    gone = _gone_pid()
+    old = time.time() - 2 * stale_scratch.UNLOCKED_AGE
+    stale = tmp_path / f"mexsim-dask-{gone}-nolockab"
+    young = tmp_path / f"mexsim-dask-{gone}-nolockcd"
+    mine = Path(stale_scratch.scratch_folder())  # this process's: alive
+    for folder in (stale, young):
+        folder.mkdir()
+        (folder / stale_scratch.OWNER_FILE).write_text("")
+    for folder in (stale, mine):
+        os.utime(folder, (old, old))
+    assert stale_scratch.remove_stale_scratch() == [stale]
+    assert sorted(tmp_path.iterdir()) == sorted([mine, young])
