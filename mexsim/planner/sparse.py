@@ -26,19 +26,30 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from mexsim.game.bits import popcount
 from mexsim.planner.limits import EPS, SPARSE_CYCLES, WIDTH
+from mexsim.planner.stack_array import stack_array
 
 # int scratch: adjacency words, tile of each (x, y), next number down x's best tree;
 # then per depth of the search: number reached, its untried tiles, whether the step
 # first reached it, and the best trail's numbers
+DEPTH = WIDTH * (WIDTH - 1) // 2 + 2  # the longest trail's numbers, and spare
 ADJ = 0
 TILE_OF = ADJ + WIDTH
 TAIL_NEXT = TILE_OF + WIDTH * WIDTH
-DEPTHS = TAIL_NEXT + WIDTH
-# float scratch: each (x, y) tile's value, each number's double, its trees' best gain
+AT = TAIL_NEXT + WIDTH
+CAND = AT + DEPTH
+FIRST = CAND + DEPTH
+BEST = FIRST + DEPTH
+INTS = BEST + DEPTH
+# float scratch, after them: each (x, y) tile's value, each number's double, its
+# trees' best gain
 W = 0
 DBL_W = W + WIDTH * WIDTH
 TAIL_W = DBL_W + WIDTH
-REALS = TAIL_W + WIDTH
+SCRATCH = INTS + TAIL_W + WIDTH  # one scratch in the plan's own frame, ~6 KiB
+
+# Scratch indices are unsigned: numba tests a signed index for a negative value
+# (Python's wraparound) on every access, and this is the planner's hottest code
+u64 = np.uint64
 
 
 @njit(cache=True)
@@ -64,39 +75,33 @@ def _sparse(start, hand, n, lo, hi, pips, weight, max_pip, chain, budget):
     tile's value is 1 and a double's is its bit in ``dbl``: the float tables of values
     are neither filled nor read, and the bound is popcounts)."""
     V = max_pip + 1
-    depths = n + 2
-    size = DEPTHS + 4 * depths
-    ints = np.empty(size + REALS, dtype=np.int64)
-    reals = ints[size:].view(np.float64)  # one allocation, not two (~50 ns a plan)
-    at = DEPTHS
-    cand = at + depths
-    first = cand + depths
-    best = first + depths
+    ints = stack_array(SCRATCH)
+    reals = ints[INTS:].view(np.float64)
     dbl = 0
     for x in range(V):
-        ints[ADJ + x] = 0
-        ints[TAIL_NEXT + x] = -1
-        reals[TAIL_W + x] = 0.0
+        ints[u64(ADJ + x)] = 0
+        ints[u64(TAIL_NEXT + x)] = -1
+        reals[u64(TAIL_W + x)] = 0.0
         if weight is not None:
-            reals[DBL_W + x] = 0.0
+            reals[u64(DBL_W + x)] = 0.0
     for i in range(n):
-        t = hand[i]
-        a = lo[t]
-        b = hi[t]
-        ints[TILE_OF + a * WIDTH + b] = t
+        t = hand[u64(i)]
+        a = lo[u64(t)]
+        b = hi[u64(t)]
+        ints[u64(TILE_OF + a * WIDTH + b)] = t
         if weight is not None:
-            w = 1.0 + weight * pips[t]
+            w = 1.0 + weight * pips[u64(t)]
         if a == b:
             dbl |= 1 << a
             if weight is not None:
-                reals[DBL_W + a] = w
+                reals[u64(DBL_W + a)] = w
         else:
-            ints[TILE_OF + b * WIDTH + a] = t
-            ints[ADJ + a] |= 1 << b
-            ints[ADJ + b] |= 1 << a
+            ints[u64(TILE_OF + b * WIDTH + a)] = t
+            ints[u64(ADJ + a)] |= 1 << b
+            ints[u64(ADJ + b)] |= 1 << a
             if weight is not None:
-                reals[W + a * WIDTH + b] = w
-                reals[W + b * WIDTH + a] = w
+                reals[u64(W + a * WIDTH + b)] = w
+                reals[u64(W + b * WIDTH + a)] = w
 
     # the numbers joined to start, their tiles, and what the chain could be worth
     comp = 1 << start
@@ -104,7 +109,7 @@ def _sparse(start, hand, n, lo, hi, pips, weight, max_pip, chain, budget):
     while frontier:
         x = trailing_zeros(frontier)
         frontier &= frontier - 1
-        new = ints[ADJ + x] & ~comp
+        new = ints[u64(ADJ + x)] & ~comp
         comp |= new
         frontier |= new
     numbers = 0
@@ -124,7 +129,7 @@ def _sparse(start, hand, n, lo, hi, pips, weight, max_pip, chain, budget):
         x = trailing_zeros(bits)
         bits &= bits - 1
         numbers += 1
-        row = ints[ADJ + x]
+        row = ints[u64(ADJ + x)]
         degree = popcount(row)
         ends += degree
         odd = x != start and degree % 2 == 1
@@ -135,12 +140,12 @@ def _sparse(start, hand, n, lo, hi, pips, weight, max_pip, chain, budget):
                 odd_leaf_doubles += (dbl >> x) & 1
         else:
             if x != start:
-                reach += reals[DBL_W + x]
+                reach += reals[u64(DBL_W + x)]
             cheapest = np.inf
             while row:
                 y = trailing_zeros(row)
                 row &= row - 1
-                w = reals[W + x * WIDTH + y]
+                w = reals[u64(W + x * WIDTH + y)]
                 cheapest = min(cheapest, w)
                 if x < y:
                     reach += w
@@ -149,8 +154,8 @@ def _sparse(start, hand, n, lo, hi, pips, weight, max_pip, chain, budget):
                 cheapest_sum += cheapest
                 cheapest_max = max(cheapest_max, cheapest)
                 if degree == 1 and (dbl >> x) & 1:
-                    leaf_doubles += reals[DBL_W + x]
-                    best_leaf_double = max(best_leaf_double, reals[DBL_W + x])
+                    leaf_doubles += reals[u64(DBL_W + x)]
+                    best_leaf_double = max(best_leaf_double, reals[u64(DBL_W + x)])
     if ends // 2 - numbers + 1 > SPARSE_CYCLES:
         return False, 0, 0.0
     # Each odd number but the end keeps a left-out tile, and a tile serves two: no
@@ -160,7 +165,7 @@ def _sparse(start, hand, n, lo, hi, pips, weight, max_pip, chain, budget):
         reach = ends // 2 + popcount(dbl & comp & ~(1 << start))
         stop = root + reach - odd_leaf_doubles + min(odd_leaf_doubles, 1) - (n_odd // 2)
     else:
-        root = reals[DBL_W + start]
+        root = reals[u64(DBL_W + start)]
         if ends == 0:
             min_w = 1.0
         loss = max((n_odd // 2) * min_w, 0.5 * (cheapest_sum - cheapest_max))
@@ -172,56 +177,56 @@ def _sparse(start, hand, n, lo, hi, pips, weight, max_pip, chain, budget):
     while bits:
         x = trailing_zeros(bits)
         bits &= bits - 1
-        if popcount(ints[ADJ + x]) == 1:
+        if popcount(ints[u64(ADJ + x)]) == 1:
             leaves |= 1 << x
     while leaves:
         c = trailing_zeros(leaves)
         leaves &= leaves - 1
-        p = trailing_zeros(ints[ADJ + c])
-        ints[ADJ + c] = 0
-        ints[ADJ + p] &= ~(1 << c)
+        p = trailing_zeros(ints[u64(ADJ + c)])
+        ints[u64(ADJ + c)] = 0
+        ints[u64(ADJ + p)] &= ~(1 << c)
         if weight is None:
-            gain = 1.0 + ((dbl >> c) & 1) + reals[TAIL_W + c]
+            gain = 1.0 + ((dbl >> c) & 1) + reals[u64(TAIL_W + c)]
         else:
-            gain = reals[W + c * WIDTH + p] + reals[DBL_W + c] + reals[TAIL_W + c]
-        if gain > reals[TAIL_W + p]:
-            reals[TAIL_W + p] = gain
-            ints[TAIL_NEXT + p] = c
-        if p != start and popcount(ints[ADJ + p]) == 1:
+            gain = reals[u64(W + c * WIDTH + p)] + reals[u64(DBL_W + c)] + reals[u64(TAIL_W + c)]
+        if gain > reals[u64(TAIL_W + p)]:
+            reals[u64(TAIL_W + p)] = gain
+            ints[u64(TAIL_NEXT + p)] = c
+        if p != start and popcount(ints[u64(ADJ + p)]) == 1:
             leaves |= 1 << p
 
     # every trail through what is left, depth first
-    best_value = root + reals[TAIL_W + start]
+    best_value = root + reals[u64(TAIL_W + start)]
     best_len = 0
     live = False  # the best trail is the current one's first best_len steps, not copied
     value = root
     seen = 1 << start  # numbers the trail has reached (their doubles are counted)
     depth = 0
-    ints[at] = start
-    ints[cand] = ints[ADJ + start]
+    ints[u64(AT)] = start
+    ints[u64(CAND)] = ints[u64(ADJ + start)]
     nodes = 0
     exhausted = False
     while best_value < stop - EPS and nodes < budget:
-        v = ints[at + depth]
-        c = ints[cand + depth]
+        v = ints[u64(AT + depth)]
+        c = ints[u64(CAND + depth)]
         if c:
             y = trailing_zeros(c)
-            ints[cand + depth] = c & (c - 1)
-            ints[ADJ + v] &= ~(1 << y)
-            ints[ADJ + y] &= ~(1 << v)
+            ints[u64(CAND + depth)] = c & (c - 1)
+            ints[u64(ADJ + v)] &= ~(1 << y)
+            ints[u64(ADJ + y)] &= ~(1 << v)
             fresh = 1 - ((seen >> y) & 1)
             if weight is None:
                 value += 1.0 + (fresh & (dbl >> y))
             else:
-                value += reals[W + v * WIDTH + y]
-                value += fresh * reals[DBL_W + y]
+                value += reals[u64(W + v * WIDTH + y)]
+                value += fresh * reals[u64(DBL_W + y)]
             seen |= 1 << y
             depth += 1
-            ints[first + depth] = fresh
-            ints[at + depth] = y
-            ints[cand + depth] = ints[ADJ + y]
+            ints[u64(FIRST + depth)] = fresh
+            ints[u64(AT + depth)] = y
+            ints[u64(CAND + depth)] = ints[u64(ADJ + y)]
             nodes += 1
-            total = value + reals[TAIL_W + y]
+            total = value + reals[u64(TAIL_W + y)]
             if total > best_value + EPS:
                 best_value = total
                 best_len = depth
@@ -232,18 +237,18 @@ def _sparse(start, hand, n, lo, hi, pips, weight, max_pip, chain, budget):
                 break
             if live and depth == best_len:  # about to leave it: keep a copy
                 for i in range(1, depth + 1):
-                    ints[best + i] = ints[at + i]
+                    ints[u64(BEST + i)] = ints[u64(AT + i)]
                 live = False
-            u = ints[at + depth - 1]
-            ints[ADJ + u] |= 1 << v
-            ints[ADJ + v] |= 1 << u
+            u = ints[u64(AT + depth - 1)]
+            ints[u64(ADJ + u)] |= 1 << v
+            ints[u64(ADJ + v)] |= 1 << u
             if weight is None:
-                value -= 1.0 + (ints[first + depth] & (dbl >> v))
+                value -= 1.0 + (ints[u64(FIRST + depth)] & (dbl >> v))
             else:
-                value -= reals[W + u * WIDTH + v]
-            if ints[first + depth]:
+                value -= reals[u64(W + u * WIDTH + v)]
+            if ints[u64(FIRST + depth)]:
                 if weight is not None:
-                    value -= reals[DBL_W + v]
+                    value -= reals[u64(DBL_W + v)]
                 seen &= ~(1 << v)
             depth -= 1
 
@@ -251,30 +256,30 @@ def _sparse(start, hand, n, lo, hi, pips, weight, max_pip, chain, budget):
         return False, 0, 0.0  # out of budget
     if live:
         for i in range(1, best_len + 1):
-            ints[best + i] = ints[at + i]
+            ints[u64(BEST + i)] = ints[u64(AT + i)]
 
     # lay it out, on down the best tree at its end, each double on arrival
     length = 0
     v = start
     placed = 0
     if (dbl >> v) & 1:
-        chain[length] = ints[TILE_OF + v * WIDTH + v]
+        chain[u64(length)] = ints[u64(TILE_OF + v * WIDTH + v)]
         length += 1
         placed |= 1 << v
     i = 1
     while True:
         if i <= best_len:
-            y = ints[best + i]
+            y = ints[u64(BEST + i)]
             i += 1
-        elif ints[TAIL_NEXT + v] >= 0:
-            y = ints[TAIL_NEXT + v]
+        elif ints[u64(TAIL_NEXT + v)] >= 0:
+            y = ints[u64(TAIL_NEXT + v)]
         else:
             break
-        chain[length] = ints[TILE_OF + v * WIDTH + y]
+        chain[u64(length)] = ints[u64(TILE_OF + v * WIDTH + y)]
         length += 1
         v = y
         if (dbl >> v) & 1 and not (placed >> v) & 1:
-            chain[length] = ints[TILE_OF + v * WIDTH + v]
+            chain[u64(length)] = ints[u64(TILE_OF + v * WIDTH + v)]
             length += 1
             placed |= 1 << v
     return True, length, best_value

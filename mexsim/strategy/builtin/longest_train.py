@@ -27,8 +27,10 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from mexsim.compile_notice import compiling
 from mexsim.game.bits import popcount
+from mexsim.game.view import MAX_TILES
 from mexsim.planner import longest_chain
 from mexsim.planner.router import longest_unweighted_chain
+from mexsim.planner.stack_array import stack_array
 from mexsim.strategy.api import (
     carrying_word,
     hand_word,
@@ -69,6 +71,7 @@ PLAN_POS = 7  # planned tiles still to lay: positions PLAN_POS .. PLAN_LEN-1
 PLAN_MASK = 8  # [3] those tiles as a bitmask (kept so no decision loops over them)
 PLAN_TILES = 11  # [21] the chain, 8 tiles of 8 bits per word
 MAX_PLAN = 21 * 8
+SCRATCH = 2 * MAX_TILES  # a hand of the largest set (double-15), then its chain
 
 
 @njit(inline="always")
@@ -155,11 +158,10 @@ def _reachable_numbers(view, start, h0, h1, h2):
     return reach
 
 
-@njit(cache=True)
-def _hand_tiles(h0, h1, h2):
-    """(scratch, n): the hand's n tiles in scratch[:n], room for the chain after them."""
+@njit(cache=True, inline="always")
+def _hand_tiles(scratch, h0, h1, h2):
+    """The hand's n tiles in scratch[:n] (room for the chain after them); n."""
     n = popcount(h0) + popcount(h1) + popcount(h2)
-    scratch = np.empty(2 * n + 1, dtype=np.int64)
     i = 0
     for w in range(3):
         m = h0 if w == 0 else (h1 if w == 1 else h2)
@@ -167,7 +169,7 @@ def _hand_tiles(h0, h1, h2):
             scratch[i] = w * 64 + trailing_zeros(m)
             m &= m - np.uint64(1)
             i += 1
-    return scratch, n
+    return n
 
 
 @njit(cache=True)
@@ -196,7 +198,8 @@ def _keep_plan(view, chain, length, own_end, h0, h1, h2):
 # (numba compiles every callee, taken or not); any other weight plans with both.
 @njit(cache=True)
 def _replan(view, own_end, h0, h1, h2):
-    scratch, n = _hand_tiles(h0, h1, h2)
+    scratch = stack_array(SCRATCH)  # no allocation: ~100 plans a match
+    n = _hand_tiles(scratch, h0, h1, h2)
     lows, highs, values = tile_tables(view)
     # (the planner keeps to the tiles joined to own_end itself)
     length, _ = longest_unweighted_chain(own_end, scratch[:n], n, lows, highs, values,
@@ -206,7 +209,8 @@ def _replan(view, own_end, h0, h1, h2):
 
 @njit(cache=True)
 def _replan_weighted(view, pip_weight, own_end, h0, h1, h2):
-    scratch, n = _hand_tiles(h0, h1, h2)
+    scratch = stack_array(SCRATCH)  # no allocation: ~100 plans a match
+    n = _hand_tiles(scratch, h0, h1, h2)
     lows, highs, values = tile_tables(view)
     length, _ = longest_chain(own_end, scratch[:n], n, lows, highs, values, pip_weight,
                               max_pip(view), scratch[n:])

@@ -1,0 +1,40 @@
+"""Fixed-size scratch arrays on the stack, for compiled code that plans often.
+
+``np.empty`` in compiled code is a malloc, a reference-counted header and, when the
+array goes, an atomic release and a free: ~70 ns, a sixth of a sparse plan, and
+longest_train plans ~100 times a match (docs/speed.md, "The planner, seventh pass").
+``stack_array(N)``, with N a constant, is N int64 slots in the calling function's own
+frame: nothing to allocate or free, and no reference count (numba skips a null one).
+Like ``np.empty`` its slots start undefined. The array must not outlive the function
+that made it (return it, or keep it anywhere, and it points at a dead frame); callees
+may use it. Keep N small: a thread's stack is a few MiB at most, and the sizes here are
+a few KiB.
+"""
+
+from __future__ import annotations
+
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
+from numba.np.arrayobj import populate_array
+
+
+@intrinsic
+def stack_array(typingctx, size):
+    """An int64 array of ``size`` slots (a compile-time constant) in the caller's frame."""
+    if not isinstance(size, types.IntegerLiteral) or size.literal_value <= 0:
+        return None
+    n = size.literal_value
+    array_type = types.Array(types.int64, 1, "C")
+
+    def codegen(context, builder, signature, args):
+        item = context.get_value_type(types.int64)
+        # in the entry block: one slot however often a loop reaches this
+        data = cgutils.alloca_once(builder, item, size=n)
+        array = context.make_array(array_type)(context, builder)
+        itemsize = context.get_constant(types.intp, context.get_abi_sizeof(item))
+        populate_array(array, data=data, shape=[context.get_constant(types.intp, n)],
+                       strides=[itemsize], itemsize=itemsize, meminfo=None)
+        return array._getvalue()
+
+    return array_type(size), codegen
