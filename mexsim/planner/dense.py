@@ -71,6 +71,7 @@ from mexsim.planner.limits import (
     WALKS,
     WIDTH,
 )
+from mexsim.planner.stack_array import stack_array
 from mexsim.planner.state_table import new_table, seen_before
 
 DEPTH = WIDTH * (WIDTH - 1) // 2 + 2  # the longest trail's numbers, and spare
@@ -114,6 +115,8 @@ WT = DFS + 3 * WIDTH
 DW = WT + WIDTH * WIDTH
 MINW = DW + WIDTH
 DP = MINW + 1
+# in the plan's own frame (mexsim/planner/stack_array.py), ~165 KiB, most of it DP: a
+# malloc of it was ~120 ns a plan
 SCRATCH = DP + (1 << CAP)
 
 
@@ -121,7 +124,7 @@ SCRATCH = DP + (1 << CAP)
 def dense_chain(start, hand, n, lo, hi, max_pip, chain):
     """Best chain from ``start`` with the tiles hand[:n], every tile worth 1. Writes the
     chain's tiles in laying order to ``chain`` and returns (length, value)."""
-    s = np.empty(SCRATCH, dtype=np.int64)
+    s = stack_array(SCRATCH)
     return _plan(s, s, None, start, hand, n, lo, hi, max_pip, chain)
 
 
@@ -131,7 +134,7 @@ def weighted_dense_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chai
     compared within EPS). The same code, compiled a second time with the values read
     from a float view of the scratch (``w``: None for unweighted plans, so numba prunes
     the weighted branches there and the integer path is what it was)."""
-    s = np.empty(SCRATCH, dtype=np.int64)
+    s = stack_array(SCRATCH)
     f = s.view(np.float64)
     min_w = np.inf
     for i in range(n):
