@@ -158,7 +158,12 @@ def strategy(func: Callable) -> Dispatcher:
                     and getattr(value.py_func, "__code__", None) is not None
                     and value.py_func.__code__.co_filename == func.__code__.co_filename):
                 value.targetoptions["boundscheck"] = True
-    return njit(DECIDE_SIGNATURE, cache=True, boundscheck=checked)(func)
+    # A built-in's decide allocates nothing itself (a helper of its own that does is
+    # compiled with _nrt=True), so it is compiled without numba's reference counts:
+    # they took and dropped the view's count twice a decision, each an atomic add
+    # (~3.5 % of a match of 4 x longest_train, docs/speed.md). A user's decide may
+    # allocate, and keeps them.
+    return njit(DECIDE_SIGNATURE, cache=True, boundscheck=checked, _nrt=checked)(func)
 
 
 @njit(cache=True)

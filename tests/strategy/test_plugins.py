@@ -91,6 +91,31 @@ def decide(view, params):
     return 0
 '''
 
+# greedy's choice (the heaviest tile: the lowest number, the earliest move among
+# equals), through arrays made in decide and in a helper that returns one
+SCRATCHPAD = '''\
+import numpy as np
+from numba import njit
+from mexsim.strategy.api import strategy
+from mexsim.game.view import MOVE_TILE, N_MOVES
+
+NAME = "scratchpad"
+DESCRIPTION = "greedy's choice, through arrays it makes"
+
+
+@njit
+def _copy(tiles):
+    return tiles.copy()
+
+
+@strategy
+def decide(view, params):
+    tiles = np.empty(view[N_MOVES], dtype=np.int64)
+    for i in range(view[N_MOVES]):
+        tiles[i] = view[MOVE_TILE + i]
+    return np.argmin(_copy(tiles))
+'''
+
 CONFIG = '''\
 [run]
 matches = 3
@@ -111,10 +136,12 @@ strategy = "random"
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A folder with plugins/ (pick_x, out_of_range, boom); configs go next to it."""
+    """A folder with plugins/ (pick_x, out_of_range, boom, scratchpad); configs go next
+    to it."""
     root = tmp_path_factory.mktemp("project")
     (root / "plugins").mkdir()
-    for name, text in (("pick_x", PICK_X), ("out_of_range", OUT_OF_RANGE), ("boom", BOOM)):
+    for name, text in (("pick_x", PICK_X), ("out_of_range", OUT_OF_RANGE), ("boom", BOOM),
+                       ("scratchpad", SCRATCHPAD)):
         (root / "plugins" / f"{name}.py").write_text(text, encoding="utf-8")
     return root
 
@@ -153,6 +180,23 @@ def test_a_tmp_strategy_runs_end_to_end(project: Path, plugins: dict[str, Strate
     # and x matters: with x = 0 the game goes differently
     other = reference.play_match(config.rules, 5, 0, [Policy(info, (0.0,)), "greedy", "random"])
     assert other.events != trace[1:]
+
+
+def test_a_strategy_that_makes_arrays_plays_as_the_built_ins_do_not(
+        plugins: dict[str, StrategyInfo]):
+    # The built-ins' decide is compiled without numba's reference counts (they make no
+    # arrays); a user's keeps them, so that arrays it makes are freed as they go
+    rules = resolve_rules({"preset": "seed-001"}, 3)
+    played = play_matches_results(rules, [Policy(plugins["scratchpad"], ()), "greedy",
+                                          "random"], 9, 0, 40)
+    assert np.array_equal(played, play_matches_results(rules, ["greedy", "greedy", "random"],
+                                                       9, 0, 40))
+    assert plugins["scratchpad"].decide.targetoptions["_nrt"] is True
+    built_in = [info for info in available_strategies().values()
+                if Path(info.path).parent == BUILTIN_STRATEGIES]
+    assert len(built_in) >= 5
+    for info in built_in:
+        assert info.decide.targetoptions["_nrt"] is False, info.name
 
 
 def test_a_tmp_strategy_replays_from_the_cli(project: Path):

@@ -193,10 +193,13 @@ def _keep_plan(view, chain, length, own_end, h0, h1, h2):
     set_note(view, PLAN_POS, 0)
 
 
+# The planners allocate (the dense search's table of states): compiled with numba's
+# reference counts, which decide, like every built-in's, is compiled without
+# (mexsim/strategy/api.py, strategy).
 # Two planning functions, and so two decides: pip_weight 0 (the default) plans with the
 # planner's counting form alone, which spares a first run compiling its weighted form
 # (numba compiles every callee, taken or not); any other weight plans with both.
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def _replan(view, own_end, h0, h1, h2):
     scratch = stack_array(SCRATCH)  # no allocation: ~100 plans a match
     n = _hand_tiles(scratch, h0, h1, h2)
@@ -207,7 +210,7 @@ def _replan(view, own_end, h0, h1, h2):
     _keep_plan(view, scratch[n:], length, own_end, h0, h1, h2)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def _replan_weighted(view, pip_weight, own_end, h0, h1, h2):
     scratch = stack_array(SCRATCH)  # no allocation: ~100 plans a match
     n = _hand_tiles(scratch, h0, h1, h2)
