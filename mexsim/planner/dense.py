@@ -120,7 +120,9 @@ DP = MINW + 1
 SCRATCH = DP + (1 << CAP)
 
 
-@njit(cache=True)
+# with reference counts (numba's _nrt), whoever calls it: the search makes its table
+# of states (mexsim/planner/state_table.py)
+@njit(cache=True, _nrt=True)
 def dense_chain(start, hand, n, lo, hi, max_pip, chain):
     """Best chain from ``start`` with the tiles hand[:n], every tile worth 1. Writes the
     chain's tiles in laying order to ``chain`` and returns (length, value)."""
@@ -128,7 +130,7 @@ def dense_chain(start, hand, n, lo, hi, max_pip, chain):
     return _plan(s, s, None, start, hand, n, lo, hi, max_pip, chain)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def weighted_dense_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
     """dense_chain for weighted hands: a tile is worth 1 + pip_weight * pips (floats,
     compared within EPS). The same code, compiled a second time with the values read

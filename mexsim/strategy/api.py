@@ -158,15 +158,15 @@ def strategy(func: Callable) -> Dispatcher:
                     and getattr(value.py_func, "__code__", None) is not None
                     and value.py_func.__code__.co_filename == func.__code__.co_filename):
                 value.targetoptions["boundscheck"] = True
-    # A built-in's decide allocates nothing itself (a helper of its own that does is
-    # compiled with _nrt=True), so it is compiled without numba's reference counts:
-    # they took and dropped the view's count twice a decision, each an atomic add
-    # (~3.5 % of a match of 4 x longest_train, docs/speed.md). A user's decide may
-    # allocate, and keeps them.
+    # A built-in's decide makes no array itself (code it calls that does, as the dense
+    # planner, is compiled with _nrt=True), so it is compiled without numba's reference
+    # counts: they took and dropped the view's count twice a decision, each an atomic
+    # add (~3.5 % of a match of 4 x longest_train, docs/speed.md). A user's decide may
+    # make arrays, and keeps them.
     return njit(DECIDE_SIGNATURE, cache=True, boundscheck=checked, _nrt=checked)(func)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # as the built-ins' decide (above), whoever calls it first
 def random_below(view, n):
     """A uniform number in 0..n-1 from the mover's own stream (advances it)."""
     value, s0, s1, s2, s3 = xoshiro_bounded(

@@ -74,6 +74,11 @@ MAX_PLAN = 21 * 8
 SCRATCH = 2 * MAX_TILES  # a hand of the largest set (double-15), then its chain
 
 
+# Its compiled helpers, as its decide (mexsim/strategy/api.py, strategy), are compiled
+# without reference counts: they make no array and return none (the dense planner,
+# which makes one, has them of its own)
+
+
 @njit(inline="always")
 def _planned_tile(view, p):
     """The p-th tile of the plan."""
@@ -99,7 +104,7 @@ def _keep_hand(view, h0, h1, h2):
     set_note(view, PLAN_HAND + 2, np.int64(h2))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _catch_up(view, own_end, m0, m1, m2):
     """Whether the rest of the plan still stands, skipping the planned tiles laid since
     (a forced move is played without asking the strategy, so its notes miss it); m0..m2
@@ -135,7 +140,7 @@ def _catch_up(view, own_end, m0, m1, m2):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _reachable_numbers(view, start, h0, h1, h2):
     """The numbers joined to ``start`` by tiles of the hand, as a bitmask."""
     reach = 1 << start
@@ -172,7 +177,7 @@ def _hand_tiles(scratch, h0, h1, h2):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _keep_plan(view, chain, length, own_end, h0, h1, h2):
     length = min(length, MAX_PLAN)
     for w in range(21):
@@ -193,13 +198,10 @@ def _keep_plan(view, chain, length, own_end, h0, h1, h2):
     set_note(view, PLAN_POS, 0)
 
 
-# The planners allocate (the dense search's table of states): compiled with numba's
-# reference counts, which decide, like every built-in's, is compiled without
-# (mexsim/strategy/api.py, strategy).
 # Two planning functions, and so two decides: pip_weight 0 (the default) plans with the
 # planner's counting form alone, which spares a first run compiling its weighted form
 # (numba compiles every callee, taken or not); any other weight plans with both.
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=False)
 def _replan(view, own_end, h0, h1, h2):
     scratch = stack_array(SCRATCH)  # no allocation: ~100 plans a match
     n = _hand_tiles(scratch, h0, h1, h2)
@@ -210,7 +212,7 @@ def _replan(view, own_end, h0, h1, h2):
     _keep_plan(view, scratch[n:], length, own_end, h0, h1, h2)
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=False)
 def _replan_weighted(view, pip_weight, own_end, h0, h1, h2):
     scratch = stack_array(SCRATCH)  # no allocation: ~100 plans a match
     n = _hand_tiles(scratch, h0, h1, h2)
