@@ -71,7 +71,6 @@ from mexsim.planner.limits import (
     WALKS,
     WIDTH,
 )
-from mexsim.planner.stack_array import stack_array
 from mexsim.planner.state_table import new_table, seen_before
 
 DEPTH = WIDTH * (WIDTH - 1) // 2 + 2  # the longest trail's numbers, and spare
@@ -115,18 +114,19 @@ WT = DFS + 3 * WIDTH
 DW = WT + WIDTH * WIDTH
 MINW = DW + WIDTH
 DP = MINW + 1
-# in the plan's own frame (mexsim/planner/stack_array.py), ~165 KiB, most of it DP: a
-# malloc of it was ~120 ns a plan
+# ~164 KiB, most of it DP: on the heap, not in the plan's frame (stack_array) as the
+# sparse path's, which crashed threads of 128 KiB stacks (musl's default) where the
+# heap's did not; a plan pays ~120 ns for its malloc
 SCRATCH = DP + (1 << CAP)
 
 
-# with reference counts (numba's _nrt), whoever calls it: the search makes its table
-# of states (mexsim/planner/state_table.py)
+# with reference counts (numba's _nrt), whoever calls it: it makes its scratch and the
+# search its table of states (mexsim/planner/state_table.py)
 @njit(cache=True, _nrt=True)
 def dense_chain(start, hand, n, lo, hi, max_pip, chain):
     """Best chain from ``start`` with the tiles hand[:n], every tile worth 1. Writes the
     chain's tiles in laying order to ``chain`` and returns (length, value)."""
-    s = stack_array(SCRATCH)
+    s = np.empty(SCRATCH, dtype=np.int64)
     return _plan(s, s, None, start, hand, n, lo, hi, max_pip, chain)
 
 
@@ -136,7 +136,7 @@ def weighted_dense_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chai
     compared within EPS). The same code, compiled a second time with the values read
     from a float view of the scratch (``w``: None for unweighted plans, so numba prunes
     the weighted branches there and the integer path is what it was)."""
-    s = stack_array(SCRATCH)
+    s = np.empty(SCRATCH, dtype=np.int64)
     f = s.view(np.float64)
     min_w = np.inf
     for i in range(n):

@@ -1,5 +1,9 @@
 """stack_array: a constant-size int64 scratch in the compiled caller's frame."""
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from numba import njit
 from numba.core.errors import TypingError
@@ -50,3 +54,29 @@ def test_a_size_known_only_when_running_is_refused():
 
     with pytest.raises(TypingError):
         sized_at_run_time(8)
+
+
+SMALL_STACK = """
+import threading
+from mexsim.game.play import play_matches_results
+from mexsim.game.rules import resolve_rules
+rules = resolve_rules({"preset": "seed-001"}, 4)
+play_matches_results(rules, ["longest_train"] * 4, 7, 0, 1)  # loaded on the main thread
+threading.stack_size(128 * 1024)  # musl's default for a thread
+out = []
+thread = threading.Thread(target=lambda: out.append(
+    int(play_matches_results(rules, ["longest_train"] * 4, 7, 0, 100).sum())))
+thread.start()
+thread.join()
+print("played", out[0])
+"""
+
+
+def test_a_thread_with_a_small_stack_plans():
+    # The dense path's ~164 KiB scratch once lived in the plan's frame: a thread of
+    # musl's 128 KiB died of it (SIGSEGV) in the first dense plan. Only the small
+    # scratches are on the stack.
+    result = subprocess.run([sys.executable, "-c", SMALL_STACK], capture_output=True,
+                            text=True, timeout=300, cwd=Path(__file__).resolve().parents[2])
+    assert result.returncode == 0, (result.returncode, result.stderr[-2000:])
+    assert result.stdout.startswith("played ")
