@@ -7,8 +7,9 @@ longest_train plans ~100 times a match (docs/speed.md, "The planner, seventh pas
 frame: nothing to allocate or free, and no reference count (numba skips a null one).
 Like ``np.empty`` its slots start undefined. The array must not outlive the function
 that made it (return it, or keep it anywhere, and it points at a dead frame); callees
-may use it. Keep N small: a thread's stack is a few MiB at most, and the sizes here are
-a few KiB.
+may use it. Keep N to a few KiB: a thread's stack may be as small as 128 KiB (musl's
+default), and the dense planner's 164 KiB scratch in a frame crashed such a thread
+(tests/planner/test_stack_array.py).
 """
 
 from __future__ import annotations
