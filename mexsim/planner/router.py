@@ -71,14 +71,26 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
     """Best chain from number ``start`` with the tiles hand[:n] (tile numbers indexing
     the lo/hi/pips tables). Writes the chain's tiles in laying order to ``chain`` (a
     double right after arriving at its number) and returns (length, value)."""
+    if not (pip_weight >= 0.0 and max_pip < WIDTH):
+        raise ValueError("longest_chain plans with pip_weight >= 0 on sets up to "
+                         "double-15")
+    # A strategy may pass anything, and the paths check no index they make from these
+    # (their scratch is in their frame: mexsim/planner/stack_array.py): every one is
+    # checked here, once, so that a wrong input raises rather than writes out of bounds
+    if n > hand.shape[0] or n > chain.shape[0]:
+        raise ValueError("longest_chain: n is more tiles than hand, or chain, holds")
+    for i in range(n):
+        t = hand[i]
+        if t < 0 or t >= lo.shape[0] or t >= hi.shape[0] or t >= pips.shape[0]:
+            raise ValueError("longest_chain: a tile number outside the tile tables")
+        if not (0 <= lo[t] <= hi[t] <= max_pip):
+            raise ValueError("longest_chain: a tile outside the set (0 <= low <= high "
+                             "<= max_pip)")
     if n <= 1:  # no choice to make: no graph either
         if n == 1 and (lo[hand[0]] == start or hi[hand[0]] == start):
             chain[0] = hand[0]
             return 1, 1.0 + pip_weight * pips[hand[0]]
         return 0, 0.0
-    if not (pip_weight >= 0.0 and max_pip < WIDTH):
-        raise ValueError("longest_chain plans with pip_weight >= 0 on sets up to "
-                         "double-15")
     # no tile but start's double joins start (~18 % of the plans of 4 x longest_train
     # matches): that double or nothing, as the sparse path finds after building its
     # words, ~0.3 µs a plan

@@ -27,7 +27,6 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from mexsim.compile_notice import compiling
 from mexsim.game.bits import popcount
-from mexsim.game.view import MAX_TILES
 from mexsim.planner import longest_chain
 from mexsim.planner.router import longest_unweighted_chain
 from mexsim.planner.stack_array import stack_array
@@ -71,7 +70,9 @@ PLAN_POS = 7  # planned tiles still to lay: positions PLAN_POS .. PLAN_LEN-1
 PLAN_MASK = 8  # [3] those tiles as a bitmask (kept so no decision loops over them)
 PLAN_TILES = 11  # [21] the chain, 8 tiles of 8 bits per word
 MAX_PLAN = 21 * 8
-SCRATCH = 2 * MAX_TILES  # a hand of the largest set (double-15), then its chain
+# a hand, then its chain: as many tiles as the hand's three words hold (a user's
+# strategy that wrote over its view and handed it to this decide sets them all)
+SCRATCH = 2 * 3 * 64
 
 
 # Its compiled helpers, as its decide (mexsim/strategy/api.py, strategy), are compiled
