@@ -86,6 +86,17 @@ def decide(view, params):
     return longest_train_decide(view, params)
 '''
 
+# writes over its notes instead: the plan's length and the position in it, huge
+NOTE_SCRIBBLER = SCRIBBLER.replace(
+    "from mexsim.game.view import HAND, TILE_PIPS", "from mexsim.game.view import NOTES"
+).replace("""    for w in range(3):
+        view[HAND + w] = -1
+    for k in range(56):
+        view[TILE_PIPS + k] = 0
+""", """    view[NOTES + 6] = 1 << 60
+    view[NOTES + 7] = 1 << 40
+""")
+
 RUN = """
 import sys
 from mexsim.game.play import StrategyError, play_matches_results
@@ -111,3 +122,13 @@ def test_a_view_written_over_and_handed_to_longest_train_is_the_strategy_s_fault
     assert result.returncode == 0, (result.returncode, result.stderr[-2000:])
     assert result.stdout.startswith("refused:"), result.stdout
     assert "scribbler" in result.stdout and "tile number" in result.stdout
+
+
+def test_notes_written_over_and_handed_to_longest_train_stay_in_the_view(tmp_path: Path):
+    # a plan's length and position of 2**60 and 2**40 read the plan's words far past the
+    # view (SIGSEGV)
+    assert "view[NOTES + 7] = 1 << 40" in NOTE_SCRIBBLER
+    (tmp_path / "scribbler.py").write_text(NOTE_SCRIBBLER, encoding="utf-8")
+    result = subprocess.run([sys.executable, "-c", RUN, str(tmp_path)], capture_output=True,
+                            text=True, timeout=300, cwd=ROOT)
+    assert result.returncode == 0, (result.returncode, result.stderr[-2000:])

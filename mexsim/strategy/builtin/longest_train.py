@@ -82,8 +82,9 @@ SCRATCH = 2 * 3 * 64
 
 @njit(inline="always")
 def _planned_tile(view, p):
-    """The p-th tile of the plan."""
-    return (note(view, PLAN_TILES + (p >> 3)) >> ((p & 7) * 8)) & 255
+    """The p-th tile of the plan. (The word's index is masked: a user's strategy that
+    wrote over its notes and handed its view to this decide reads within the view.)"""
+    return (note(view, PLAN_TILES + ((p >> 3) & 31)) >> ((p & 7) * 8)) & 255
 
 
 @njit(inline="always")
