@@ -266,16 +266,21 @@ def _choose(view, own_end):
     best_off = -1  # heaviest off-plan tile away from the own train (or serving a double)
     best_next = -1  # the next planned tile on the own train
     best_any = 0  # heaviest move of all
+    # the best moves' tiles, kept (not read back from the view at every move)
+    any_tile = move_tile(view, 0)
+    off_tile = 1 << 30  # lighter than any tile
+    duty = on_duty(view)
     for i in range(move_count(view)):
         t = move_tile(view, i)
         mine = is_mine(view, move_train(view, i))
         word = p0 if t < 64 else (p1 if t < 128 else p2)
         planned = (word >> np.uint64(t & 63)) & np.uint64(1)
-        if heavier(t, move_tile(view, best_any)):
+        if heavier(t, any_tile):
             best_any = i
-        away = not mine or on_duty(view)
-        if not planned and away and (best_off < 0 or heavier(t, move_tile(view, best_off))):
+            any_tile = t
+        if not planned and (not mine or duty) and heavier(t, off_tile):
             best_off = i
+            off_tile = t
         if mine and t == next_tile and best_next < 0:
             best_next = i
     if best_off >= 0:
