@@ -32,18 +32,18 @@ P = param_index(PARAMS)
 @strategy
 def decide(view, params):
     own_first = flag_param(params, P.own_first)
-    heaviest = 0
-    double, double_own = -1, False  # the best double to lay, and whether on the own train
+    heaviest, heaviest_tile = 0, move_tile(view, 0)  # (tiles kept, not read back)
+    # the best double to lay, whether on the own train, and its tile
+    double, double_own, double_tile = -1, False, 0
     for i in range(move_count(view)):
         tile = move_tile(view, i)
-        if heavier(tile, move_tile(view, heaviest)):
-            heaviest = i
+        if heavier(tile, heaviest_tile):
+            heaviest, heaviest_tile = i, tile
         if is_double(view, tile):
             own = is_mine(view, move_train(view, i))
             if double < 0 or (own_first and own and not double_own) or (
-                    (own == double_own or not own_first)
-                    and heavier(tile, move_tile(view, double))):
-                double, double_own = i, own
+                    (own == double_own or not own_first) and heavier(tile, double_tile)):
+                double, double_own, double_tile = i, own, tile
     if double >= 0:
         return double
 

@@ -22,11 +22,11 @@ PARAMS: dict[str, float] = {}
 
 @strategy
 def decide(view, params):
-    best, best_rank = 0, 3
+    best, best_rank, best_tile = 0, 3, 0
     for i in range(move_count(view)):
         train = move_train(view, i)
+        tile = move_tile(view, i)
         rank = 0 if is_mexican(view, train) else (2 if is_mine(view, train) else 1)
-        if rank < best_rank or (
-                rank == best_rank and heavier(move_tile(view, i), move_tile(view, best))):
-            best, best_rank = i, rank
+        if rank < best_rank or (rank == best_rank and heavier(tile, best_tile)):
+            best, best_rank, best_tile = i, rank, tile
     return best
