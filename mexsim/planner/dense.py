@@ -67,13 +67,13 @@ from mexsim.planner.limits import (
     DENSE_NODE_BUDGET,
     DENSE_TJOIN_FROM,
     DENSE_TJOIN_WEIGHTED,
+    DEPTH,
     EPS,
     WALKS,
     WIDTH,
 )
 from mexsim.planner.state_table import new_table, seen_before
 
-DEPTH = WIDTH * (WIDTH - 1) // 2 + 2  # the longest trail's numbers, and spare
 CAP = 14  # numbers the T-join bound matches exactly (odd ones, start, stand-in)
 # int scratch: adjacency words; tile of (x, y); edge number of (x, y) for the table;
 # per depth: number reached, its untried tiles, whether the step first reached it;

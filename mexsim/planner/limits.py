@@ -5,6 +5,7 @@ each is named for the path it limits.
 """
 
 WIDTH = 16  # numbers per bitmask word (double-15 has 16); the bitmask paths' limit
+DEPTH = WIDTH * (WIDTH - 1) // 2 + 2  # the longest trail's numbers, and spare
 EPS = 1e-9  # tolerance when weighted chain values (floats) are compared
 WALKS = 256  # quick random chains that set the fallback search's floor
 

@@ -75,8 +75,10 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
         raise ValueError("longest_chain plans with pip_weight >= 0 on sets up to "
                          "double-15")
     # A strategy may pass anything, and the paths check no index they make from these
-    # (their scratch is in their frame: mexsim/planner/stack_array.py): every one is
-    # checked here, once, so that a wrong input raises rather than writes out of bounds
+    # (the sparse path's scratch is in its frame: mexsim/planner/stack_array.py): every
+    # one is checked here, once, so that a wrong input raises rather than writes out of
+    # bounds. (The shortcut below passes over the hand again: folded into this loop,
+    # which cannot stop early, it was no faster.)
     if n > hand.shape[0] or n > chain.shape[0]:
         raise ValueError("longest_chain: n is more tiles than hand, or chain, holds")
     for i in range(n):

@@ -25,13 +25,12 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from mexsim.game.bits import popcount
-from mexsim.planner.limits import EPS, SPARSE_CYCLES, WIDTH
+from mexsim.planner.limits import DEPTH, EPS, SPARSE_CYCLES, WIDTH
 from mexsim.planner.stack_array import stack_array
 
 # int scratch: adjacency words, tile of each (x, y), next number down x's best tree;
 # then per depth of the search: number reached, its untried tiles, whether the step
 # first reached it, and the best trail's numbers
-DEPTH = WIDTH * (WIDTH - 1) // 2 + 2  # the longest trail's numbers, and spare
 ADJ = 0
 TILE_OF = ADJ + WIDTH
 TAIL_NEXT = TILE_OF + WIDTH * WIDTH
