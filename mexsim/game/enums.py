@@ -118,6 +118,10 @@ class Callings(NamedTuple):
     # equals) is one loop over the listed moves, made in the kernel without filling the
     # view or calling (tests/strategy/test_plugins.py plays it against a user's copy)
     greedy_in_kernel: int = 2
+    # the built-in random: one draw from the seat's own stream, bounded by the number of
+    # moves, made in the kernel as greedy's rule is (the same stream, the same draw:
+    # tests/strategy/test_plugins.py plays it against a user's copy)
+    random_in_kernel: int = 3
 
 
 Calling = Callings()

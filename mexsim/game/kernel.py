@@ -476,6 +476,16 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                     for k in range(1, nm):
                         if st[MOVE_TILE + k] < st[MOVE_TILE + i]:
                             i = k
+                elif dispatch == Dispatch.plugin and calling[us] == Calling.random_in_kernel:
+                    # random's rule (mexsim/strategy/builtin/random.py: random_below on the
+                    # seat's own stream), drawn from the stream where the kernel keeps it
+                    # rather than through the view and a call
+                    i, r0, r1, r2, r3 = xoshiro_bounded(nm, rng[us, 0], rng[us, 1],
+                                                        rng[us, 2], rng[us, 3])
+                    rng[us, 0] = r0
+                    rng[us, 1] = r1
+                    rng[us, 2] = r2
+                    rng[us, 3] = r3
                 else:
                     # R17: the mover's view, written afresh from the private table (the
                     # core never reads the view back but for the mover's own stream and

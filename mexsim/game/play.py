@@ -164,13 +164,17 @@ def play_match_results(rules: Rules, seats: Sequence[PolicyLike], seed: int, mat
 
 def _calling(func: Callable | None) -> int:
     """How the kernel asks the strategy whose compiled decide's Python function is
-    ``func`` (enums.Calling): greedy's rule is made in the kernel only for the shipped
-    greedy.py, whose decide tests/strategy/test_plugins.py plays against a user's copy."""
+    ``func`` (enums.Calling): greedy's and random's rules are made in the kernel only for
+    the shipped greedy.py and random.py, whose decides tests/strategy/test_plugins.py
+    plays against users' copies."""
     if func is None or not is_builtin(func):
         return Calling.user
-    greedy = BUILTIN_FOLDER / "greedy.py"
-    if Path(func.__code__.co_filename).resolve() == greedy and func.__name__ == "decide":
-        return Calling.greedy_in_kernel
+    if func.__name__ == "decide":
+        path = Path(func.__code__.co_filename).resolve()
+        if path == BUILTIN_FOLDER / "greedy.py":
+            return Calling.greedy_in_kernel
+        if path == BUILTIN_FOLDER / "random.py":
+            return Calling.random_in_kernel
     return Calling.builtin
 
 
