@@ -93,8 +93,8 @@ class Dispatches(NamedTuple):
     """How a kernel asks strategies for a move: as each seat's Calling says (always,
     outside benchmarks); or, for benchmarks, greedy compiled in, with the view filled as
     for a call (the "hard-wired call" baseline of the dispatch cost) or without it (the
-    engine alone); or every seat called through its plug-in, the built-in greedy too
-    (the cost of a call)."""
+    engine alone); or every seat called through its plug-in, the built-in greedy and
+    random too (the cost of a call)."""
 
     plugin: int = 0
     hardwired: int = 1
