@@ -72,7 +72,7 @@ from mexsim.planner.limits import (
     WALKS,
     WIDTH,
 )
-from mexsim.planner.state_table import new_table, seen_before
+from mexsim.planner.state_table import full, grown, new_table, seen_before
 
 CAP = 14  # numbers the T-join bound matches exactly (odd ones, start, stand-in)
 # int scratch: adjacency words; tile of (x, y); edge number of (x, y) for the table;
@@ -154,7 +154,12 @@ def weighted_dense_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chai
     return _plan(s, f, f, start, hand, n, lo, hi, max_pip, chain)
 
 
-@callee
+# The helpers below make no array, and are compiled without numba's reference counts
+# (_nrt=False): each array argument's count was taken and dropped at every call, atomic
+# adds that were a fifth of the dense path's time. _search makes its table of states
+# and keeps them; it says so, since a callee that does not inherits its caller's
+# setting.
+@callee(_nrt=False)
 def _tile(f, w, x, y):
     """The value of tile x|y: 1 unweighted (w None), else its float value."""
     if w is None:
@@ -162,7 +167,7 @@ def _tile(f, w, x, y):
     return f[WT + x * WIDTH + y]
 
 
-@callee
+@callee(_nrt=False)
 def _double(f, w, dbl, x):
     """The value of number x's double if held (dbl), else 0."""
     if w is None:
@@ -170,7 +175,7 @@ def _double(f, w, dbl, x):
     return f[DW + x] if (dbl >> x) & 1 else 0.0
 
 
-@callee
+@callee(_nrt=False)
 def _eps(w):
     """Values are counts unweighted (exact), floats compared within EPS weighted."""
     if w is None:
@@ -178,7 +183,7 @@ def _eps(w):
     return EPS
 
 
-@callee
+@callee(_nrt=False)
 def _plan(s, f, w, start, hand, n, lo, hi, max_pip, chain):
     """dense_chain with scratch ``s``, values in ``f`` (s itself, or its float view
     when weighted: ``w`` is f then, None unweighted)."""
@@ -279,7 +284,7 @@ def _plan(s, f, w, start, hand, n, lo, hi, max_pip, chain):
     return length, float(best_value)
 
 
-@callee
+@callee(_nrt=False)
 def _bridges(s, start):
     """The bridges of the part joined to start (Tarjan's low links, a depth-first
     search on words), innermost first (in the order the search leaves them): their
@@ -331,7 +336,7 @@ def _bridges(s, start):
     return n
 
 
-@callee
+@callee(_nrt=False)
 def _solve(s, f, w, start, dbl, m):
     """The best trail from start over the words as they are, plus the piece at its
     end (TAIL): (value, length), its numbers after start in BEST[1:]."""
@@ -357,7 +362,7 @@ def _solve(s, f, w, start, dbl, m):
     return best_value, best_len
 
 
-@callee
+@callee(_nrt=False)
 def _component(s, v):
     """The numbers joined to v by unused tiles (a word)."""
     comp = 1 << v
@@ -373,7 +378,7 @@ def _component(s, v):
     return comp
 
 
-@callee
+@callee(_nrt=False)
 def _reach(s, f, w, v, seen, dbl):
     """(Tiles reachable from v plus the doubles a chain could still add there and the
     most it gains at its end, the count of odd numbers other than v, a quick bound on
@@ -442,7 +447,7 @@ def _reach(s, f, w, v, seen, dbl):
     return total + gain, n_odd, loss, odd, bonus
 
 
-@callee
+@callee(_nrt=False)
 def _min_removal(s, f, w, v, odd, n_odd, seen, dbl, bonus):
     """Least count a trail from v must leave out of what _reach counted: a minimum
     matching by BFS distance of the odd numbers other than v, v when it is even, and a
@@ -507,7 +512,7 @@ def _min_removal(s, f, w, v, odd, n_odd, seen, dbl, bonus):
     return _matching(f, size), size
 
 
-@callee
+@callee(_nrt=False)
 def _bfs(s, i, src):
     """Distances in tiles from src (DIST[i], for the numbers reached) and the layers
     (LAYER[i][d]: the numbers d tiles away), as words."""
@@ -533,7 +538,7 @@ def _bfs(s, i, src):
             s[DIST + i * WIDTH + x] = d
 
 
-@callee
+@callee(_nrt=False)
 def _dijkstra(s, f, i, src, seen, dbl, need):
     """Weighted hands: shortest distances by tile value from src (DIST[i], floats) and
     the number each is reached from (LAYER[i], ints), on words; the nearest is picked
@@ -577,7 +582,7 @@ def _dijkstra(s, f, i, src, seen, dbl, need):
                 s[parent + y] = x
 
 
-@callee
+@callee(_nrt=False)
 def _matching(s, size):
     """Cheapest perfect matching of 0..size-1 by PAIR (i < j), as planner._matching:
     DP[mask] for the masks 'match the lowest one with another' reaches from all. ``s``
@@ -609,7 +614,7 @@ def _matching(s, size):
     return s[DP + (1 << size) - 1]
 
 
-@callee
+@callee(_nrt=False)
 def _completion(s, f, w, v, value, size, seen, dbl):
     """The unused tiles joined to v less the minimum T-join _min_removal matched (size
     numbers; 0: all of them, when every number but v and one other is even), laid as
@@ -681,7 +686,7 @@ def _completion(s, f, w, v, value, size, seen, dbl):
     return value + f[TAIL + s[TRAIL + n - 1]], n - 1
 
 
-@callee
+@callee(_nrt=False)
 def _improve(s, f, w, start, root, seen, dbl, m, best_value, best_len, bound):
     """The best chain from a chain worth best_value (BEST) when none is worth more than
     bound: aspiration, then a fallback search from random walks. Returns (value,
@@ -720,7 +725,7 @@ def _improve(s, f, w, start, root, seen, dbl, m, best_value, best_len, bound):
     return (value, length) if found else (best_value, best_len)
 
 
-@callee
+@callee(_nrt=False)
 def _walks(s, f, w, start, root, seen0, dbl):
     """The best of WALKS random chains from start (TRAIL[1:]; the last walk's numbers
     in STACK). Returns (value, length); leaves the words as found."""
@@ -767,7 +772,7 @@ def _walks(s, f, w, start, root, seen0, dbl):
     return best_value, best_len
 
 
-@callee
+@callee(_nrt=True)
 def _search(s, f, w, start, root, seen, dbl, m, threshold, stop, budget):
     """Depth-first branch and bound for the best trail from start worth more than
     threshold, in at most ``budget`` nodes; ``stop`` bounds every trail, so one worth
@@ -806,8 +811,11 @@ def _search(s, f, w, start, root, seen, dbl, m, threshold, stop, budget):
         if entering:
             entering = False
             if memo:  # the same tiles ending at the same number: searched already
-                prune, table_v, table_m, n_table = seen_before(table_v, table_m,
-                                                               n_table, v, mask)
+                prune = seen_before(table_v, table_m, v, mask)
+                if not prune:
+                    n_table += 1
+                    if full(table_v, n_table):
+                        table_v, table_m = grown(table_v, table_m)
             if not prune:
                 reach, n_odd, quick_loss, odd, bonus = _reach(s, f, w, v, seen, dbl)
                 prune = value + reach - quick_loss <= best_value + eps

@@ -23,7 +23,7 @@ from mexsim.planner.limits import (
     SPARSE_CYCLES,
     WALKS,
 )
-from mexsim.planner.state_table import new_table, seen_before
+from mexsim.planner.state_table import full, grown, new_table, seen_before
 
 MAX_MATCHED = 12  # numbers the T-join bound matches exactly (odd ones, start, free end)
 SCRATCH_ROWS = 14  # rows of int scratch the helpers share (each names its rows)
@@ -504,8 +504,11 @@ def _search(start, root, threshold, stop, g, used, visits, ints, reals, dist, pa
         if entering:
             entering = False
             if memo:  # the same tiles ending at the same number: searched already
-                prune, table_v, table_m, n_table = seen_before(table_v, table_m,
-                                                               n_table, v, mask)
+                prune = seen_before(table_v, table_m, v, mask)
+                if not prune:
+                    n_table += 1
+                    if full(table_v, n_table):
+                        table_v, table_m = grown(table_v, table_m)
             if not prune:
                 reach, n_odd, quick_loss = _reach(v, g[0], ints, reals, min_w, uniform)
                 prune = value + reach - quick_loss <= best_value + EPS

@@ -18,7 +18,7 @@ MIX = np.uint64(0xBF58476D1CE4E5B9)
 FIRST_SIZE = 256
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def new_table(on):
     """An empty table (a one-slot dummy when ``on`` is false: more than 64 tiles)."""
     size = FIRST_SIZE if on else 1
@@ -31,27 +31,32 @@ def _slot(v, mask, size):
 
 
 @njit(cache=True, inline="always")
-def seen_before(table_v, table_m, n_table, v, mask):
-    """Whether (v, mask) was searched already; if not, it is added. Returns (seen,
-    table_v, table_m, n_table): the arrays are new ones after the table grew.
-    (Inlined: it runs at every node of the searches.)"""
+def seen_before(table_v, table_m, v, mask):
+    """Whether (v, mask) was searched already; if not, it is added, and the caller
+    counts it and grows the table when it is half full (``full``, ``grown``).
+    (Inlined: it runs at every node of the searches. It returns no array: numba counts
+    references to arrays a function returns, two atomic adds each, which were an eighth
+    of the dense path's time.)"""
     size = table_v.shape[0]
     slot = _slot(v, mask, size)
     while table_v[slot] >= 0 and not (table_v[slot] == v and table_m[slot] == mask):
         slot = (slot + 1) & (size - 1)
     if table_v[slot] >= 0:
-        return True, table_v, table_m, n_table
+        return True
     table_v[slot] = v
     table_m[slot] = mask
-    n_table += 1
-    if 2 * n_table > size:
-        table_v, table_m = _grow(table_v, table_m)
-    return False, table_v, table_m, n_table
+    return False
 
 
-@njit(cache=True)
-def _grow(table_v, table_m):
-    """Double the table, re-inserting its entries."""
+@njit(cache=True, inline="always")
+def full(table_v, n_table):
+    """Whether a table holding n_table states is half full: time to grow it."""
+    return 2 * n_table > table_v.shape[0]
+
+
+@njit(cache=True, _nrt=True)
+def grown(table_v, table_m):
+    """The table doubled, its entries re-inserted."""
     size = 2 * table_v.shape[0]
     new_v = np.full(size, -1, dtype=np.int64)
     new_m = np.zeros(size, dtype=np.uint64)
