@@ -93,8 +93,8 @@ class Dispatches(NamedTuple):
     """How a kernel asks strategies for a move: as each seat's Calling says (always,
     outside benchmarks); or, for benchmarks, greedy compiled in, with the view filled as
     for a call (the "hard-wired call" baseline of the dispatch cost) or without it (the
-    engine alone); or every seat called through its plug-in, the built-in greedy and
-    random too (the cost of a call)."""
+    engine alone); or every seat called through its plug-in, the built-in greedy,
+    random and early_doubles too (the cost of a call)."""
 
     plugin: int = 0
     hardwired: int = 1
@@ -122,6 +122,9 @@ class Callings(NamedTuple):
     # moves, made in the kernel as greedy's rule is (the same stream, the same draw:
     # tests/strategy/test_plugins.py plays it against a user's copy)
     random_in_kernel: int = 3
+    # the built-in early_doubles: its rule applied to the kernel's private table
+    # (mexsim/game/kernel_early_doubles.py), played against a user's copy by the same test
+    early_doubles_in_kernel: int = 4
 
 
 Calling = Callings()

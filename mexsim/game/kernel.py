@@ -53,6 +53,7 @@ from mexsim.game.enums import (
     Scope,
     Status,
 )
+from mexsim.game.kernel_early_doubles import early_doubles_choice
 from mexsim.game.rng import (
     STREAM_SHUFFLE,
     STREAM_STRATEGY,
@@ -486,6 +487,12 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                     rng[us, 1] = r1
                     rng[us, 2] = r2
                     rng[us, 3] = r3
+                elif dispatch == Dispatch.plugin and (
+                        calling[us] == Calling.early_doubles_in_kernel):
+                    # early_doubles' rule on the private table, without the view's fill
+                    # and the call (mexsim/game/kernel_early_doubles.py)
+                    i = early_doubles_choice(st, lo, hi, number_bits, HANDS + 4 * seat, seat,
+                                             nm, laid, n_open, params[us, 0] >= 0.5)
                 else:
                     # R17: the mover's view, written afresh from the private table (the
                     # core never reads the view back but for the mover's own stream and

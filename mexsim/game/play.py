@@ -164,9 +164,9 @@ def play_match_results(rules: Rules, seats: Sequence[PolicyLike], seed: int, mat
 
 def _calling(func: Callable | None) -> int:
     """How the kernel asks the strategy whose compiled decide's Python function is
-    ``func`` (enums.Calling): greedy's and random's rules are made in the kernel only for
-    the shipped greedy.py and random.py, whose decides tests/strategy/test_plugins.py
-    plays against users' copies."""
+    ``func`` (enums.Calling): greedy's, random's and early_doubles' rules are made in the
+    kernel only for the shipped greedy.py, random.py and early_doubles.py, whose decides
+    tests/strategy/test_plugins.py plays against users' copies."""
     if func is None or not is_builtin(func):
         return Calling.user
     if func.__name__ == "decide":
@@ -175,6 +175,8 @@ def _calling(func: Callable | None) -> int:
             return Calling.greedy_in_kernel
         if path == BUILTIN_FOLDER / "random.py":
             return Calling.random_in_kernel
+        if path == BUILTIN_FOLDER / "early_doubles.py":
+            return Calling.early_doubles_in_kernel
     return Calling.builtin
 
 
@@ -232,8 +234,8 @@ def play_scheduled(rules: Rules, players: Sequence[PolicyLike], seed: int,
 
     ``dispatch`` is for benchmarks only: Dispatch.hardwired and
     Dispatch.engine_only play greedy compiled into the core instead of the seats'
-    plug-ins, Dispatch.called calls every seat's plug-in, the built-in greedy's and
-    random's too (see mexsim/game/kernel.py and enums.Calling).
+    plug-ins, Dispatch.called calls every seat's plug-in, the built-in greedy's,
+    random's and early_doubles' too (see mexsim/game/kernel.py and enums.Calling).
     """
     b = _Block.build(rules, players, match_ids, deal_ids, seating)
     _run_kernel(b.args, b.status, b.work, lambda: kernel.play_matches(

@@ -554,21 +554,28 @@ def test_only_the_built_ins_skip_the_undoing_of_their_writes(tmp_path: Path):
     known = available_strategies([folder])
     longest = known["longest_train"]
     seats = [Policy(known["scribble_all"], ()), Policy(known["copied"], ()), "greedy",
-             Policy(longest, (0.0,)), Policy(longest, (0.5,)), "random"]
-    calling = KernelArgs.build(resolve_rules({}, 6), seats).arrays.calling
+             Policy(longest, (0.0,)), Policy(longest, (0.5,)), "random", "early_doubles",
+             "mexican_first"]
+    calling = KernelArgs.build(resolve_rules({}, 8), seats).arrays.calling
     assert calling.tolist() == [Calling.user, Calling.user, Calling.greedy_in_kernel,
-                                Calling.builtin, Calling.builtin, Calling.random_in_kernel]
+                                Calling.builtin, Calling.builtin, Calling.random_in_kernel,
+                                Calling.early_doubles_in_kernel, Calling.builtin]
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
-@pytest.mark.parametrize(("name", "calling"), [("greedy", Calling.greedy_in_kernel),
-                                               ("random", Calling.random_in_kernel)])
+@pytest.mark.parametrize(("name", "calling", "params"), [
+    ("greedy", Calling.greedy_in_kernel, ()),
+    ("random", Calling.random_in_kernel, ()),
+    ("early_doubles", Calling.early_doubles_in_kernel, (1.0,)),
+    ("early_doubles", Calling.early_doubles_in_kernel, (0.0,)),
+])
 def test_the_kernels_choice_plays_exactly_like_the_built_in_called(
-        tmp_path: Path, preset: str, name: str, calling: int):
-    """The kernel makes the built-in greedy's and random's choices itself, without a
-    call: greedy.py (random.py) copied as a user's file, which the kernel calls, plays
+        tmp_path: Path, preset: str, name: str, calling: int, params: tuple[float, ...]):
+    """The kernel makes the built-in greedy's, random's and early_doubles' choices
+    itself, without a call: the file copied as a user's, which the kernel calls, plays
     the same games move for move on every preset, at two to eight seats, beside the
-    other built-ins (random's draws from the same stream as the copy's)."""
+    other built-ins (random's draws from the same stream as the copy's; early_doubles
+    with own_first on and off)."""
     from mexsim.game.play import KernelArgs
 
     folder = tmp_path / "mine"
@@ -576,12 +583,14 @@ def test_the_kernels_choice_plays_exactly_like_the_built_in_called(
     copied = (BUILTIN_STRATEGIES / f"{name}.py").read_text(encoding="utf-8")
     (folder / "copied.py").write_text(copied.replace(f'NAME = "{name}"', 'NAME = "copied"'),
                                       encoding="utf-8")
-    copy = Policy(available_strategies([folder])["copied"], ())
+    known = available_strategies([folder])
+    built_in = Policy(known[name], params)
+    copy = Policy(known["copied"], params)
     others = ["longest_train", "early_doubles", "random", "mexican_first", "greedy"]
     others.remove(name)
     for players in range(2, 9):
         rules = resolve_rules({"preset": preset}, players)
-        kernel = [name if s % 2 == 0 else others[s // 2 % 4] for s in range(players)]
+        kernel = [built_in if s % 2 == 0 else others[s // 2 % 4] for s in range(players)]
         called = [copy if s % 2 == 0 else others[s // 2 % 4] for s in range(players)]
         assert KernelArgs.build(rules, kernel).arrays.calling[0] == calling
         assert KernelArgs.build(rules, called).arrays.calling[0] == Calling.user
