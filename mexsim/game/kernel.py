@@ -72,9 +72,11 @@ from mexsim.game.view import (
     LAID_THIS_TURN,
     MATCH,
     MAX_MEMORY,
+    MAX_NUMBERS,
     MAX_PARAMS,
     MAX_PIP,
     MAX_PLAYERS,
+    MAX_TILES,
     MAX_TRAINS,
     MAX_WORDS,
     MOVE_TILE,
@@ -106,6 +108,10 @@ from mexsim.game.view import (
 MOVES_SHOWN = TILE_LO
 PARAMS_SHOWN = TILE_LO + 1
 NOTES_SHOWN = TILE_LO + 2
+# the seat whose user's strategy was called last and may have written over the view's
+# fixed part (its scalars and tile tables), -1 when none: written back before another
+# seat's strategy sees the view
+FIXED_WRITTEN_BY = TILE_LO + 3
 
 # the private table's own slots, beyond the view's layout (scratch.st is SIZE +
 # PRIVATE_SIZE long): what the view has no place for, kept in the one array the turn
@@ -215,6 +221,24 @@ def fill_static_view(view, match, P, N, lo, hi, pips, number_mask):
             view[NUMBER_MASK + n * MAX_WORDS + w] = np.int64(number_mask[n, w])
 
 
+@njit(inline="always")
+def restore_fixed_view(view, st, lo, hi, pips, number_bits):
+    """The view's parts fixed for the match, as fill_static_view wrote them: its scalars
+    from the private table (st[:HAND] is laid out as the view; those a decision shows
+    are written afresh after this), its tile tables from the tile set's (the private
+    table keeps bookkeeping there), zero beyond the set as fill_static_view left them."""
+    for k in range(TRAIN_END):
+        view[k] = st[k]
+    T = lo.shape[0]
+    for t in range(MAX_TILES):
+        view[TILE_LO + t] = lo[t] if t < T else 0
+        view[TILE_HI + t] = hi[t] if t < T else 0
+        view[TILE_PIPS + t] = pips[t] if t < T else 0
+    used = number_bits.shape[0]
+    for k in range(MAX_NUMBERS * MAX_WORDS):
+        view[NUMBER_MASK + k] = np.int64(number_bits[k]) if k < used else 0
+
+
 @njit(cache=True)
 def start_match(match, rules, seats, tiles, scratch, view):
     """Make the scratch arrays and the view those of a new match: the view's static
@@ -229,6 +253,7 @@ def start_match(match, rules, seats, tiles, scratch, view):
     st[MOVES_SHOWN] = 0  # the view was cleared: nothing shown is left to clear
     st[PARAMS_SHOWN] = 0
     st[NOTES_SHOWN] = 0
+    st[FIXED_WRITTEN_BY] = -1
     scratch.pbuf[:] = 0.0
     for s in range(P):
         for k in range(seats.n_memory[s]):
@@ -494,9 +519,18 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                     i = early_doubles_choice(st, lo, hi, number_bits, HANDS + 4 * seat, seat,
                                              nm, laid, n_open, params[us, 0] >= 0.5)
                 else:
+                    # whose strategy this is, should it raise (the view's own words may
+                    # have been written over by then)
+                    status[Status.match] = st[MATCH]
+                    status[Status.round] = rnd
+                    status[Status.seat] = seat
                     # R17: the mover's view, written afresh from the private table (the
                     # core never reads the view back but for the mover's own stream and
-                    # notes), with nothing left over from another seat
+                    # notes), with nothing left over from another seat, nor written by
+                    # another seat's strategy over the parts fixed for the match
+                    if st[FIXED_WRITTEN_BY] >= 0 and st[FIXED_WRITTEN_BY] != seat:
+                        restore_fixed_view(view, st, lo, hi, pips, number_bits)
+                        st[FIXED_WRITTEN_BY] = -1
                     view[ROUND] = rnd
                     view[ENGINE] = engine
                     view[SEAT] = seat
@@ -546,15 +580,13 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                     if calling[us] == Calling.user:
                         for k in range(TRAIN_END, HAND):
                             view[k] = st[k]
+                        st[FIXED_WRITTEN_BY] = seat
                     for k in range(4):
                         rng[us, k] = np.uint64(view[RNG + k])
                     for k in range(n_memory[us]):
                         memory[us, k] = view[NOTES + k]
                     if i < 0 or i >= nm:
                         status[Status.bad_choice] = 1
-                        status[Status.match] = view[MATCH]
-                        status[Status.round] = rnd
-                        status[Status.seat] = seat
                         status[Status.choice] = i
                         status[Status.n_moves] = nm
                         return -1

@@ -125,9 +125,11 @@ def _seed(seed: int) -> np.uint64:
     return np.uint64(seed & MASK64)
 
 
-def _run_kernel(args: KernelArgs, status: np.ndarray, view_array: np.ndarray, call,
+def _run_kernel(args: KernelArgs, status: np.ndarray, call,
                 player_of: Callable[[int, int], int] | None = None):
-    """Run a kernel; a strategy's exception leaves its seat and round in the view."""
+    """Run a kernel; a strategy's exception is named by the seat, match and round the
+    kernel put in ``status`` before calling it (not the view's: the strategy may have
+    written over them)."""
     try:
         result = call()
     except (StrategyError, NumbaError):
@@ -135,9 +137,6 @@ def _run_kernel(args: KernelArgs, status: np.ndarray, view_array: np.ndarray, ca
         # strategy was compiled, and any error of its own reported, when it was loaded)
         raise
     except Exception as exc:  # raised inside a user's strategy: name it
-        status[Status.seat] = view_array[view.SEAT]
-        status[Status.match] = view_array[view.MATCH]
-        status[Status.round] = view_array[view.ROUND]
         args.raise_for(status, exc, player_of)
     args.raise_for(status, player_of=player_of)
     return result
@@ -156,7 +155,7 @@ def play_match_results(rules: Rules, seats: Sequence[PolicyLike], seed: int, mat
     work = np.zeros(view.SIZE, dtype=np.int64)
     if len(args.players) != rules.players:
         raise ValueError(f"{len(args.players)} seats for {rules.players} players")
-    n = _run_kernel(args, status, work, lambda: kernel.play_match(
+    n = _run_kernel(args, status, lambda: kernel.play_match(
         _seed(seed), match, match if deal is None else deal, *args.kernel_args(),
         Outputs(work, res, ev, status), record, Dispatch.plugin))
     return res, ev[:n]
@@ -238,7 +237,7 @@ def play_scheduled(rules: Rules, players: Sequence[PolicyLike], seed: int,
     random's and early_doubles' too (see mexsim/game/kernel.py and enums.Calling).
     """
     b = _Block.build(rules, players, match_ids, deal_ids, seating)
-    _run_kernel(b.args, b.status, b.work, lambda: kernel.play_matches(
+    _run_kernel(b.args, b.status, lambda: kernel.play_matches(
         _seed(seed), b.match_ids, b.deal_ids, b.seating, *b.args.kernel_args(), b.work,
         b.res, b.status, dispatch), b.player_of)
     return b.res
@@ -266,7 +265,7 @@ def play_scheduled_luck(rules: Rules, players: Sequence[PolicyLike], seed: int,
          else np.ascontiguousarray(weights, dtype=np.float64))
     mode = luck.COLLECT if weights is None else luck.SCORE
 
-    _run_kernel(b.args, b.status, b.work, lambda: luck.play_matches_luck(
+    _run_kernel(b.args, b.status, lambda: luck.play_matches_luck(
         _seed(seed), b.match_ids, b.deal_ids, b.seating, *b.args.kernel_args(), b.work,
         b.res, b.status, Dispatch.plugin, ev, w, mode, sums, deal_luck, draw_luck),
         b.player_of)
@@ -349,7 +348,7 @@ def play_dealt_round(rules: Rules, seats: Sequence[PolicyLike], round_no: int,
     ev = np.zeros((event_capacity(rules), N_EVENT_FIELDS), dtype=np.int64)
     status = np.zeros(N_STATUS, dtype=np.int64)
     work = np.zeros(view.SIZE, dtype=np.int64)
-    n_ev = _run_kernel(args, status, work, lambda: kernel.play_dealt_round(
+    n_ev = _run_kernel(args, status, lambda: kernel.play_dealt_round(
         _seed(seed), match, round_no, order, len(order), *args.kernel_args(),
         Outputs(work, res, ev, status)))
     trace = events_to_trace(rules, res, ev[:n_ev])[:-1]  # no match_end

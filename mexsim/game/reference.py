@@ -34,8 +34,12 @@ class Player:
     view filled from the reference's own state, with the seat's own random stream."""
 
     def __init__(self, seat: Policy, rng: Xoshiro) -> None:
+        from mexsim.strategy.api import is_builtin
+
         self.decide = seat.decide
         self.name = seat.name
+        # a user's strategy may write over the view's fixed part (a built-in does not)
+        self.user = not is_builtin(getattr(seat.decide, "py_func", seat.decide))
         self.params = np.zeros(V.MAX_PARAMS, dtype=np.float64)
         self.params[:len(seat.params)] = seat.params
         self.rng = rng
@@ -75,6 +79,23 @@ def static_view(rules: Rules, match: int) -> np.ndarray:
 
 
 @dataclass
+class FixedPart:
+    """The view's parts fixed for a match as static_view made them, and the seat whose
+    user's strategy was called last, -1 when none: what it may have written over them is
+    written back before another seat's strategy sees the view (the core does the same,
+    mexsim/game/kernel.py)."""
+
+    pristine: np.ndarray
+    written_by: int = -1
+
+    def show_to(self, view: np.ndarray, seat: int) -> None:
+        if self.written_by >= 0 and self.written_by != seat:
+            view[:V.TRAIN_END] = self.pristine[:V.TRAIN_END]
+            view[V.TILE_LO:V.MOVE_TILE] = self.pristine[V.TILE_LO:V.MOVE_TILE]
+            self.written_by = -1
+
+
+@dataclass
 class Train:
     end: int
     tiles: list[int] = field(default_factory=list)
@@ -103,6 +124,7 @@ class Round:
         players: Sequence[Player],
         view: np.ndarray,
         emit: Callable[[Event], None],
+        fixed: FixedPart | None = None,
     ) -> None:
         self.rules = rules
         self.ts: TileSet = tile_set(rules.max_pip)
@@ -113,6 +135,7 @@ class Round:
         self.boneyard = deque(boneyard)
         self.players = players
         self.view = view  # shared by the rounds of a match: it carries the scores
+        self.fixed = fixed  # shared too (None: a round played alone, nothing written back)
         self.emit = emit
         self.trains = [Train(self.engine) for _ in range(self.P + 1)]
         self.open_doubles: list[int] = []  # trains ending in an open double, oldest first
@@ -192,8 +215,12 @@ class Round:
         if len(moves) == 1:
             i = 0  # a forced move: the strategy is not asked (docs/rules.md)
         else:
+            if self.fixed is not None:
+                self.fixed.show_to(self.view, seat)
             self.fill_view(seat, moves, first, duty, laid)
             i = self.players[seat].choose(self.view)
+            if self.fixed is not None and self.players[seat].user:
+                self.fixed.written_by = seat
         if not 0 <= i < len(moves):
             raise ValueError(f"strategy of seat {seat} chose move {i} of {len(moves)}")
         tile, train = moves[i]
@@ -377,10 +404,12 @@ def play_match(
     source = match if deal_no is None else deal_no
     players = make_players(rules, seats, seed, source)
     view = static_view(rules, match)
+    fixed = FixedPart(view.copy())
     rounds = []
     for r in range(rules.rounds):
         hands, boneyard = deal(rules, seed, source, r)
-        rounds.append(Round(rules, r, hands, boneyard, players, view, events.append).play_round())
+        rounds.append(Round(rules, r, hands, boneyard, players, view, events.append,
+                            fixed).play_round())
     record = MatchRecord(events, rounds)
     events.append({"event": "match_end", "totals": record.totals})
     return record

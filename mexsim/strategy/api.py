@@ -149,10 +149,15 @@ def strategy(func: Callable) -> Dispatcher:
     strategy file's own timestamp, so an edited strategy is recompiled, never stale).
 
     A user's strategy, and the not yet compiled ``@njit`` helpers of its own file, get
-    numba's bounds check: a stray index must raise, never corrupt the game's memory.
+    numba's bounds check: a stray index must raise, never corrupt the game's memory. So
+    does any built-in's code it calls (mexsim/strategy/checked_builtins.py).
     """
     checked = not is_builtin(func)
     if checked:
+        # a built-in it calls is called with its view, which it may have written over
+        from mexsim.strategy.checked_builtins import check_builtins_in
+
+        check_builtins_in(func.__globals__)
         for value in list(func.__globals__.values()):
             if (isinstance(value, Dispatcher) and not value.overloads
                     and getattr(value.py_func, "__code__", None) is not None
@@ -168,7 +173,10 @@ def strategy(func: Callable) -> Dispatcher:
 
 @njit(cache=True, _nrt=False)  # as the built-ins' decide (above), whoever calls it first
 def random_below(view, n):
-    """A uniform number in 0..n-1 from the mover's own stream (advances it)."""
+    """A uniform number in 0..n-1 from the mover's own stream (advances it); n from 1
+    to 2**32 - 1 (the draw takes 32 bits: a larger n never ended)."""
+    if not 1 <= n <= 0xFFFFFFFF:
+        raise ValueError("random_below(view, n) draws 0..n-1 for n from 1 to 2**32 - 1")
     value, s0, s1, s2, s3 = xoshiro_bounded(
         n, np.uint64(view[RNG]), np.uint64(view[RNG + 1]), np.uint64(view[RNG + 2]),
         np.uint64(view[RNG + 3]))

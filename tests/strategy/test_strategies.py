@@ -274,14 +274,14 @@ def core_first_view(rules, r, hands, boneyard, seed, match) -> np.ndarray:
     """The view the numba core filled for the first decision (read from its work
     array when the probe strategy halts the round)."""
     works = []
-    run_kernel = play._run_kernel
+    play_round = play.kernel.play_dealt_round
 
-    def spy(args, status, view_array, call):
-        works.append(view_array)
-        return run_kernel(args, status, view_array, call)
+    def spy(*args):
+        works.append(args[-1].view_array)  # the Outputs: the view is its work array
+        return play_round(*args)
 
     probe = seat("probe", (1.0,), extra=[PROBE_DIR])
-    with patch.object(play, "_run_kernel", spy), \
+    with patch.object(play.kernel, "play_dealt_round", spy), \
             pytest.raises(StrategyError, match=r"'probe'.*probe halted"):
         play_dealt_round(rules, [probe] * rules.players, r, hands, boneyard, seed, match)
     return works[0].copy()
