@@ -206,19 +206,25 @@ def engine_tile_of(rnd, N, lo, hi):
 def fill_static_view(view, match, P, N, lo, hi, pips, number_mask):
     """The parts of the view fixed for a whole match (mexsim/game/view.py)."""
     view[:] = 0
-    T = lo.shape[0]
     view[MAX_PIP] = N
     view[PLAYERS] = P
-    view[TILES] = T
+    view[TILES] = lo.shape[0]
     view[WORDS] = number_mask.shape[1]
     view[MATCH] = match
-    for t in range(T):
-        view[TILE_LO + t] = lo[t]
-        view[TILE_HI + t] = hi[t]
-        view[TILE_PIPS + t] = pips[t]
-    for n in range(N + 1):
-        for w in range(number_mask.shape[1]):
-            view[NUMBER_MASK + n * MAX_WORDS + w] = np.int64(number_mask[n, w])
+    _write_tile_tables(view, lo, hi, pips, number_mask.ravel())
+
+
+@njit(inline="always")
+def _write_tile_tables(view, lo, hi, pips, number_bits):
+    """The view's tile tables from the tile set's, zero beyond the set."""
+    T = lo.shape[0]
+    for t in range(MAX_TILES):
+        view[TILE_LO + t] = lo[t] if t < T else 0
+        view[TILE_HI + t] = hi[t] if t < T else 0
+        view[TILE_PIPS + t] = pips[t] if t < T else 0
+    used = number_bits.shape[0]  # row n at n * MAX_WORDS
+    for k in range(MAX_NUMBERS * MAX_WORDS):
+        view[NUMBER_MASK + k] = np.int64(number_bits[k]) if k < used else 0
 
 
 @njit(inline="always")
@@ -226,17 +232,10 @@ def restore_fixed_view(view, st, lo, hi, pips, number_bits):
     """The view's parts fixed for the match, as fill_static_view wrote them: its scalars
     from the private table (st[:HAND] is laid out as the view; those a decision shows
     are written afresh after this), its tile tables from the tile set's (the private
-    table keeps bookkeeping there), zero beyond the set as fill_static_view left them."""
+    table keeps bookkeeping there)."""
     for k in range(TRAIN_END):
         view[k] = st[k]
-    T = lo.shape[0]
-    for t in range(MAX_TILES):
-        view[TILE_LO + t] = lo[t] if t < T else 0
-        view[TILE_HI + t] = hi[t] if t < T else 0
-        view[TILE_PIPS + t] = pips[t] if t < T else 0
-    used = number_bits.shape[0]
-    for k in range(MAX_NUMBERS * MAX_WORDS):
-        view[NUMBER_MASK + k] = np.int64(number_bits[k]) if k < used else 0
+    _write_tile_tables(view, lo, hi, pips, number_bits)
 
 
 @njit(cache=True)

@@ -24,7 +24,7 @@ from typing import Any
 from numba import njit
 from numba.core.dispatcher import Dispatcher
 
-from mexsim.strategy.api import BUILTIN_FOLDER
+from mexsim.strategy.api import BUILTIN_FOLDER, is_builtin
 
 # what a twin keeps of its original's options: the rest (the on-disk cache, which keys
 # on the file and would mix the two; no reference counts; no bounds check) it drops
@@ -39,12 +39,13 @@ def check_builtins_in(namespace: dict[str, Any]) -> None:
             # a built-in's decide that the file gives as its own is that built-in (the
             # registry trusts it so, and the kernel hands it a whole view)
             continue
-        if isinstance(value, Dispatcher) and _is_builtin_file(_file_of(value.py_func)):
+        if isinstance(value, Dispatcher) and _file_of(value.py_func) and is_builtin(
+                value.py_func):
             twin = _twins(value.py_func.__module__).get(id(value))
             if twin is not None:
                 namespace[name] = twin
-        elif isinstance(value, types.ModuleType) and _is_builtin_file(
-                getattr(value, "__file__", None)):
+        elif isinstance(value, types.ModuleType) and getattr(value, "__file__", None) and (
+                Path(value.__file__).resolve().parent == BUILTIN_FOLDER):
             namespace[name] = _checked_module(value.__name__)
 
 
@@ -55,10 +56,6 @@ def _file_of(func: Any) -> str | None:
 
 def _same_file(a: str | None, b: str | None) -> bool:
     return a is not None and b is not None and Path(a).resolve() == Path(b).resolve()
-
-
-def _is_builtin_file(path: str | None) -> bool:
-    return path is not None and Path(path).resolve().parent == BUILTIN_FOLDER
 
 
 @cache
