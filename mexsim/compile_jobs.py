@@ -13,7 +13,10 @@ most of longest_train's compile and no other job needs them:
   when a run gives
   longest_train a pip_weight (``weighted-longest_train`` then compiles its decide for
   weights, after it) or a file of the user's calls the planner (``longest_chain``
-  compiles both forms).
+  compiles both forms);
+- ``longest_train-in-table``: longest_train as the kernel plays it on its private table
+  (mexsim/game/kernel_longest_train.py), after the counting forms, unless the config's
+  players name no longest_train.
 """
 
 from __future__ import annotations
@@ -28,7 +31,9 @@ PLANNER = "planner"
 SPARSE_PLANNER = "sparse-planner"
 WEIGHTED_PLANNER = "weighted-planner"
 WEIGHTED_LONGEST_TRAIN = "weighted-longest_train"
-JOB_NAMES = (ENGINE, PLANNER, SPARSE_PLANNER, WEIGHTED_PLANNER, WEIGHTED_LONGEST_TRAIN)
+LONGEST_TRAIN_IN_TABLE = "longest_train-in-table"
+JOB_NAMES = (ENGINE, PLANNER, SPARSE_PLANNER, WEIGHTED_PLANNER, WEIGHTED_LONGEST_TRAIN,
+             LONGEST_TRAIN_IN_TABLE)
 LONGEST_TRAIN = "longest_train"  # the built-in that plans, and its file's stem
 WEIGHTED_PARAM = "pip_weight"  # its parameter that asks for weighted plans
 
@@ -39,10 +44,11 @@ def warm_up_jobs(strategy_dirs: Sequence[str | Path] = (),
     paths and the engine, then the strategy files of these folders, largest first (the
     longest compiles start first, so that they do not end last). ``players`` are the
     config's [[players]] tables: one that gives a pip_weight other than 0 adds the
-    weighted jobs."""
+    weighted jobs; none of longest_train (when there are some) drops the kernel's."""
     from mexsim.strategy.registry import BUILTIN_STRATEGIES
     from mexsim.strategy.registry import strategy_dirs as folders
 
+    players = list(players)  # read twice
     sizes = {path: size for folder in folders(strategy_dirs) if folder.is_dir()
              for path in folder.glob("*.py") if not path.name.startswith("_")
              if (size := _size(path)) is not None}
@@ -55,7 +61,10 @@ def warm_up_jobs(strategy_dirs: Sequence[str | Path] = (),
     weighted_strategy = longest_train in waits and asks_for_weights(players)
     weighted = weighted_strategy or any(WEIGHTED_PLANNER in after for after in waits.values())
     first = (WEIGHTED_PLANNER,) if weighted else ()  # the longest first
-    jobs = [*((job, ()) for job in (*first, PLANNER, SPARSE_PLANNER, ENGINE)),
+    in_table = [(LONGEST_TRAIN_IN_TABLE, builtin_planning)] if (
+        not players or any(table.get("strategy") == LONGEST_TRAIN for table in players)
+    ) else []
+    jobs = [*((job, ()) for job in (*first, PLANNER, SPARSE_PLANNER, ENGINE)), *in_table,
             *((str(path), waits[path]) for path in files)]
     if weighted_strategy:
         jobs.append((WEIGHTED_LONGEST_TRAIN, (WEIGHTED_PLANNER, str(longest_train))))
@@ -100,6 +109,10 @@ def run_job(job: str) -> None:
         compile_engine()
     elif job in (PLANNER, WEIGHTED_PLANNER, SPARSE_PLANNER):
         compile_planner(job)
+    elif job == LONGEST_TRAIN_IN_TABLE:
+        from mexsim.game.kernel_longest_train import in_table_decide
+
+        in_table_decide()
     elif job == WEIGHTED_LONGEST_TRAIN:
         from mexsim.strategy.registry import BUILTIN_STRATEGIES, load_strategy_file
 

@@ -78,6 +78,17 @@ def test_the_built_ins_at_pip_weight_0_compile_no_weighted_form(weight):
     assert compile_jobs.WEIGHTED_LONGEST_TRAIN not in jobs
 
 
+def test_longest_train_as_the_kernel_plays_it_is_a_job_after_the_counting_forms():
+    """The kernel plays longest_train at pip_weight 0 through a function of its own
+    (mexsim/game/kernel_longest_train.py), which plans with the counting forms: a job
+    that waits for them, unless the config's players name no longest_train."""
+    for players in ([], [{"strategy": "longest_train"}, {"strategy": "greedy"}]):
+        jobs = dict(compile_jobs.warm_up_jobs(players=players))
+        assert jobs[compile_jobs.LONGEST_TRAIN_IN_TABLE] == BUILTIN_PLANNING
+    jobs = dict(compile_jobs.warm_up_jobs(players=[{"strategy": "greedy"}]))
+    assert compile_jobs.LONGEST_TRAIN_IN_TABLE not in jobs
+
+
 @pytest.mark.parametrize("weight", [0.5, 1, [0.0, 0.5]])
 def test_a_pip_weight_adds_the_weighted_jobs(weight):
     players = [{"strategy": "longest_train", "params": {"pip_weight": weight}}]

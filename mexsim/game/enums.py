@@ -125,6 +125,10 @@ class Callings(NamedTuple):
     # the built-in early_doubles: its rule applied to the kernel's private table
     # (mexsim/game/kernel_early_doubles.py), played against a user's copy by the same test
     early_doubles_in_kernel: int = 4
+    # the built-in longest_train at pip_weight 0: its plan kept in the seat's notes and
+    # its rule applied to the private table (mexsim/game/kernel_longest_train.py), played
+    # against a user's copy by the same test
+    longest_train_in_kernel: int = 5
 
 
 Calling = Callings()

@@ -15,17 +15,19 @@ per hand: 2 up to double-14, 3 for double-15):
                                   as the rules have it (every change is written to both;
                                   the view is restored from it after each strategy call),
                                   the moves as listed, and what only the core sees: the
-                                  hands, per-seat counters, per-train masks (HANDS,
-                                  PLAYED, DRAWS, FIT below)
+                                  hands, per-seat counters, per-train masks
+                                  (mexsim/game/private_table.py)
 
 Strategies are plug-ins (mexsim/strategy/registry.py): a tuple of first-class functions
 ``decide(view, params) -> move index``, one per distinct strategy of the run, padded to
 rules.MAX_STRATEGIES so that the kernels compile once whatever the table; each seat's
-entry of ``seats.func`` picks its function. Which player sits where, and which deal a
-match replays (duplicate deals), come in as arrays (mexsim/tournament/schedule.py
-decides them). The other arguments travel in the named tuples of
-mexsim/game/contexts.py (the rules as numbers, the tile tables, the players' arrays,
-the scratch arrays above, the outputs); the integer codes are mexsim/game/enums.py's.
+entry of ``seats.func`` picks its function. One slot more holds longest_train as the
+kernel plays it, on its private table (mexsim/game/kernel_longest_train.py). Which
+player sits where, and which deal a match replays (duplicate deals), come in as
+arrays (mexsim/tournament/schedule.py decides them). The other arguments travel in the
+named tuples of mexsim/game/contexts.py (the rules as numbers, the tile tables, the
+players' arrays, the scratch arrays above, the outputs); the integer codes are
+mexsim/game/enums.py's.
 
 The rounds and their turn loop are written out in one function on purpose: helpers
 that take arrays pay atomic reference counting on every call (measured: two thirds of
@@ -54,6 +56,24 @@ from mexsim.game.enums import (
     Status,
 )
 from mexsim.game.kernel_early_doubles import early_doubles_choice
+from mexsim.game.kernel_longest_train import LONGEST_TRAIN_SLOT
+from mexsim.game.private_table import (
+    DRAWS,
+    FIT,
+    FIXED_WRITTEN_BY,
+    HANDS,
+    LT_NOTES,
+    LT_NOTES_PER_SEAT,
+    MOVES_SHOWN,
+    NOTES_SHOWN,
+    PARAMS_SHOWN,
+    PLAN_HI,
+    PLAN_LO,
+    PLAN_NUMBER,
+    PLAN_PIPS,
+    PLAYED,
+    PRIVATE_SIZE,
+)
 from mexsim.game.rng import (
     STREAM_SHUFFLE,
     STREAM_STRATEGY,
@@ -91,7 +111,6 @@ from mexsim.game.view import (
     ROUND,
     SCORE,
     SEAT,
-    SIZE,
     TILE_HI,
     TILE_LO,
     TILE_PIPS,
@@ -101,32 +120,6 @@ from mexsim.game.view import (
     TRAIN_MARKED,
     WORDS,
 )
-
-# bookkeeping slots of the private table (where the view keeps its tile table, which
-# the table never needs): how many moves, params and notes the last decision showed,
-# so that what lies beyond can be cleared
-MOVES_SHOWN = TILE_LO
-PARAMS_SHOWN = TILE_LO + 1
-NOTES_SHOWN = TILE_LO + 2
-# the seat whose user's strategy was called last and may have written over the view's
-# fixed part (its scalars and tile tables), -1 when none: written back before another
-# seat's strategy sees the view
-FIXED_WRITTEN_BY = TILE_LO + 3
-
-# the private table's own slots, beyond the view's layout (scratch.st is SIZE +
-# PRIVATE_SIZE long): what the view has no place for, kept in the one array the turn
-# loop already holds rather than in arrays of their own (each array the loop keeps live
-# costs registers: docs/speed.md)
-PLAYED = SIZE  # [MAX_PLAYERS] tiles each seat has laid this round
-DRAWS = PLAYED + MAX_PLAYERS  # [MAX_PLAYERS] tiles each seat has drawn this round
-# [MAX_TRAINS * 4] the tiles carrying train tr's open end, word w at FIT + 4 * tr + w
-# (number_mask's row of the end, as int64 bit patterns): listing a train's moves is
-# then one load a word, not a load of the end and then of its row
-FIT = DRAWS + MAX_PLAYERS
-# [MAX_PLAYERS * 4] each seat's hand (hidden, R17): a bitmask over tile numbers, word w
-# of seat s at HANDS + 4 * s + w (int64 bit patterns)
-HANDS = FIT + 4 * MAX_TRAINS
-PRIVATE_SIZE = HANDS + 4 * MAX_PLAYERS - SIZE
 
 # Unsigned indices where the turn loop is hottest: numba tests a signed index for a
 # negative value (Python's wraparound) on every access; an unsigned one it cannot be
@@ -249,6 +242,16 @@ def start_match(match, rules, seats, tiles, scratch, view):
     fill_static_view(view, match, P, N, lo, hi, pips, number_mask)
     for i in range(HAND):  # a loop, not a slice copy: see _event
         st[i] = view[i]
+    # the tile tables and notes longest_train plays with in the private table
+    # (mexsim/game/kernel_longest_train.py)
+    for t in range(MAX_TILES):
+        st[PLAN_LO + t] = view[TILE_LO + t]
+        st[PLAN_HI + t] = view[TILE_HI + t]
+        st[PLAN_PIPS + t] = view[TILE_PIPS + t]
+    for k in range(MAX_NUMBERS * MAX_WORDS):
+        st[PLAN_NUMBER + k] = view[NUMBER_MASK + k]
+    for k in range(LT_NOTES, LT_NOTES + MAX_PLAYERS * LT_NOTES_PER_SEAT):
+        st[k] = 0
     st[MOVES_SHOWN] = 0  # the view was cleared: nothing shown is left to clear
     st[PARAMS_SHOWN] = 0
     st[NOTES_SHOWN] = 0
@@ -514,9 +517,20 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                 elif dispatch == Dispatch.plugin and (
                         calling[us] == Calling.early_doubles_in_kernel):
                     # early_doubles' rule on the private table, without the view's fill
-                    # and the call (mexsim/game/kernel_early_doubles.py)
+                    # (mexsim/game/kernel_early_doubles.py). (The counts as np.int64:
+                    # numba types the call while it sees their first values, literal 0s,
+                    # and would compile it again for those)
                     i = early_doubles_choice(st, lo, hi, number_bits, HANDS + 4 * seat, seat,
-                                             nm, laid, n_open, params[us, 0] >= 0.5)
+                                             np.int64(nm), np.int64(laid), np.int64(n_open),
+                                             params[us, 0] >= 0.5)
+                elif dispatch == Dispatch.plugin and (
+                        calling[us] == Calling.longest_train_in_kernel):
+                    # longest_train's rule on the private table, which holds its notes:
+                    # called without the view's fill (mexsim/game/kernel_longest_train.py)
+                    st[SEAT] = seat
+                    st[N_MOVES] = nm
+                    st[DUTY] = 1 if duty else 0
+                    i = funcs[LONGEST_TRAIN_SLOT](st, pbuf)
                 else:
                     # whose strategy this is, should it raise (the view's own words may
                     # have been written over by then)

@@ -24,7 +24,11 @@ UMOVE_TRAIN = np.uint64(MOVE_TRAIN)
 UTRAIN_END = np.uint64(TRAIN_END)
 
 
-@njit(inline="always")
+# A call of its own, compiled without numba's reference counts: inlined into the turn
+# loop, which keeps them, each array it takes took and dropped a count at every
+# decision (a third of a match of 4 x early_doubles in those atomic adds: docs/speed.md,
+# "tenth pass")
+@njit(cache=True, _nrt=False)
 def early_doubles_choice(st, lo, hi, number_bits, hand_at, seat, nm, laid, n_open,
                          own_first):
     """The move early_doubles chooses among the nm listed in ``st`` (the kernel's

@@ -24,6 +24,7 @@ from mexsim.game.enums import (
     Reason,
     Status,
 )
+from mexsim.game.kernel_longest_train import in_table_decide
 from mexsim.game.rng import MASK64
 from mexsim.game.rules import MAX_STRATEGIES, Rules
 from mexsim.game.tiles import tile_set
@@ -65,9 +66,6 @@ class KernelArgs:
                 decides.append(d)
         if len(decides) > MAX_STRATEGIES:
             raise ValueError(f"{len(decides)} different strategies (at most {MAX_STRATEGIES})")
-        # Pad to MAX_STRATEGIES so the kernels' type, and so their cache, is the same
-        # for every table; the padding is never called.
-        funcs = tuple(decides) + (decides[0],) * (MAX_STRATEGIES - len(decides))
         n = len(resolved)
         player_func = np.array([decides.index(d) for d in chosen], dtype=np.int64)
         params = np.zeros((n, view.MAX_PARAMS), dtype=np.float64)
@@ -80,6 +78,13 @@ class KernelArgs:
             n_memory[i] = player.strategy.memory
             func = getattr(played, "py_func", None)  # what the kernel calls for it
             calling[i] = _calling(func)
+        # Pad to MAX_STRATEGIES so the kernels' type, and so their cache, is the same
+        # for every table; the padding is never called. The last slot
+        # (LONGEST_TRAIN_SLOT) is longest_train as the kernel plays it on its private
+        # table, compiled only for a table that has it (mexsim/game/kernel_longest_train.py)
+        in_table = (in_table_decide() if (calling == Calling.longest_train_in_kernel).any()
+                    else decides[0])
+        funcs = (*decides, *(decides[0],) * (MAX_STRATEGIES - len(decides)), in_table)
         ts = tile_set(rules.max_pip)
         numbers = RuleNumbers(rules.players, rules.max_pip, rules.hand_size,
                               rules.first_turn == "train", rules.engine == "set_aside",
@@ -163,9 +168,10 @@ def play_match_results(rules: Rules, seats: Sequence[PolicyLike], seed: int, mat
 
 def _calling(func: Callable | None) -> int:
     """How the kernel asks the strategy whose compiled decide's Python function is
-    ``func`` (enums.Calling): greedy's, random's and early_doubles' rules are made in the
-    kernel only for the shipped greedy.py, random.py and early_doubles.py, whose decides
-    tests/strategy/test_plugins.py plays against users' copies."""
+    ``func`` (enums.Calling): greedy's, random's, early_doubles' and longest_train's
+    rules are made in the kernel only for the shipped files' decides (longest_train's at
+    pip_weight 0; its weighted form is called), which tests/strategy/test_plugins.py
+    plays against users' copies."""
     if func is None or not is_builtin(func):
         return Calling.user
     if func.__name__ == "decide":
@@ -176,6 +182,8 @@ def _calling(func: Callable | None) -> int:
             return Calling.random_in_kernel
         if path == BUILTIN_FOLDER / "early_doubles.py":
             return Calling.early_doubles_in_kernel
+        if path == BUILTIN_FOLDER / "longest_train.py":  # its decide plans at weight 0
+            return Calling.longest_train_in_kernel
     return Calling.builtin
 
 

@@ -12,10 +12,13 @@ from pathlib import Path
 import numpy as np
 
 from mexsim.game.contexts import RuleNumbers
+from mexsim.game.kernel_longest_train import LONGEST_TRAIN_SLOT, in_table_decide
 from mexsim.game.play import KernelArgs
 from mexsim.game.rules import MAX_STRATEGIES, resolve_rules
 from mexsim.game.tiles import tile_set
 from mexsim.strategy.limits import MAX_PARAMS
+from mexsim.strategy.policy import Policy
+from mexsim.strategy.registry import available_strategies
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -27,13 +30,25 @@ def test_kernel_args_bundle_the_rules_players_and_tiles():
     numbers, funcs, players, tiles = args.kernel_args()
     assert numbers == RuleNumbers(players=3, max_pip=9, hand_size=7, first_turn_train=False,
                                   set_aside=True, draw_to_start=False, double_blank_points=50)
-    assert len(funcs) == MAX_STRATEGIES
+    assert len(funcs) == MAX_STRATEGIES + 1  # the strategies' slots, LONGEST_TRAIN_SLOT
+    assert funcs[LONGEST_TRAIN_SLOT] is funcs[0]  # no longest_train: none compiled for it
     assert players.func.tolist() == [0, 1, 0]
     assert players.params.shape == (3, MAX_PARAMS)
     assert players.n_params.tolist() == [0, 0, 0]
     ts = tile_set(9)
     assert all(np.array_equal(a, b) for a, b in
                zip(tiles, (ts.lo, ts.hi, ts.pips, ts.number_mask), strict=True))
+
+
+def test_the_last_slot_is_longest_train_in_the_table_when_a_seat_plays_it():
+    """The kernel plays longest_train at pip_weight 0 on its private table, through
+    funcs[LONGEST_TRAIN_SLOT]; a weighted longest_train is called with the view."""
+    rules = resolve_rules({}, 2)
+    funcs = KernelArgs.build(rules, ["longest_train", "greedy"]).funcs
+    assert funcs[LONGEST_TRAIN_SLOT] is in_table_decide()
+    weighted = Policy(available_strategies()["longest_train"], (0.5,))
+    funcs = KernelArgs.build(rules, [weighted, "greedy"]).funcs
+    assert funcs[LONGEST_TRAIN_SLOT] is funcs[0]
 
 
 def test_first_turn_and_draw_to_start_come_through():

@@ -192,8 +192,8 @@ def test_two_forms_share_a_slot_when_the_kernels_have_none_to_spare(monkeypatch)
     longest = known["longest_train"]
     players = [Policy(longest, (0.0,)), Policy(known["greedy"], ()), Policy(longest, (0.5,))]
     args = play.KernelArgs.build(resolve_rules({}, 3), players)
-    assert args.funcs == (Policy(longest, (0.5,)).decide, known["greedy"].decide)
+    assert args.funcs[:2] == (Policy(longest, (0.5,)).decide, known["greedy"].decide)
     assert args.arrays.func.tolist() == [0, 1, 0]
     assert args.arrays.params[:, 0].tolist() == [0.0, 0.0, 0.5]
     roomy = play.KernelArgs.build(resolve_rules({}, 2), players[:2])  # a slot each
-    assert roomy.funcs == (longest.decide, known["greedy"].decide)
+    assert roomy.funcs[:2] == (longest.decide, known["greedy"].decide)

@@ -558,7 +558,8 @@ def test_only_the_built_ins_skip_the_undoing_of_their_writes(tmp_path: Path):
              "mexican_first"]
     calling = KernelArgs.build(resolve_rules({}, 8), seats).arrays.calling
     assert calling.tolist() == [Calling.user, Calling.user, Calling.greedy_in_kernel,
-                                Calling.builtin, Calling.builtin, Calling.random_in_kernel,
+                                Calling.longest_train_in_kernel, Calling.builtin,
+                                Calling.random_in_kernel,
                                 Calling.early_doubles_in_kernel, Calling.builtin]
 
 
@@ -568,14 +569,16 @@ def test_only_the_built_ins_skip_the_undoing_of_their_writes(tmp_path: Path):
     ("random", Calling.random_in_kernel, ()),
     ("early_doubles", Calling.early_doubles_in_kernel, (1.0,)),
     ("early_doubles", Calling.early_doubles_in_kernel, (0.0,)),
+    ("longest_train", Calling.longest_train_in_kernel, (0.0,)),
 ])
 def test_the_kernels_choice_plays_exactly_like_the_built_in_called(
         tmp_path: Path, preset: str, name: str, calling: int, params: tuple[float, ...]):
-    """The kernel makes the built-in greedy's, random's and early_doubles' choices
-    itself, without a call: the file copied as a user's, which the kernel calls, plays
-    the same games move for move on every preset, at two to eight seats, beside the
-    other built-ins (random's draws from the same stream as the copy's; early_doubles
-    with own_first on and off)."""
+    """The kernel makes the built-in greedy's, random's, early_doubles' and
+    longest_train's choices itself, without a call: the file copied as a user's, which
+    the kernel calls, plays the same games move for move on every preset, at two to
+    eight seats, beside the other built-ins (random's draws from the same stream as the
+    copy's; early_doubles with own_first on and off; longest_train's plan kept in the
+    kernel's notes as the copy keeps it in the view's)."""
     from mexsim.game.play import KernelArgs
 
     folder = tmp_path / "mine"

@@ -1,0 +1,52 @@
+"""The layout of the kernel's private table (scratch.st, mexsim/game/kernel.py).
+
+Its first view.SIZE words are laid out as the view: st[:HAND] holds the view's public
+part as the rules have it (the kernel writes every change to both), and its moves are
+listed at MOVE_TILE / MOVE_TRAIN. Where the view keeps its tile tables the table keeps
+bookkeeping. Beyond view.SIZE come what the view has no place for, kept in the one
+array the turn loop already holds rather than in arrays of their own (each array the
+loop keeps live costs registers: docs/speed.md).
+"""
+
+from __future__ import annotations
+
+from mexsim.game.view import (
+    MAX_MEMORY,
+    MAX_NUMBERS,
+    MAX_PLAYERS,
+    MAX_TILES,
+    MAX_TRAINS,
+    MAX_WORDS,
+    SIZE,
+    TILE_LO,
+)
+
+# bookkeeping slots (where the view keeps its tile table): how many moves, params and
+# notes the last decision showed, so that what lies beyond can be cleared
+MOVES_SHOWN = TILE_LO
+PARAMS_SHOWN = TILE_LO + 1
+NOTES_SHOWN = TILE_LO + 2
+# the seat whose user's strategy was called last and may have written over the view's
+# fixed part (its scalars and tile tables), -1 when none: written back before another
+# seat's strategy sees the view
+FIXED_WRITTEN_BY = TILE_LO + 3
+
+PLAYED = SIZE  # [MAX_PLAYERS] tiles each seat has laid this round
+DRAWS = PLAYED + MAX_PLAYERS  # [MAX_PLAYERS] tiles each seat has drawn this round
+# [MAX_TRAINS * 4] the tiles carrying train tr's open end, word w at FIT + 4 * tr + w
+# (number_mask's row of the end, as int64 bit patterns): listing a train's moves is
+# then one load a word, not a load of the end and then of its row
+FIT = DRAWS + MAX_PLAYERS
+# [MAX_PLAYERS * 4] each seat's hand (hidden, R17): a bitmask over tile numbers, word w
+# of seat s at HANDS + 4 * s + w (int64 bit patterns)
+HANDS = FIT + 4 * MAX_TRAINS
+# longest_train as the kernel plays it (mexsim/game/kernel_longest_train.py): the tile
+# tables as the view shows them ([MAX_TILES] each, zero beyond the set; the tiles
+# carrying number n, word w at PLAN_NUMBER + n * MAX_WORDS + w), and each seat's notes
+PLAN_LO = HANDS + 4 * MAX_PLAYERS
+PLAN_HI = PLAN_LO + MAX_TILES
+PLAN_PIPS = PLAN_HI + MAX_TILES
+PLAN_NUMBER = PLAN_PIPS + MAX_TILES  # [MAX_NUMBERS * MAX_WORDS]
+LT_NOTES = PLAN_NUMBER + MAX_NUMBERS * MAX_WORDS  # [MAX_PLAYERS * LT_NOTES_PER_SEAT]
+LT_NOTES_PER_SEAT = MAX_MEMORY
+PRIVATE_SIZE = LT_NOTES + MAX_PLAYERS * LT_NOTES_PER_SEAT - SIZE
