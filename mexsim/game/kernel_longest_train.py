@@ -11,10 +11,11 @@ kernel filled the view (its 32 notes copied in and out among it) before the call
 the rule reads it (the listed moves, the trains' ends, the mover's seat, round, move
 count and duty, written there before the call); the hand is the seat's words at
 HANDS, the plan is kept in the seat's block at LT_NOTES, laid out as the strategy lays
-out its notes, and the planner (mexsim.planner.router.longest_unweighted_chain) plans
-on the tile tables at PLAN_LO/PLAN_HI/PLAN_PIPS (mexsim/game/private_table.py). A
-user's copy of the file is called; tests/strategy/test_plugins.py plays one against
-the other, move for move, on every preset.
+out its notes, and the planner (mexsim.planner.router's, without the checks a
+strategy's arguments get: trusted_unweighted_chain) plans on the tile tables at
+PLAN_LO/PLAN_HI/PLAN_PIPS (mexsim/game/private_table.py). A user's copy of the file
+is called; tests/strategy/test_plugins.py plays one against the other, move for move,
+on every preset.
 
 It is a function of a decide's type in the kernels' last function slot,
 funcs[LONGEST_TRAIN_SLOT], compiled (or loaded) only for a table that plays it: called
@@ -55,7 +56,7 @@ from mexsim.game.view import (
     TILES,
     TRAIN_END,
 )
-from mexsim.planner.router import longest_unweighted_chain
+from mexsim.planner.router import trusted_unweighted_chain
 from mexsim.planner.stack_array import stack_array
 
 LONGEST_TRAIN_SLOT = MAX_STRATEGIES  # funcs[LONGEST_TRAIN_SLOT], after the strategies'
@@ -186,8 +187,9 @@ def _replan(st, notes, rnd, own_end, h0, h1, h2):
     """Plan afresh and keep the plan (longest_train.py's _replan and _keep_plan)."""
     scratch = stack_array(SCRATCH)
     # the hand's tiles, then room for the chain: n counted, and the tables sliced, as
-    # the strategy's own _replan does, so that the planner is called with the same
-    # argument types (compiled once for both)
+    # the strategy's own _replan does, so that the planner's paths are called with the
+    # same argument types (compiled once for both); the arguments are the kernel's own,
+    # so unchecked (router.trusted_unweighted_chain)
     n = popcount(h0) + popcount(h1) + popcount(h2)
     i = 0
     for w in range(3):
@@ -197,7 +199,7 @@ def _replan(st, notes, rnd, own_end, h0, h1, h2):
             m &= m - np.uint64(1)
             i += 1
     t = st[TILES]
-    length, _ = longest_unweighted_chain(
+    length, _ = trusted_unweighted_chain(
         own_end, scratch[:n], n, st[PLAN_LO:PLAN_LO + t], st[PLAN_HI:PLAN_HI + t],
         st[PLAN_PIPS:PLAN_PIPS + t], st[MAX_PIP], scratch[n:])
     length = min(length, MAX_PLAN)

@@ -22,6 +22,7 @@ from mexsim.game.tiles import tile_set
 from mexsim.planner.brute_force import longest_chain_brute_force
 from mexsim.planner.dense import weighted_dense_chain
 from mexsim.planner.general import general_chain
+from mexsim.planner.router import longest_unweighted_chain, trusted_unweighted_chain
 from tests.strategy.test_strategies import (
     assert_plan_is_best,
     best_value,
@@ -261,3 +262,21 @@ def test_dense_planner_equals_the_general_planner(seed):
     chain, value = plan(12, hand, start, 0.0)
     check_chain(12, hand, start, 0.0, chain, value)
     assert value == general_plan(12, hand, start)
+
+
+@settings(max_examples=300, deadline=None)
+@given(hands({6: (0, 17), 9: (0, 20), 12: (0, 24), 15: (0, 30)}, UNWEIGHTED))
+def test_the_kernels_unchecked_planner_plans_the_same_chain(case):
+    """trusted_unweighted_chain, which the kernel's longest_train plans with (its
+    arguments are the kernel's own), is longest_unweighted_chain without the checks of
+    its arguments: the same chain, tile for tile, on every set up to double-15."""
+    max_pip, hand, start, _ = case
+    lo, hi, pips = tables(max_pip)
+    tiles = np.array(hand, dtype=np.int64)
+    chains = [np.full(max(1, len(hand)), -1, dtype=np.int64) for _ in range(2)]
+    checked = longest_unweighted_chain(start, tiles, len(hand), lo, hi, pips, max_pip,
+                                       chains[0])
+    unchecked = trusted_unweighted_chain(start, tiles, len(hand), lo, hi, pips, max_pip,
+                                         chains[1])
+    assert checked == unchecked
+    assert chains[0].tolist() == chains[1].tolist()
