@@ -94,7 +94,7 @@ class Dispatches(NamedTuple):
     outside benchmarks); or, for benchmarks, greedy compiled in, with the view filled as
     for a call (the "hard-wired call" baseline of the dispatch cost) or without it (the
     engine alone); or every seat called through its plug-in, the built-in greedy,
-    random and early_doubles too (the cost of a call)."""
+    random, early_doubles and longest_train too (the cost of a call)."""
 
     plugin: int = 0
     hardwired: int = 1

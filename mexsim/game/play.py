@@ -242,7 +242,8 @@ def play_scheduled(rules: Rules, players: Sequence[PolicyLike], seed: int,
     ``dispatch`` is for benchmarks only: Dispatch.hardwired and
     Dispatch.engine_only play greedy compiled into the core instead of the seats'
     plug-ins, Dispatch.called calls every seat's plug-in, the built-in greedy's,
-    random's and early_doubles' too (see mexsim/game/kernel.py and enums.Calling).
+    random's, early_doubles' and longest_train's too (see mexsim/game/kernel.py and
+    enums.Calling).
     """
     b = _Block.build(rules, players, match_ids, deal_ids, seating)
     _run_kernel(b.args, b.status, lambda: kernel.play_matches(

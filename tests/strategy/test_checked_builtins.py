@@ -137,17 +137,19 @@ def decide(view, params):
 
 def test_what_a_strategy_writes_over_the_fixed_view_no_other_seat_sees(tmp_path: Path):
     """A user's strategy that writes over the view's scalars and tile tables after each
-    decision, beside longest_train and mexican_first (called, and reading the tile
-    tables) and the built-ins made in the kernel: the same games as its twin that does
-    not, in the core and in the reference engine. Before, longest_train planned on the
-    written-over tables and the run stopped with an internal error."""
+    decision, beside longest_train weighted and mexican_first (called, and reading the
+    tile tables) and the built-ins the kernel plays (longest_train at pip_weight 0
+    among them): the same games as its twin that does not, in the core and in the
+    reference engine. Before, longest_train planned on the written-over tables and the
+    run stopped with an internal error."""
     for name, scribble in (("scribbler", "True"), ("twin", "False")):
         (tmp_path / f"{name}.py").write_text(
             FIXED_SCRIBBLER.format(name=name, scribble=scribble), encoding="utf-8")
     known = available_strategies([tmp_path])
-    for players in (3, 4):
+    for players in (3, 5):
         rules = resolve_rules({}, players)
-        others = ["longest_train", "mexican_first", "early_doubles"][:players - 1]
+        others = [Policy(known["longest_train"], (0.5,)), "mexican_first", "longest_train",
+                  "early_doubles"][:players - 1]
         scribbling = [Policy(known["scribbler"], ()), *others]
         twin = [Policy(known["twin"], ()), *others]
         for match in (0, 3):
