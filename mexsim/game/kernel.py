@@ -62,15 +62,15 @@ from mexsim.game.private_table import (
     FIT,
     FIXED_WRITTEN_BY,
     HANDS,
+    HI_COPY,
+    LO_COPY,
     LT_NOTES,
     LT_NOTES_PER_SEAT,
     MOVES_SHOWN,
     NOTES_SHOWN,
+    NUMBER_COPY,
     PARAMS_SHOWN,
-    PLAN_HI,
-    PLAN_LO,
-    PLAN_NUMBER,
-    PLAN_PIPS,
+    PIPS_COPY,
     PLAYED,
     PRIVATE_SIZE,
 )
@@ -245,11 +245,11 @@ def start_match(match, rules, seats, tiles, scratch, view):
     # the tile tables and notes longest_train plays with in the private table
     # (mexsim/game/kernel_longest_train.py)
     for t in range(MAX_TILES):
-        st[PLAN_LO + t] = view[TILE_LO + t]
-        st[PLAN_HI + t] = view[TILE_HI + t]
-        st[PLAN_PIPS + t] = view[TILE_PIPS + t]
+        st[LO_COPY + t] = view[TILE_LO + t]
+        st[HI_COPY + t] = view[TILE_HI + t]
+        st[PIPS_COPY + t] = view[TILE_PIPS + t]
     for k in range(MAX_NUMBERS * MAX_WORDS):
-        st[PLAN_NUMBER + k] = view[NUMBER_MASK + k]
+        st[NUMBER_COPY + k] = view[NUMBER_MASK + k]
     for k in range(LT_NOTES, LT_NOTES + MAX_PLAYERS * LT_NOTES_PER_SEAT):
         st[k] = 0
     st[MOVES_SHOWN] = 0  # the view was cleared: nothing shown is left to clear
@@ -520,8 +520,8 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                     # (mexsim/game/kernel_early_doubles.py). (The counts as np.int64:
                     # numba types the call while it sees their first values, literal 0s,
                     # and would compile it again for those)
-                    i = early_doubles_choice(st, lo, hi, number_bits, HANDS + 4 * seat, seat,
-                                             np.int64(nm), np.int64(laid), np.int64(n_open),
+                    i = early_doubles_choice(st, HANDS + 4 * seat, seat, np.int64(nm),
+                                             np.int64(laid), np.int64(n_open),
                                              params[us, 0] >= 0.5)
                 elif dispatch == Dispatch.plugin and (
                         calling[us] == Calling.longest_train_in_kernel):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from mexsim.game.private_table import HI_COPY, LO_COPY, NUMBER_COPY
 from mexsim.game.view import MAX_WORDS, MOVE_TILE, MOVE_TRAIN, OPEN_DOUBLES, TRAIN_END
 
 # unsigned: numba tests a signed index for a negative value at every access
@@ -29,11 +30,12 @@ UTRAIN_END = np.uint64(TRAIN_END)
 # decision (a third of a match of 4 x early_doubles in those atomic adds: docs/speed.md,
 # "tenth pass")
 @njit(cache=True, _nrt=False)
-def early_doubles_choice(st, lo, hi, number_bits, hand_at, seat, nm, laid, n_open,
-                         own_first):
+def early_doubles_choice(st, hand_at, seat, nm, laid, n_open, own_first):
     """The move early_doubles chooses among the nm listed in ``st`` (the kernel's
-    private table, laid out as the view), for the mover ``seat`` whose hand is the words
-    at st[hand_at:], having laid ``laid`` tiles this turn with ``n_open`` open doubles."""
+    private table, laid out as the view, with copies of the tile tables: private_table.py),
+    for the mover ``seat`` whose hand is the words at st[hand_at:], having laid ``laid``
+    tiles this turn with ``n_open`` open doubles. (One array: each array argument is
+    seven words to pass.)"""
     heaviest = 0
     heaviest_tile = st[UMOVE_TILE]
     double = -1
@@ -44,7 +46,7 @@ def early_doubles_choice(st, lo, hi, number_bits, hand_at, seat, nm, laid, n_ope
         if tile < heaviest_tile:  # tiles are numbered heaviest first
             heaviest = i
             heaviest_tile = tile
-        if lo[tile] == hi[tile]:
+        if st[LO_COPY + tile] == st[HI_COPY + tile]:
             own = st[UMOVE_TRAIN + np.uint64(i)] == seat
             if double < 0 or (own_first and own and not double_own) or (
                     (own == double_own or not own_first) and tile < double_tile):
@@ -64,10 +66,11 @@ def early_doubles_choice(st, lo, hi, number_bits, hand_at, seat, nm, laid, n_ope
             if st[UMOVE_TRAIN + np.uint64(i)] != train:
                 continue
             tile = st[UMOVE_TILE + np.uint64(i)]
-            end = hi[tile] if lo[tile] == st[UTRAIN_END + np.uint64(train)] else lo[tile]
+            a = st[LO_COPY + tile]
+            end = st[HI_COPY + tile] if a == st[UTRAIN_END + np.uint64(train)] else a
             held = np.uint64(0)
             for w in range(MAX_WORDS):
-                word = np.uint64(st[hand_at + w]) & number_bits[end * MAX_WORDS + w]
+                word = np.uint64(st[hand_at + w]) & np.uint64(st[NUMBER_COPY + end * MAX_WORDS + w])
                 if w == tile >> 6:
                     word &= ~(np.uint64(1) << np.uint64(tile & 63))
                 held |= word

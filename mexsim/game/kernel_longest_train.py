@@ -13,7 +13,7 @@ count and duty, written there before the call); the hand is the seat's words at
 HANDS, the plan is kept in the seat's block at LT_NOTES, laid out as the strategy lays
 out its notes, and the planner (mexsim.planner.router's, without the checks a
 strategy's arguments get: trusted_unweighted_chain) plans on the tile tables at
-PLAN_LO/PLAN_HI/PLAN_PIPS (mexsim/game/private_table.py). A user's copy of the file
+LO_COPY/HI_COPY/PIPS_COPY (mexsim/game/private_table.py). A user's copy of the file
 is called; tests/strategy/test_plugins.py plays one against the other, move for move,
 on every preset.
 
@@ -36,12 +36,12 @@ from mexsim.compile_notice import compiling
 from mexsim.game.bits import popcount
 from mexsim.game.private_table import (
     HANDS,
+    HI_COPY,
+    LO_COPY,
     LT_NOTES,
     LT_NOTES_PER_SEAT,
-    PLAN_HI,
-    PLAN_LO,
-    PLAN_NUMBER,
-    PLAN_PIPS,
+    NUMBER_COPY,
+    PIPS_COPY,
 )
 from mexsim.game.rules import MAX_STRATEGIES
 from mexsim.game.view import (
@@ -80,8 +80,8 @@ UMOVE_TRAIN = np.uint64(MOVE_TRAIN)
 
 @njit(inline="always")
 def _other_end(st, tile, number):
-    a = st[PLAN_LO + tile]
-    return st[PLAN_HI + tile] if a == number else a
+    a = st[LO_COPY + tile]
+    return st[HI_COPY + tile] if a == number else a
 
 
 @njit(inline="always")
@@ -142,7 +142,7 @@ def _reachable_numbers(st, start, h0, h1, h2):
         frontier &= ~(1 << x)
         for w in range(3):
             hand = h0 if w == 0 else (h1 if w == 1 else h2)
-            m = hand & np.uint64(st[PLAN_NUMBER + x * MAX_WORDS + w])
+            m = hand & np.uint64(st[NUMBER_COPY + x * MAX_WORDS + w])
             while m:
                 t = w * 64 + trailing_zeros(m)
                 m &= m - np.uint64(1)
@@ -175,7 +175,7 @@ def _plan_stands(st, notes, rnd, own_end, h0, h1, h2):
             while m:
                 t = w * 64 + trailing_zeros(m)
                 m &= m - np.uint64(1)
-                if (reach >> st[PLAN_LO + t]) & 1:
+                if (reach >> st[LO_COPY + t]) & 1:
                     valid = False
         if valid:
             _keep_hand(st, notes, h0, h1, h2)
@@ -200,8 +200,8 @@ def _replan(st, notes, rnd, own_end, h0, h1, h2):
             i += 1
     t = st[TILES]
     length, _ = trusted_unweighted_chain(
-        own_end, scratch[:n], n, st[PLAN_LO:PLAN_LO + t], st[PLAN_HI:PLAN_HI + t],
-        st[PLAN_PIPS:PLAN_PIPS + t], st[MAX_PIP], scratch[n:])
+        own_end, scratch[:n], n, st[LO_COPY:LO_COPY + t], st[HI_COPY:HI_COPY + t],
+        st[PIPS_COPY:PIPS_COPY + t], st[MAX_PIP], scratch[n:])
     length = min(length, MAX_PLAN)
     for k in range(PLAN_TILES, PLAN_TILES + 21):
         st[notes + k] = 0

@@ -40,13 +40,14 @@ FIT = DRAWS + MAX_PLAYERS
 # [MAX_PLAYERS * 4] each seat's hand (hidden, R17): a bitmask over tile numbers, word w
 # of seat s at HANDS + 4 * s + w (int64 bit patterns)
 HANDS = FIT + 4 * MAX_TRAINS
-# longest_train as the kernel plays it (mexsim/game/kernel_longest_train.py): the tile
-# tables as the view shows them ([MAX_TILES] each, zero beyond the set; the tiles
-# carrying number n, word w at PLAN_NUMBER + n * MAX_WORDS + w), and each seat's notes
-PLAN_LO = HANDS + 4 * MAX_PLAYERS
-PLAN_HI = PLAN_LO + MAX_TILES
-PLAN_PIPS = PLAN_HI + MAX_TILES
-PLAN_NUMBER = PLAN_PIPS + MAX_TILES  # [MAX_NUMBERS * MAX_WORDS]
-LT_NOTES = PLAN_NUMBER + MAX_NUMBERS * MAX_WORDS  # [MAX_PLAYERS * LT_NOTES_PER_SEAT]
+# the built-ins the kernel plays on this table (mexsim/game/kernel_longest_train.py,
+# kernel_early_doubles.py) read the tile tables here, as the view shows them
+# ([MAX_TILES] each, zero beyond the set; the tiles carrying number n, word w at
+# NUMBER_COPY + n * MAX_WORDS + w); longest_train keeps each seat's notes here
+LO_COPY = HANDS + 4 * MAX_PLAYERS
+HI_COPY = LO_COPY + MAX_TILES
+PIPS_COPY = HI_COPY + MAX_TILES
+NUMBER_COPY = PIPS_COPY + MAX_TILES  # [MAX_NUMBERS * MAX_WORDS]
+LT_NOTES = NUMBER_COPY + MAX_NUMBERS * MAX_WORDS  # [MAX_PLAYERS * LT_NOTES_PER_SEAT]
 LT_NOTES_PER_SEAT = MAX_MEMORY
 PRIVATE_SIZE = LT_NOTES + MAX_PLAYERS * LT_NOTES_PER_SEAT - SIZE
