@@ -242,8 +242,8 @@ def start_match(match, rules, seats, tiles, scratch, view):
     fill_static_view(view, match, P, N, lo, hi, pips, number_mask)
     for i in range(HAND):  # a loop, not a slice copy: see _event
         st[i] = view[i]
-    # the tile tables and notes longest_train plays with in the private table
-    # (mexsim/game/kernel_longest_train.py)
+    # the tile tables that the built-ins the kernel plays read in the private table, and
+    # longest_train's notes there (mexsim/game/private_table.py)
     for t in range(MAX_TILES):
         st[LO_COPY + t] = view[TILE_LO + t]
         st[HI_COPY + t] = view[TILE_HI + t]
