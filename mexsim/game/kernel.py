@@ -95,7 +95,6 @@ from mexsim.game.view import (
     MAX_NUMBERS,
     MAX_PARAMS,
     MAX_PIP,
-    MAX_PLAYERS,
     MAX_TILES,
     MAX_TRAINS,
     MAX_WORDS,
@@ -250,7 +249,7 @@ def start_match(match, rules, seats, tiles, scratch, view):
         st[PIPS_COPY + t] = view[TILE_PIPS + t]
     for k in range(MAX_NUMBERS * MAX_WORDS):
         st[NUMBER_COPY + k] = view[NUMBER_MASK + k]
-    for k in range(LT_NOTES, LT_NOTES + MAX_PLAYERS * LT_NOTES_PER_SEAT):
+    for k in range(LT_NOTES, LT_NOTES + P * LT_NOTES_PER_SEAT):  # the seats at the table
         st[k] = 0
     st[MOVES_SHOWN] = 0  # the view was cleared: nothing shown is left to clear
     st[PARAMS_SHOWN] = 0
