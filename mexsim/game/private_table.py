@@ -20,6 +20,7 @@ from mexsim.game.view import (
     SIZE,
     TILE_LO,
 )
+from mexsim.planner.dense import SCRATCH as DENSE_SCRATCH
 
 # bookkeeping slots (where the view keeps its tile table): how many moves, params and
 # notes the last decision showed, so that what lies beyond can be cleared
@@ -50,4 +51,9 @@ PIPS_COPY = HI_COPY + MAX_TILES
 NUMBER_COPY = PIPS_COPY + MAX_TILES  # [MAX_NUMBERS * MAX_WORDS]
 LT_NOTES = NUMBER_COPY + MAX_NUMBERS * MAX_WORDS  # [MAX_PLAYERS * LT_NOTES_PER_SEAT]
 LT_NOTES_PER_SEAT = MAX_MEMORY
-PRIVATE_SIZE = LT_NOTES + MAX_PLAYERS * LT_NOTES_PER_SEAT - SIZE
+# [DENSE_WORDS] the dense planner's scratch for longest_train's plans (~164 KiB, each
+# word read only after a plan wrote it): a plan there pays no malloc and free
+# (docs/speed.md, "eleventh pass")
+DENSE = LT_NOTES + MAX_PLAYERS * LT_NOTES_PER_SEAT
+DENSE_WORDS = DENSE_SCRATCH
+PRIVATE_SIZE = DENSE + DENSE_WORDS - SIZE

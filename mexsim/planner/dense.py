@@ -130,6 +130,15 @@ def dense_chain(start, hand, n, lo, hi, max_pip, chain):
     return _plan(s, s, None, start, hand, n, lo, hi, max_pip, chain)
 
 
+@njit(inline="always")
+def dense_chain_in(s, start, hand, n, lo, hi, max_pip, chain):
+    """dense_chain in the caller's scratch ``s`` (SCRATCH int64s, their values any: each
+    is written before it is read), for a caller that plans often (the kernel's
+    longest_train, mexsim/game/kernel_longest_train.py): no malloc and free of ~164
+    KiB a plan. Inlined: the call is _plan's."""
+    return _plan(s, s, None, start, hand, n, lo, hi, max_pip, chain)
+
+
 @njit(cache=True, _nrt=True)
 def weighted_dense_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
     """dense_chain for weighted hands: a tile is worth 1 + pip_weight * pips (floats,

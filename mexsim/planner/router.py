@@ -59,7 +59,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from mexsim.planner.dense import dense_chain, weighted_dense_chain
+from mexsim.planner.dense import dense_chain, dense_chain_in, weighted_dense_chain
 from mexsim.planner.limits import SWITCH_STEPS, WIDTH
 from mexsim.planner.sparse import sparse_chain, sparse_count_chain
 
@@ -92,16 +92,6 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
 
 
 @njit(cache=True, inline="always")
-def trusted_unweighted_chain(start, hand, n, lo, hi, pips, max_pip, chain):
-    """``longest_unweighted_chain`` without its checks of the arguments, the same chain:
-    for the kernel's own use (mexsim/game/kernel_longest_train.py), whose hand, tile
-    tables and scratch are its own and never a strategy's, and where the checks' pass
-    over the hand was ~3 % of a match of 4 x longest_train (docs/speed.md, "tenth
-    pass"). A strategy calls longest_chain."""
-    return _route(start, hand, n, lo, hi, pips, 0.0, max_pip, chain)
-
-
-@njit(cache=True, inline="always")
 def _route(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
     """longest_chain's body after its checks: the shortcuts, then the paths."""
     if n <= 1:  # no choice to make: no graph either
@@ -127,12 +117,35 @@ def _route(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
             return 0, 0.0
         chain[0] = double
         return 1, 1.0 + pip_weight * pips[double]
+    return _paths(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain, None)
+
+
+@njit(cache=True, inline="always")
+def trusted_joined_unweighted_chain(start, hand, n, lo, hi, pips, max_pip, chain,
+                                    dense_scratch):
+    """``longest_unweighted_chain``'s chain without its checks or shortcuts: for the
+    kernel's own use (mexsim/game/kernel_longest_train.py), whose hand, tile tables and
+    scratch are its own and never a strategy's (the checks' pass over the hand was ~3 %
+    of a match of 4 x longest_train), and which has seen on its bitmask hand that
+    ``n >= 2`` and a tile other than start's double joins start (a few instructions on
+    words; _route's pass over the tile list was ~2 %: docs/speed.md, "tenth" and
+    "eleventh pass"). A strategy calls longest_chain."""
+    return _paths(start, hand, n, lo, hi, pips, 0.0, max_pip, chain, dense_scratch)
+
+
+@njit(cache=True, inline="always")
+def _paths(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain, dense_scratch):
+    """The sparse path, then the dense one, for a hand of two tiles or more in which a
+    tile other than start's double joins start. The unweighted dense path plans in
+    ``dense_scratch`` (dense.SCRATCH words) when given, else in one of its own."""
     if pip_weight == 0.0:  # every tile worth 1: counts
         sparse, length, value = sparse_count_chain(start, hand, n, lo, hi, max_pip, chain,
                                                    np.int64(SWITCH_STEPS))
         if sparse:
             return length, value
-        return dense_chain(start, hand, n, lo, hi, max_pip, chain)
+        if dense_scratch is None:
+            return dense_chain(start, hand, n, lo, hi, max_pip, chain)
+        return dense_chain_in(dense_scratch, start, hand, n, lo, hi, max_pip, chain)
     sparse, length, value = sparse_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip,
                                          chain, np.int64(SWITCH_STEPS))
     if sparse:

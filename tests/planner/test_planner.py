@@ -15,14 +15,15 @@ from itertools import pairwise
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from mexsim.game.tiles import tile_set
+from mexsim.planner import dense
 from mexsim.planner.brute_force import longest_chain_brute_force
 from mexsim.planner.dense import weighted_dense_chain
 from mexsim.planner.general import general_chain
-from mexsim.planner.router import longest_unweighted_chain, trusted_unweighted_chain
+from mexsim.planner.router import longest_unweighted_chain, trusted_joined_unweighted_chain
 from tests.strategy.test_strategies import (
     assert_plan_is_best,
     best_value,
@@ -267,16 +268,23 @@ def test_dense_planner_equals_the_general_planner(seed):
 @settings(max_examples=300, deadline=None)
 @given(hands({6: (0, 17), 9: (0, 20), 12: (0, 24), 15: (0, 30)}, UNWEIGHTED))
 def test_the_kernels_unchecked_planner_plans_the_same_chain(case):
-    """trusted_unweighted_chain, which the kernel's longest_train plans with (its
-    arguments are the kernel's own), is longest_unweighted_chain without the checks of
-    its arguments: the same chain, tile for tile, on every set up to double-15."""
+    """trusted_joined_unweighted_chain, which the kernel's longest_train plans with once
+    it has seen that a tile other than start's double joins start (its arguments are
+    the kernel's own), is longest_unweighted_chain without its checks and shortcuts:
+    the same chain, tile for tile, on every set up to double-15, whatever its dense
+    path's scratch held before."""
     max_pip, hand, start, _ = case
     lo, hi, pips = tables(max_pip)
+    assume(len(hand) >= 2 and any(lo[t] != hi[t] and start in (lo[t], hi[t])
+                                  for t in hand))
     tiles = np.array(hand, dtype=np.int64)
-    chains = [np.full(max(1, len(hand)), -1, dtype=np.int64) for _ in range(2)]
+    chains = [np.full(len(hand), -1, dtype=np.int64) for _ in range(2)]
     checked = longest_unweighted_chain(start, tiles, len(hand), lo, hi, pips, max_pip,
                                        chains[0])
-    unchecked = trusted_unweighted_chain(start, tiles, len(hand), lo, hi, pips, max_pip,
-                                         chains[1])
+    # its dense path plans in the kernel's scratch, which holds what the last plan
+    # left: garbage here
+    scratch = np.random.default_rng(len(hand)).integers(-2**62, 2**62, dense.SCRATCH)
+    unchecked = trusted_joined_unweighted_chain(start, tiles, len(hand), lo, hi, pips,
+                                                max_pip, chains[1], scratch)
     assert checked == unchecked
     assert chains[0].tolist() == chains[1].tolist()
