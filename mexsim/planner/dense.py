@@ -72,7 +72,7 @@ from mexsim.planner.limits import (
     WALKS,
     WIDTH,
 )
-from mexsim.planner.state_table import full, grown, new_table, seen_before
+from mexsim.planner.state_table import FIRST_SIZE, full, regrow, seen_before
 
 CAP = 14  # numbers the T-join bound matches exactly (odd ones, start, stand-in)
 # int scratch: adjacency words; tile of (x, y); edge number of (x, y) for the table;
@@ -114,10 +114,17 @@ WT = DFS + 3 * WIDTH
 DW = WT + WIDTH * WIDTH
 MINW = DW + WIDTH
 DP = MINW + 1
-# ~164 KiB, most of it DP: on the heap, not in the plan's frame (stack_array) as the
-# sparse path's, which crashed threads of 128 KiB stacks (musl's default) where the
-# heap's did not; a plan pays ~120 ns for its malloc
-SCRATCH = DP + (1 << CAP)
+# The search's table of states (mexsim/planner/state_table.py) in the scratch: its
+# ends, then its tile sets, each in two halves of TABLE_CAP entries (a table grows from
+# one half into the other). A search that outgrows a half is asked again with a larger
+# table on the heap (_search_on_heap).
+TABLE_CAP = 1 << 12
+TABLE = DP + (1 << CAP)
+# ~292 KiB, most of it DP and the table: on the heap (or the kernel's private table),
+# not in the plan's frame (stack_array) as the sparse path's, which crashed threads of
+# 128 KiB stacks (musl's default) where the heap's did not; a plan pays ~120 ns for
+# its malloc
+SCRATCH = TABLE + 4 * TABLE_CAP
 
 
 # with reference counts (numba's _nrt), whoever calls it: it makes its scratch and the
@@ -165,9 +172,9 @@ def weighted_dense_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chai
 
 # The helpers below make no array, and are compiled without numba's reference counts
 # (_nrt=False): each array argument's count was taken and dropped at every call, atomic
-# adds that were a fifth of the dense path's time. _search makes its table of states
-# and keeps them; it says so, since a callee that does not inherits its caller's
-# setting.
+# adds that were a fifth of the dense path's time. _search_on_heap makes its table of
+# states and keeps them; it says so, since a callee that does not inherits its
+# caller's setting.
 @callee(_nrt=False)
 def _tile(f, w, x, y):
     """The value of tile x|y: 1 unweighted (w None), else its float value."""
@@ -781,18 +788,57 @@ def _walks(s, f, w, start, root, seen0, dbl):
     return best_value, best_len
 
 
-@callee(_nrt=True)
+@callee(_nrt=False)
 def _search(s, f, w, start, root, seen, dbl, m, threshold, stop, budget):
+    """_search_in with its table of states in the scratch (TABLE): no allocation and no
+    reference counts, which were ~2 % of a match of 4 x longest_train when each of a
+    plan's searches made, counted and freed a table on the heap (docs/speed.md,
+    "eleventh pass"). A search that outgrows the scratch's table is asked again from
+    the start with a larger one on the heap: the same search, so the same answer."""
+    tab_v = s[TABLE:TABLE + 2 * TABLE_CAP]
+    tab_m = s[TABLE + 2 * TABLE_CAP:TABLE + 4 * TABLE_CAP].view(np.uint64)
+    found, value, length, nodes = _search_in(s, f, w, start, root, seen, dbl, m,
+                                             threshold, stop, budget, tab_v, tab_m)
+    if nodes < 0:
+        return _search_on_heap(s, f, w, start, root, seen, dbl, m, threshold, stop,
+                               budget)
+    return found, value, length, nodes
+
+
+@callee(_nrt=True)
+def _search_on_heap(s, f, w, start, root, seen, dbl, m, threshold, stop, budget):
+    """_search_in with its table on the heap, 16 times the scratch's and then larger
+    until the search fits (with numba's reference counts, for the table's arrays)."""
+    cap = 16 * TABLE_CAP
+    while True:
+        tab_v = np.empty(2 * cap, dtype=np.int64)
+        tab_m = np.empty(2 * cap, dtype=np.uint64)
+        found, value, length, nodes = _search_in(s, f, w, start, root, seen, dbl, m,
+                                                 threshold, stop, budget, tab_v, tab_m)
+        if nodes >= 0:
+            return found, value, length, nodes
+        cap *= 16
+
+
+@callee(_nrt=False)
+def _search_in(s, f, w, start, root, seen, dbl, m, threshold, stop, budget, tab_v, tab_m):
     """Depth-first branch and bound for the best trail from start worth more than
     threshold, in at most ``budget`` nodes; ``stop`` bounds every trail, so one worth
     it ends the search. Returns (found, value, length, nodes); the trail's numbers go
     to BEST[1:]. Out of budget, the best found so far (and nodes > budget). Weighted,
     values are floats compared within EPS, and the T-join bound (a Dijkstra from each
-    odd number) is taken from DENSE_TJOIN_WEIGHTED cheapest tiles' worth."""
+    odd number) is taken from DENSE_TJOIN_WEIGHTED cheapest tiles' worth. The table of
+    states (state_table.py) lives in tab_v and tab_m, two halves each, grown from one
+    half into the other; a search that would outgrow a half returns nodes -1, the
+    words as it found them."""
+    cap = tab_v.shape[0] // 2
     eps = _eps(w)
     limit = DENSE_TJOIN_FROM if w is None else DENSE_TJOIN_WEIGHTED * f[MINW]
     memo = m <= 64
-    table_v, table_m = new_table(memo)
+    half = 0
+    table_v = tab_v[:FIRST_SIZE]
+    table_m = tab_m[:FIRST_SIZE]
+    table_v[:] = -1
     n_table = 0
     mask = np.uint64(0)
     best_value = threshold
@@ -824,7 +870,20 @@ def _search(s, f, w, start, root, seen, dbl, m, threshold, stop, budget):
                 if not prune:
                     n_table += 1
                     if full(table_v, n_table):
-                        table_v, table_m = grown(table_v, table_m)
+                        size = 2 * table_v.shape[0]
+                        if size > cap:  # too big for these halves: unwind
+                            while depth > 0:
+                                u = s[AT + depth - 1]
+                                x = s[AT + depth]
+                                s[ADJ + u] |= 1 << x
+                                s[ADJ + x] |= 1 << u
+                                depth -= 1
+                            return False, best_value, 0, np.int64(-1)
+                        half = 1 - half
+                        new_v = tab_v[half * cap:half * cap + size]
+                        new_m = tab_m[half * cap:half * cap + size]
+                        regrow(table_v, table_m, new_v, new_m)
+                        table_v, table_m = new_v, new_m
             if not prune:
                 reach, n_odd, quick_loss, odd, bonus = _reach(s, f, w, v, seen, dbl)
                 prune = value + reach - quick_loss <= best_value + eps

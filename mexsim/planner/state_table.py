@@ -60,6 +60,17 @@ def grown(table_v, table_m):
     size = 2 * table_v.shape[0]
     new_v = np.full(size, -1, dtype=np.int64)
     new_m = np.zeros(size, dtype=np.uint64)
+    regrow(table_v, table_m, new_v, new_m)
+    return new_v, new_m
+
+
+@njit(cache=True, inline="always")
+def regrow(table_v, table_m, new_v, new_m):
+    """The entries of one table inserted into another, larger (a power of two), whose
+    ends are all -1 (empty): for a caller that keeps its tables in memory of its own
+    (mexsim/planner/dense.py's scratch)."""
+    size = new_v.shape[0]
+    new_v[:] = -1
     for i in range(table_v.shape[0]):
         if table_v[i] >= 0:
             slot = _slot(table_v[i], table_m[i], size)
@@ -67,4 +78,3 @@ def grown(table_v, table_m):
                 slot = (slot + 1) & (size - 1)
             new_v[slot] = table_v[i]
             new_m[slot] = table_m[i]
-    return new_v, new_m
