@@ -186,9 +186,9 @@ def _plan_stands(st, notes, rnd, own_end, h0, h1, h2):
 
 @njit(inline="always")
 def _start_tiles(st, start, h0, h1, h2):
-    """(Whether a tile of the hand other than start's double joins start; start's double
-    if held, else -1), from the words of the tiles on each number (NUMBER_COPY)."""
-    joined = False
+    """(A tile of the hand other than start's double that joins start, start's double;
+    each -1 if none), from the words of the tiles on each number (NUMBER_COPY)."""
+    joined = -1
     double = -1
     for w in range(3):
         hand = h0 if w == 0 else (h1 if w == 1 else h2)
@@ -199,7 +199,7 @@ def _start_tiles(st, start, h0, h1, h2):
             if st[LO_COPY + t] == st[HI_COPY + t]:
                 double = t
             else:
-                joined = True
+                joined = t
     return joined, double
 
 
@@ -212,11 +212,8 @@ def _replan(st, notes, rnd, own_end, h0, h1, h2):
     # own_end (~18 % of the plans), or the hand is one tile, the chain is that tile or
     # nothing (the router's _route finds the same on the tile list, after it is made)
     joined, double = _start_tiles(st, own_end, h0, h1, h2)
-    if n <= 1 or not joined:
-        tile = double
-        if n == 1 and joined:
-            tile = np.int64(trailing_zeros(h0) if h0 else (
-                64 + trailing_zeros(h1) if h1 else 128 + trailing_zeros(h2)))
+    if n <= 1 or joined < 0:
+        tile = joined if joined >= 0 else double  # (one tile in hand, or none joined)
         length = 0
         if tile >= 0:
             scratch[n] = tile

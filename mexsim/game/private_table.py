@@ -51,7 +51,7 @@ PIPS_COPY = HI_COPY + MAX_TILES
 NUMBER_COPY = PIPS_COPY + MAX_TILES  # [MAX_NUMBERS * MAX_WORDS]
 LT_NOTES = NUMBER_COPY + MAX_NUMBERS * MAX_WORDS  # [MAX_PLAYERS * LT_NOTES_PER_SEAT]
 LT_NOTES_PER_SEAT = MAX_MEMORY
-# [DENSE_WORDS] the dense planner's scratch for longest_train's plans (~164 KiB, each
+# [DENSE_WORDS] the dense planner's scratch for longest_train's plans (~292 KiB, each
 # word read only after a plan wrote it): a plan there pays no malloc and free
 # (docs/speed.md, "eleventh pass")
 DENSE = LT_NOTES + MAX_PLAYERS * LT_NOTES_PER_SEAT

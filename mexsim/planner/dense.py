@@ -141,7 +141,7 @@ def dense_chain(start, hand, n, lo, hi, max_pip, chain):
 def dense_chain_in(s, start, hand, n, lo, hi, max_pip, chain):
     """dense_chain in the caller's scratch ``s`` (SCRATCH int64s, their values any: each
     is written before it is read), for a caller that plans often (the kernel's
-    longest_train, mexsim/game/kernel_longest_train.py): no malloc and free of ~164
+    longest_train, mexsim/game/kernel_longest_train.py): no malloc and free of ~292
     KiB a plan. Inlined: the call is _plan's."""
     return _plan(s, s, None, start, hand, n, lo, hi, max_pip, chain)
 
@@ -820,6 +820,17 @@ def _search_on_heap(s, f, w, start, root, seen, dbl, m, threshold, stop, budget)
         cap *= 16
 
 
+@njit(inline="always")
+def _unwind(s, depth):
+    """The tiles of a trail ``depth`` steps deep put back in the words (ADJ)."""
+    while depth > 0:
+        u = s[AT + depth - 1]
+        x = s[AT + depth]
+        s[ADJ + u] |= 1 << x
+        s[ADJ + x] |= 1 << u
+        depth -= 1
+
+
 @callee(_nrt=False)
 def _search_in(s, f, w, start, root, seen, dbl, m, threshold, stop, budget, tab_v, tab_m):
     """Depth-first branch and bound for the best trail from start worth more than
@@ -856,12 +867,7 @@ def _search_in(s, f, w, start, root, seen, dbl, m, threshold, stop, budget, tab_
         if entering:
             nodes += 1
         if nodes > budget or best_value >= stop - eps:
-            while depth > 0:  # unwind, keeping the best
-                u = s[AT + depth - 1]
-                x = s[AT + depth]
-                s[ADJ + u] |= 1 << x
-                s[ADJ + x] |= 1 << u
-                depth -= 1
+            _unwind(s, depth)  # keeping the best
             break
         if entering:
             entering = False
@@ -871,13 +877,8 @@ def _search_in(s, f, w, start, root, seen, dbl, m, threshold, stop, budget, tab_
                     n_table += 1
                     if full(table_v, n_table):
                         size = 2 * table_v.shape[0]
-                        if size > cap:  # too big for these halves: unwind
-                            while depth > 0:
-                                u = s[AT + depth - 1]
-                                x = s[AT + depth]
-                                s[ADJ + u] |= 1 << x
-                                s[ADJ + x] |= 1 << u
-                                depth -= 1
+                        if size > cap:  # too big for these halves
+                            _unwind(s, depth)
                             return False, best_value, 0, np.int64(-1)
                         half = 1 - half
                         new_v = tab_v[half * cap:half * cap + size]

@@ -58,7 +58,7 @@ def full(table_v, n_table):
 def grown(table_v, table_m):
     """The table doubled, its entries re-inserted."""
     size = 2 * table_v.shape[0]
-    new_v = np.full(size, -1, dtype=np.int64)
+    new_v = np.empty(size, dtype=np.int64)
     new_m = np.zeros(size, dtype=np.uint64)
     regrow(table_v, table_m, new_v, new_m)
     return new_v, new_m
@@ -66,9 +66,9 @@ def grown(table_v, table_m):
 
 @njit(cache=True, inline="always")
 def regrow(table_v, table_m, new_v, new_m):
-    """The entries of one table inserted into another, larger (a power of two), whose
-    ends are all -1 (empty): for a caller that keeps its tables in memory of its own
-    (mexsim/planner/dense.py's scratch)."""
+    """The entries of one table inserted into another, larger (a power of two), which
+    is emptied first (its ends all -1): grown's, and that of a caller that keeps its
+    tables in memory of its own (mexsim/planner/dense.py's scratch)."""
     size = new_v.shape[0]
     new_v[:] = -1
     for i in range(table_v.shape[0]):
