@@ -34,6 +34,7 @@ import importlib.util
 import logging
 import os
 import shutil
+import signal
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -48,7 +49,7 @@ from mexsim.tournament.config import Config
 from mexsim.tournament.socket_folder import own_fork_server_folder
 from mexsim.tournament.stale_scratch import remove_stale_scratch, scratch_folder
 from mexsim.tournament.worker_malloc import restore_mmap_threshold
-from mexsim.tournament.worker_signals import start_resource_tracker
+from mexsim.tournament.worker_signals import ignored_by_children, start_resource_tracker
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from mexsim.strategy.registry import StrategyInfo
@@ -110,7 +111,9 @@ def start_workers_early(address: str | None) -> None:
     own_fork_server_folder()  # named for us, its socket's path within AF_UNIX's limit
     multiprocessing.get_context("forkserver").set_forkserver_preload(LOCAL_PRELOAD)
     start_resource_tracker()  # before the fork server, which would start it otherwise
-    forkserver.ensure_running()  # it and its forks, the workers, ignore Ctrl-C (preload)
+    # it and its forks, the workers, ignore Ctrl-C and a hangup from their start on
+    with ignored_by_children({signal.SIGINT, signal.SIGHUP}):
+        forkserver.ensure_running()
 
 
 def strategy_sources(config: Config) -> dict[str, tuple[str, str, str]]:

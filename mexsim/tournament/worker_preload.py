@@ -16,12 +16,12 @@ report a problem there in mexsim's usual one line. Importing this module is what
 fork server does with it; nothing else imports it.
 
 It is the fork server's first preload, and its first act is to ignore Ctrl-C and a
-terminal's hangup: a Ctrl-C reaches every process of the terminal's group, and one that
-came while the fork server imported Dask and numba (its first seconds) printed a
-KeyboardInterrupt traceback of ~40 lines over the command's one line. The command
-stops the run and ends the fork server and the workers itself; multiprocessing's fork
-server ignores SIGINT anyway once its preload is done, and its forks, the workers,
-keep both dispositions.
+terminal's hangup for good: the command starts the fork server with both ignored already
+(worker_signals.ignored_by_children: a Ctrl-C reaches every process of the terminal's
+group, and one that came while the fork server started printed a KeyboardInterrupt
+traceback over the command's one line), and blocked, which this lifts. The command
+stops the run and ends the fork server and the workers itself; its forks, the
+workers, keep both dispositions.
 """
 
 from __future__ import annotations
@@ -30,6 +30,9 @@ import signal
 
 signal.signal(signal.SIGINT, signal.SIG_IGN)
 signal.signal(signal.SIGHUP, signal.SIG_IGN)
+# started with both ignored and blocked (worker_signals.ignored_by_children): ignored
+# for good now, so no longer held back
+signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGHUP})
 
 import contextlib  # noqa: E402  after the signals: the imports are the seconds to cover
 
