@@ -49,7 +49,7 @@ from mexsim.tournament.config import Config
 from mexsim.tournament.socket_folder import own_fork_server_folder
 from mexsim.tournament.stale_scratch import remove_stale_scratch, scratch_folder
 from mexsim.tournament.worker_malloc import restore_mmap_threshold
-from mexsim.tournament.worker_signals import ignored_by_children, start_resource_tracker
+from mexsim.tournament.worker_signals import blocked_in_children, start_resource_tracker
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from mexsim.strategy.registry import StrategyInfo
@@ -111,8 +111,10 @@ def start_workers_early(address: str | None) -> None:
     own_fork_server_folder()  # named for us, its socket's path within AF_UNIX's limit
     multiprocessing.get_context("forkserver").set_forkserver_preload(LOCAL_PRELOAD)
     start_resource_tracker()  # before the fork server, which would start it otherwise
-    # it and its forks, the workers, ignore Ctrl-C and a hangup from their start on
-    with ignored_by_children({signal.SIGINT, signal.SIGHUP}):
+    # it and its forks, the workers, never take Ctrl-C or a hangup: blocked from its
+    # start, ignored from its preload on (the tracker is up: ensure_running, which
+    # would unblock SIGINT after starting one, leaves the mask alone)
+    with blocked_in_children({signal.SIGINT, signal.SIGHUP}):
         forkserver.ensure_running()
 
 

@@ -16,11 +16,11 @@ report a problem there in mexsim's usual one line. Importing this module is what
 fork server does with it; nothing else imports it.
 
 It is the fork server's first preload, and its first act is to ignore Ctrl-C and a
-terminal's hangup for good: the command starts the fork server with both ignored already
-(worker_signals.ignored_by_children: a Ctrl-C reaches every process of the terminal's
-group, and one that came while the fork server started printed a KeyboardInterrupt
-traceback over the command's one line), and blocked, which this lifts. The command
-stops the run and ends the fork server and the workers itself; its forks, the
+terminal's hangup for good, and then to unblock them: the command starts the fork
+server with both blocked (worker_signals.blocked_in_children), as a Ctrl-C reaches
+every process of the terminal's group, and one that came while the fork server
+started printed a KeyboardInterrupt traceback over the command's one line. The
+command stops the run and ends the fork server and the workers itself; its forks, the
 workers, keep both dispositions.
 """
 
@@ -30,8 +30,8 @@ import signal
 
 signal.signal(signal.SIGINT, signal.SIG_IGN)
 signal.signal(signal.SIGHUP, signal.SIG_IGN)
-# started with both ignored and blocked (worker_signals.ignored_by_children): ignored
-# for good now, so no longer held back
+# started with both blocked (worker_signals.blocked_in_children): ignored for good
+# now, so a Ctrl-C held back meanwhile is dropped when they are unblocked
 signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGHUP})
 
 import contextlib  # noqa: E402  after the signals: the imports are the seconds to cover
