@@ -50,7 +50,19 @@ SHOW_TRACEBACK = "MEXSIM_TRACEBACK"  # set (to anything) to see an internal erro
 def _fail(message: str, status: int = USAGE_ERROR) -> None:
     text = " ".join(message.split())
     print(f"mexsim: error: {text}", file=sys.stderr)
+    if status == INTERRUPTED:
+        _forget_the_interrupt()
     sys.exit(status)
+
+
+def _forget_the_interrupt() -> None:
+    """A Ctrl-C the command has answered is no longer CPython's to answer: when its
+    KeyboardInterrupt left code run by ``exec`` or ``eval`` of a string (namedtuple,
+    dataclasses and numba load so; a strategy file may too), CPython marked it as
+    unhandled, and ``python -m mexsim`` then ended by SIGINT after the command's line
+    instead of with its status. Each string ``exec`` clears that mark as it begins,
+    and this one raises nothing to set it again."""
+    exec("")
 
 
 def _internal_error(exc: Exception) -> None:

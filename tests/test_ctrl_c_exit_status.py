@@ -1,0 +1,53 @@
+"""A Ctrl-C the command answers ends ``python -m mexsim`` with its documented status,
+130, wherever the signal found it: also inside code that a library (or a strategy file)
+runs with ``exec`` or ``eval`` of a string, which namedtuple, dataclasses and numba do
+as they load. CPython takes a KeyboardInterrupt that leaves such a string for one that
+no one handled, and ``python -m`` then ends by SIGINT (-2) after the command's one line,
+whatever status the command chose (seen as a rare flake of a Ctrl-C test)."""
+
+from __future__ import annotations
+
+import signal
+from pathlib import Path
+
+import pytest
+
+from tests.tournament.runs import config_text, finish, mexsim, wait_until, write_config
+
+STRATEGY = '''\
+exec("import os, pathlib, time\\n"
+     "pathlib.Path({marks!r}, str(os.getpid())).touch()\\n"
+     "time.sleep(60)\\n")
+
+from mexsim.strategy.api import strategy
+
+NAME = "slow_to_load"
+DESCRIPTION = "sleeps inside exec as it loads, until a Ctrl-C"
+
+
+@strategy
+def decide(view, params):
+    return 0
+'''
+
+
+@pytest.mark.parametrize("command", ["run", "strategies"])
+def test_ctrl_c_inside_a_string_exec_ends_with_status_130(tmp_path: Path,
+                                                          command: str) -> None:
+    marks = tmp_path / "loading"
+    marks.mkdir()
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "slow_to_load.py").write_text(STRATEGY.format(marks=str(marks)))
+    players = '[[players]]\nstrategy = "slow_to_load"\n[[players]]\nstrategy = "greedy"\n'
+    cfg = write_config(tmp_path, config_text(tmp_path / "r", matches=8, players=players))
+    args = (["run", cfg, "--strategies", mine, "--workers", "1", "--quiet"]
+            if command == "run" else ["strategies", "--strategies", mine])
+    proc = mexsim(*args)
+    wait_until(proc, lambda: (marks / str(proc.pid)).exists(),
+               "the command never loaded the strategy file")
+    proc.send_signal(signal.SIGINT)
+    code, _, err = finish(proc, 60)
+    assert code == 130, err
+    lines = [line for line in err.splitlines() if not line.startswith("mexsim: compiling")]
+    assert lines == ["mexsim: error: interrupted"], err  # the first run's notice aside
