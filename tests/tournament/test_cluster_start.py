@@ -285,7 +285,7 @@ def _signal_sets(pid: int) -> dict[str, set[int]]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc")
-def test_the_cluster_s_helper_processes_ignore_ctrl_c_and_a_hangup_from_their_start(
+def test_the_cluster_s_helper_processes_never_take_ctrl_c_or_a_hangup(
         tmp_path: Path) -> None:
     """The fork server ignored Ctrl-C only once its preload ran, after its interpreter
     had started and imported mexsim (~0.3 s, more on a busy machine): a Ctrl-C in that
