@@ -146,7 +146,8 @@ def is_builtin(func: Callable) -> bool:
 
 def strategy(func: Callable) -> Dispatcher:
     """Compile ``decide`` once for the fixed signature, cached on disk (numba checks the
-    strategy file's own timestamp, so an edited strategy is recompiled, never stale).
+    strategy file's own timestamp, so an edited strategy is recompiled, never stale)
+    when mexsim imports the file.
 
     A user's strategy, and the not yet compiled ``@njit`` helpers of its own file, get
     numba's bounds check: a stray index must raise, never corrupt the game's memory. So
@@ -168,7 +169,14 @@ def strategy(func: Callable) -> Dispatcher:
     # counts: they took and dropped the view's count twice a decision, each an atomic
     # add (~3.5 % of a match of 4 x longest_train, docs/speed.md). A user's decide may
     # make arrays, and keeps them.
-    return njit(DECIDE_SIGNATURE, cache=True, boundscheck=checked, _nrt=checked)(func)
+    # numba's cache keeps the module's name and imports it again to load decide: only
+    # the names mexsim imports strategy files under (registry.strategy_module_name) can
+    # be imported so in another process. A file a user imports themselves (``import
+    # mine`` in a notebook) compiles afresh: loading the registry's copy failed there.
+    from mexsim.strategy.registry import BUILTIN_PACKAGE, USER_MODULE_PREFIX
+
+    cache = func.__module__.startswith((BUILTIN_PACKAGE, USER_MODULE_PREFIX))
+    return njit(DECIDE_SIGNATURE, cache=cache, boundscheck=checked, _nrt=checked)(func)
 
 
 @njit(cache=True, _nrt=False)  # as the built-ins' decide (above), whoever calls it first

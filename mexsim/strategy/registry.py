@@ -29,6 +29,8 @@ from mexsim.errors import ConfigError, StrategyFileWarning
 from mexsim.strategy.limits import MAX_MEMORY, MAX_PARAMS
 
 BUILTIN_STRATEGIES = Path(__file__).resolve().parent / "builtin"
+BUILTIN_PACKAGE = "mexsim.strategy.builtin."  # + a built-in's file stem: its module
+USER_MODULE_PREFIX = "mexsim_strategy_"  # + a user's file stem and path digest
 DROP_IN_FOLDER = "strategies"  # looked for in the working directory
 NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
 
@@ -149,17 +151,12 @@ def _declared_name(path: Path) -> str:
 
 def load_strategy_file(path: Path) -> StrategyInfo:
     """Import one strategy file and check what it defines; ConfigError names the file."""
-    from mexsim.strategy.api import DECIDE_SIGNATURE, is_builtin
-
-    # A name stable across processes: numba's on-disk cache refers to it when loading,
-    # so it is the file's, not the spelling's ('odd.py', './odd.py' or a full path: the
-    # cache is the same, and a name it was not written with failed to import).
-    # os.fsencode: a name with bytes that are not UTF-8 (surrogate escapes) is its bytes
-    digest = hashlib.sha1(os.fsencode(os.path.realpath(path))).hexdigest()[:12]
-    # the stem's word characters only: numba's name mangler encodes the module's name in
-    # UTF-8, which a name's surrogate escapes (bytes that are not UTF-8) cannot be
-    stem = re.sub(r"\W", "_", path.stem)
-    module_name = f"mexsim_strategy_{stem}_{digest}"
+    module_name = strategy_module_name(path)
+    if module_name.startswith(BUILTIN_PACKAGE):
+        # imported as the package's own module: the one a user's strategy that calls
+        # it imports too (maybe already), not a second with a decide of its own
+        with compiling(f"strategy {path.stem}"):
+            return _strategy_info(path, importlib.import_module(module_name))
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:
         raise ConfigError(f"{path}: cannot be imported as a strategy")
@@ -167,7 +164,7 @@ def load_strategy_file(path: Path) -> StrategyInfo:
     sys.modules[module_name] = module
     from numba.core.errors import NumbaError
 
-    from mexsim.strategy.vetting import compile_error_line, vet_strategy
+    from mexsim.strategy.vetting import compile_error_line
 
     try:
         with compiling(f"strategy {path.stem}"):  # @strategy compiles decide at import
@@ -194,6 +191,33 @@ def load_strategy_file(path: Path) -> StrategyInfo:
         del sys.modules[module_name]
         raise ConfigError(f"{path}: importing the strategy failed: "
                           f"{type(exc).__name__}: {exc}") from exc
+
+    return _strategy_info(path, module)
+
+
+def strategy_module_name(path: Path) -> str:
+    """The name a strategy file is imported under: stable across processes, as numba's
+    on-disk cache keeps the name of the module a function was compiled in and imports
+    it again to load the function. A built-in's is its name in the package, which any
+    process can import (a user's strategy that calls it imports it so); a user's file
+    gets one of its own, from the file's real path, not its spelling ('odd.py',
+    './odd.py' or a full path: the cache is the same, and a name it was not written
+    with failed to import)."""
+    real = Path(os.path.realpath(path))
+    if real.parent == BUILTIN_STRATEGIES and real.stem.isidentifier():
+        return BUILTIN_PACKAGE + real.stem
+    # os.fsencode: a name with bytes that are not UTF-8 (surrogate escapes) is its bytes
+    digest = hashlib.sha1(os.fsencode(str(real))).hexdigest()[:12]
+    # the stem's word characters only: numba's name mangler encodes the module's name in
+    # UTF-8, which a name's surrogate escapes (bytes that are not UTF-8) cannot be
+    stem = re.sub(r"\W", "_", path.stem)
+    return f"{USER_MODULE_PREFIX}{stem}_{digest}"
+
+
+def _strategy_info(path: Path, module: Any) -> StrategyInfo:
+    """What an imported strategy file defines, checked; ConfigError names the file."""
+    from mexsim.strategy.api import DECIDE_SIGNATURE, is_builtin
+    from mexsim.strategy.vetting import vet_strategy
 
     name = getattr(module, "NAME", None)
     if not isinstance(name, str) or not NAME_PATTERN.match(name):

@@ -1,0 +1,83 @@
+"""A strategy's decide, compiled once and kept in numba's cache, loads in a new process
+whatever name its file is imported under there. numba's cache keeps the name of the
+module a function was compiled in, and imports that module again to load it: a
+built-in compiled by the registry (under a name of the registry's own) failed to load
+in a process that imported it as ``mexsim.strategy.builtin.greedy``, as a user's
+strategy that calls it does (README: "a built-in's code your strategy calls"), and so
+``mexsim check`` refused such a strategy with ModuleNotFoundError."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.tournament.runs import ROOT
+
+CALLS_GREEDY = '''\
+from mexsim.strategy.api import strategy
+from mexsim.strategy.builtin.greedy import decide as greedy_decide
+
+NAME = "calls_greedy"
+DESCRIPTION = "greedy, by calling the built-in"
+
+
+@strategy
+def decide(view, params):
+    return greedy_decide(view, params)
+'''
+
+OWN = '''\
+from mexsim.strategy.api import strategy
+
+NAME = "own"
+DESCRIPTION = "the first legal move"
+
+
+@strategy
+def decide(view, params):
+    return 0
+'''
+
+
+def _python(code: str, *args: str | Path) -> subprocess.CompletedProcess:
+    """``code`` in a new process: nothing of this one's imports, as a user's session."""
+    return subprocess.run([sys.executable, "-c", code, *map(str, args)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600, check=False)
+
+
+LOAD = ("import sys; from pathlib import Path; "
+        "from mexsim.strategy.registry import load_strategy_file; "
+        "print(load_strategy_file(Path(sys.argv[1])).name)")
+
+
+def test_a_built_in_loaded_by_the_registry_then_imported_by_its_own_name() -> None:
+    greedy = ROOT / "mexsim" / "strategy" / "builtin" / "greedy.py"
+    first = _python(LOAD, greedy)  # compiles it, or loads it: cached either way
+    assert first.returncode == 0 and first.stdout.split() == ["greedy"], first.stderr
+    then = _python("from mexsim.strategy.builtin.greedy import decide; "
+                   "print(len(decide.overloads))")
+    assert then.returncode == 0 and then.stdout.split() == ["1"], then.stderr
+
+
+def test_a_strategy_that_calls_a_built_in_loads_in_a_process_of_its_own(tmp_path: Path
+                                                                        ) -> None:
+    mine = tmp_path / "calls_greedy.py"
+    mine.write_text(CALLS_GREEDY)
+    assert _python(LOAD, ROOT / "mexsim" / "strategy" / "builtin" / "greedy.py").returncode == 0
+    done = _python(LOAD, mine)
+    assert done.returncode == 0 and done.stdout.split() == ["calls_greedy"], done.stderr
+    check = subprocess.run([sys.executable, "-m", "mexsim", "check", str(mine),
+                            "--examples", "4"], cwd=ROOT, capture_output=True, text=True,
+                           timeout=600, check=False)
+    assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_a_user_s_strategy_file_imported_by_the_user_after_a_run(tmp_path: Path) -> None:
+    """In a notebook, say: ``import own`` from the strategies folder, after mexsim has
+    compiled the file under its registry name."""
+    (tmp_path / "own.py").write_text(OWN)
+    assert _python(LOAD, tmp_path / "own.py").returncode == 0
+    done = _python("import sys; sys.path.insert(0, sys.argv[1]); import own; "
+                   "print(own.decide.py_func.__name__)", tmp_path)
+    assert done.returncode == 0 and done.stdout.split() == ["decide"], done.stderr
