@@ -159,24 +159,43 @@ def strategy(func: Callable) -> Dispatcher:
         from mexsim.strategy.checked_builtins import check_builtins_in
 
         check_builtins_in(func.__globals__)
-        for value in list(func.__globals__.values()):
-            if (isinstance(value, Dispatcher) and not value.overloads
-                    and getattr(value.py_func, "__code__", None) is not None
-                    and value.py_func.__code__.co_filename == func.__code__.co_filename):
-                value.targetoptions["boundscheck"] = True
+        for helper in _own_uncompiled_helpers(func):
+            helper.targetoptions["boundscheck"] = True
+    cache = _cacheable(func)
     # A built-in's decide makes no array itself (code it calls that does, as the dense
     # planner, is compiled with _nrt=True), so it is compiled without numba's reference
     # counts: they took and dropped the view's count twice a decision, each an atomic
     # add (~3.5 % of a match of 4 x longest_train, docs/speed.md). A user's decide may
     # make arrays, and keeps them.
-    # numba's cache keeps the module's name and imports it again to load decide: only
-    # the names mexsim imports strategy files under (registry.strategy_module_name) can
-    # be imported so in another process. A file a user imports themselves (``import
-    # mine`` in a notebook) compiles afresh: loading the registry's copy failed there.
+    return njit(DECIDE_SIGNATURE, cache=cache, boundscheck=checked, _nrt=checked)(func)
+
+
+def _cacheable(func: Callable) -> bool:
+    """Whether ``func``'s file is imported under a name mexsim gave it
+    (registry.strategy_module_name). numba's cache keeps the name of the module a
+    function was compiled in and imports it again to load the function, and only those
+    names can be imported so in another process. A file a user imports themselves
+    (``import mine`` in a notebook) is compiled afresh, its own ``cache=True`` helpers
+    too: loading mexsim's copies there failed (ModuleNotFoundError), and copies it
+    wrote under its own name failed the next ``mexsim run`` of the file."""
+    from numba.core.caching import NullCache
+
     from mexsim.strategy.registry import BUILTIN_PACKAGE, USER_MODULE_PREFIX
 
-    cache = func.__module__.startswith((BUILTIN_PACKAGE, USER_MODULE_PREFIX))
-    return njit(DECIDE_SIGNATURE, cache=cache, boundscheck=checked, _nrt=checked)(func)
+    if func.__module__.startswith((BUILTIN_PACKAGE, USER_MODULE_PREFIX)):
+        return True
+    for helper in _own_uncompiled_helpers(func):
+        helper._cache = NullCache()  # numba has no public switch back from cache=True
+    return False
+
+
+def _own_uncompiled_helpers(func: Callable) -> list[Dispatcher]:
+    """The ``@njit`` functions of ``func``'s own file that it can see and that are not
+    compiled yet: decide compiles them, as it is compiled."""
+    return [value for value in list(func.__globals__.values())
+            if isinstance(value, Dispatcher) and not value.overloads
+            and getattr(value.py_func, "__code__", None) is not None
+            and value.py_func.__code__.co_filename == func.__code__.co_filename]
 
 
 @njit(cache=True, _nrt=False)  # as the built-ins' decide (above), whoever calls it first

@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.tournament.runs import ROOT
 
 CALLS_GREEDY = '''\
@@ -28,15 +30,22 @@ def decide(view, params):
 '''
 
 OWN = '''\
+from numba import njit
+
 from mexsim.strategy.api import strategy
 
-NAME = "own"
-DESCRIPTION = "the first legal move"
+NAME = "{name}"
+DESCRIPTION = "the first legal move, by a cached helper of its own"
+
+
+@njit(cache=True)
+def first_move(view):
+    return 0
 
 
 @strategy
 def decide(view, params):
-    return 0
+    return first_move(view)
 '''
 
 
@@ -73,11 +82,21 @@ def test_a_strategy_that_calls_a_built_in_loads_in_a_process_of_its_own(tmp_path
     assert check.returncode == 0, check.stdout + check.stderr
 
 
-def test_a_user_s_strategy_file_imported_by_the_user_after_a_run(tmp_path: Path) -> None:
-    """In a notebook, say: ``import own`` from the strategies folder, after mexsim has
-    compiled the file under its registry name."""
-    (tmp_path / "own.py").write_text(OWN)
-    assert _python(LOAD, tmp_path / "own.py").returncode == 0
-    done = _python("import sys; sys.path.insert(0, sys.argv[1]); import own; "
-                   "print(own.decide.py_func.__name__)", tmp_path)
-    assert done.returncode == 0 and done.stdout.split() == ["decide"], done.stderr
+IMPORT_IT = ("import sys; sys.path.insert(0, sys.argv[1]); import {name}; "
+             "print({name}.decide.py_func.__name__)")
+
+
+@pytest.mark.parametrize("mexsim_first", [True, False])
+def test_a_user_s_strategy_file_imported_by_the_user(tmp_path: Path,
+                                                     mexsim_first: bool) -> None:
+    """In a notebook, say: ``import own`` from the strategies folder, before or after
+    mexsim has loaded the file; its helper is ``cache=True`` too. Loading mexsim's
+    cached copies failed in the notebook (ModuleNotFoundError), and copies the notebook
+    wrote under its own module's name failed mexsim's next load of the file."""
+    name = f"own_{'after' if mexsim_first else 'before'}"
+    (tmp_path / f"{name}.py").write_text(OWN.format(name=name))
+    steps = [(LOAD, tmp_path / f"{name}.py"), (IMPORT_IT.format(name=name), tmp_path)]
+    for code, argument in steps if mexsim_first else steps[::-1]:
+        done = _python(code, argument)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.split() in ([name], ["decide"]), done.stdout
