@@ -161,7 +161,12 @@ def strategy(func: Callable) -> Dispatcher:
         check_builtins_in(func.__globals__)
         for helper in _own_uncompiled_helpers(func):
             helper.targetoptions["boundscheck"] = True
-    cache = _cacheable(func)
+    cache = _imported_by_mexsim(func)
+    if not cache:  # a file the user imported themselves: its helpers compile afresh too
+        from numba.core.caching import NullCache
+
+        for helper in _own_uncompiled_helpers(func):
+            helper._cache = NullCache()  # numba has no public switch back from cache=True
     # A built-in's decide makes no array itself (code it calls that does, as the dense
     # planner, is compiled with _nrt=True), so it is compiled without numba's reference
     # counts: they took and dropped the view's count twice a decision, each an atomic
@@ -170,23 +175,17 @@ def strategy(func: Callable) -> Dispatcher:
     return njit(DECIDE_SIGNATURE, cache=cache, boundscheck=checked, _nrt=checked)(func)
 
 
-def _cacheable(func: Callable) -> bool:
+def _imported_by_mexsim(func: Callable) -> bool:
     """Whether ``func``'s file is imported under a name mexsim gave it
-    (registry.strategy_module_name). numba's cache keeps the name of the module a
-    function was compiled in and imports it again to load the function, and only those
-    names can be imported so in another process. A file a user imports themselves
-    (``import mine`` in a notebook) is compiled afresh, its own ``cache=True`` helpers
-    too: loading mexsim's copies there failed (ModuleNotFoundError), and copies it
-    wrote under its own name failed the next ``mexsim run`` of the file."""
-    from numba.core.caching import NullCache
-
+    (registry.strategy_module_name), which is when its decide and helpers are cached.
+    numba's cache keeps the name of the module a function was compiled in and imports
+    it again to load the function, and only those names can be imported so in another
+    process. A file a user imports themselves (``import mine`` in a notebook) is
+    compiled afresh: loading mexsim's copies there failed (ModuleNotFoundError), and
+    copies it wrote under its own name failed the next ``mexsim run`` of the file."""
     from mexsim.strategy.registry import BUILTIN_PACKAGE, USER_MODULE_PREFIX
 
-    if func.__module__.startswith((BUILTIN_PACKAGE, USER_MODULE_PREFIX)):
-        return True
-    for helper in _own_uncompiled_helpers(func):
-        helper._cache = NullCache()  # numba has no public switch back from cache=True
-    return False
+    return func.__module__.startswith((BUILTIN_PACKAGE, USER_MODULE_PREFIX))
 
 
 def _own_uncompiled_helpers(func: Callable) -> list[Dispatcher]:
