@@ -27,6 +27,7 @@ CASES = {  # golden file stem -> (config, match); together every built-in strate
     "standard-2p-double9": ("tests/golden/standard-2p-double9.toml", 0),
     "builtins-5p": ("tests/golden/builtins-5p.toml", 2),
     "duplicate-pool": ("tests/golden/duplicate-pool.toml", 5),
+    "counter-4p": ("tests/golden/counter-4p.toml", 1),
 }
 
 

@@ -63,6 +63,8 @@ from mexsim.game.private_table import (
     FIXED_WRITTEN_BY,
     HANDS,
     HI_COPY,
+    HISTORY_HELD,
+    HISTORY_SHOWN,
     LO_COPY,
     LT_NOTES,
     LT_NOTES_PER_SEAT,
@@ -73,6 +75,7 @@ from mexsim.game.private_table import (
     PIPS_COPY,
     PLAYED,
     PRIVATE_SIZE,
+    TABLE_SHOWN,
 )
 from mexsim.game.rng import (
     STREAM_SHUFFLE,
@@ -86,9 +89,17 @@ from mexsim.game.view import (
     BONEYARD,
     DUTY,
     ENGINE,
+    FIRST_MOVER,
     FIRST_TURN,
+    H_DRAW,
+    H_ENGINE,
+    H_MARK,
+    H_PASS,
+    H_PLAY,
     HAND,
     HAND_SIZE,
+    HISTORY,
+    HISTORY_LEN,
     LAID_THIS_TURN,
     MATCH,
     MAX_MEMORY,
@@ -105,11 +116,16 @@ from mexsim.game.view import (
     NOTES,
     NUMBER_MASK,
     OPEN_DOUBLES,
+    PASS_COUNT,
     PLAYERS,
     RNG,
     ROUND,
     SCORE,
     SEAT,
+    SEAT_PASSES,
+    SEAT_STARTED,
+    SIZE,
+    TABLE_TILES,
     TILE_HI,
     TILE_LO,
     TILE_PIPS,
@@ -117,6 +133,7 @@ from mexsim.game.view import (
     TRAIN_END,
     TRAIN_LEN,
     TRAIN_MARKED,
+    TRAIN_TILES,
     WORDS,
 )
 
@@ -134,6 +151,10 @@ UPLAYED = np.uint64(PLAYED)
 UDRAWS = np.uint64(DRAWS)
 UFIT = np.uint64(FIT)
 UHANDS = np.uint64(HANDS)
+UHISTORY = np.uint64(HISTORY)
+UTRAIN_TILES = np.uint64(TRAIN_TILES)
+UTABLE_TILES = np.uint64(TABLE_TILES)
+USEAT_PASSES = np.uint64(SEAT_PASSES)
 U2 = np.uint64(2)
 U4 = np.uint64(4)
 U6 = np.uint64(6)
@@ -163,6 +184,30 @@ def _event(ev, n, kind, rnd, seat, tile, extra):
     ev[n, EventField.tile] = tile
     ev[n, EventField.extra] = extra
     return n + 1
+
+
+@njit(inline="always")
+def _entry(kind, seat, tile, train):
+    """A public event as the view's history holds it (mexsim/game/view.py)."""
+    return kind | (seat << 4) | ((tile + 1) << 8) | ((train + 1) << 16)
+
+
+@njit(inline="always")
+def show_public_table(view, st, n_hist):
+    """The public table as it stands, into the view: the trains' tiles and the seats'
+    counters copied whole (a few dozen words), the history from where the view's copy
+    of this round's ends (the whole of it after a user's strategy was called: it may
+    have written over it), and an earlier round's entries beyond it cleared."""
+    for k in range(TRAIN_TILES, HISTORY_LEN):
+        view[k] = st[k]
+    for k in range(n_hist, st[HISTORY_HELD]):
+        view[HISTORY + k] = 0
+    for k in range(np.uint64(st[HISTORY_SHOWN]), np.uint64(n_hist)):
+        view[UHISTORY + k] = st[UHISTORY + k]
+    st[HISTORY_SHOWN] = n_hist
+    st[HISTORY_HELD] = n_hist
+    view[HISTORY_LEN] = n_hist
+    st[TABLE_SHOWN] = 1
 
 
 @njit(inline="always")
@@ -196,8 +241,10 @@ def engine_tile_of(rnd, N, lo, hi):
 
 @njit(cache=True)
 def fill_static_view(view, match, P, N, lo, hi, pips, number_mask):
-    """The parts of the view fixed for a whole match (mexsim/game/view.py)."""
-    view[:] = 0
+    """The parts of the view fixed for a whole match (mexsim/game/view.py). (The public
+    table beyond them is start_match's to clear.)"""
+    for k in range(TRAIN_TILES):
+        view[k] = 0
     view[MAX_PIP] = N
     view[PLAYERS] = P
     view[TILES] = lo.shape[0]
@@ -255,6 +302,14 @@ def start_match(match, rules, seats, tiles, scratch, view):
     st[PARAMS_SHOWN] = 0
     st[NOTES_SHOWN] = 0
     st[FIXED_WRITTEN_BY] = -1
+    # the public table as a decision last showed it, if one did: cleared (a match of
+    # the built-ins the kernel plays shows none, and pays nothing for it)
+    if st[TABLE_SHOWN] != 0:
+        for k in range(TRAIN_TILES, SIZE):
+            view[k] = 0
+        st[TABLE_SHOWN] = 0
+    st[HISTORY_SHOWN] = 0
+    st[HISTORY_HELD] = 0
     scratch.pbuf[:] = 0.0
     for s in range(P):
         for k in range(seats.n_memory[s]):
@@ -326,7 +381,13 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
         for s in range(P):
             st[HAND_SIZE + s] = H
             st[PLAYED + s] = 0
-            st[DRAWS + s] = 0
+        # the public table (R17): no tile laid, no event seen; the view's copy of the
+        # last round's history is cleared when a decision next shows it
+        for k in range(TRAIN_TILES, HISTORY_LEN):
+            st[k] = 0
+        st[TABLE_TILES + (engine_tile >> 6)] = _sbit(engine_tile)
+        st[HISTORY_SHOWN] = 0
+        n_hist = 0
         fresh = (1 << P) - 1  # bit s set until seat s has had its first turn
         n_open = 0  # open doubles, st[OPEN_DOUBLES : OPEN_DOUBLES + n_open]
         marked_bits = 0  # bit s set while train s carries a marker (mirrors TRAIN_MARKED)
@@ -349,6 +410,8 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                     st[HANDS + 4 * seat + (t >> 6)] |= _sbit(t)
                     st[DRAWS + seat] += 1
                     st[HAND_SIZE + seat] += 1
+                    st[HISTORY + n_hist] = _entry(H_DRAW, seat, -1, -1)
+                    n_hist += 1
                     if record:
                         n_ev = _event(ev, n_ev, Event.draw, rnd, seat, t, 0)
                     if t == engine_tile:
@@ -356,6 +419,9 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                     seat = seat + 1 if seat + 1 < P else 0
             st[HANDS + 4 * seat + (engine_tile >> 6)] ^= _sbit(engine_tile)
             st[HAND_SIZE + seat] -= 1
+        first_mover = seat
+        st[HISTORY + n_hist] = _entry(H_ENGINE, seat, engine_tile, -1)
+        n_hist += 1
         if record:
             n_ev = _event(ev, n_ev, Event.engine, rnd, seat, -1, 0)
         # the view's trains and seats, as the round starts; from here on every change
@@ -373,6 +439,7 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
             us = np.uint64(seat)  # unsigned: no wraparound test on the seat's rows
             first = (fresh >> seat) & 1 == 1
             fresh &= ~(1 << seat)
+            st[SEAT_STARTED + us] = 1
             duty = n_open > 0  # R13: the oldest open double must be served
             if duty:
                 which = Scope.oldest_double
@@ -472,19 +539,25 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                         new_tile = t
                         st[UHAND_SIZE + us] += 1
                         view[UHAND_SIZE + us] = st[UHAND_SIZE + us]
+                        st[UHISTORY + np.uint64(n_hist)] = _entry(H_DRAW, seat, -1, -1)
+                        n_hist += 1
                         if record:
                             n_ev = _event(ev, n_ev, Event.draw, rnd, seat, t, 0)
                         continue
                     # R8/R10: pass and mark the own train
                     if record:
                         n_ev = _event(ev, n_ev, Event.pass_, rnd, seat, -1, 0)
+                    st[USEAT_PASSES + us] += 1
                     if st[UTRAIN_MARKED + us] == 0:
                         st[UTRAIN_MARKED + us] = 1
                         view[UTRAIN_MARKED + us] = 1
                         marked_bits |= 1 << seat
                         count = 1  # R15: a new marker restarts the count
+                        st[UHISTORY + np.uint64(n_hist)] = _entry(H_MARK, seat, -1, -1)
                     else:
                         count += 1
+                        st[UHISTORY + np.uint64(n_hist)] = _entry(H_PASS, seat, -1, -1)
+                    n_hist += 1
                     if bpos == n and count >= P:
                         outcome = Outcome.blocked  # R15
                     break
@@ -543,6 +616,9 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                     if st[FIXED_WRITTEN_BY] >= 0 and st[FIXED_WRITTEN_BY] != seat:
                         restore_fixed_view(view, st, lo, hi, pips, number_bits)
                         st[FIXED_WRITTEN_BY] = -1
+                    view[PASS_COUNT] = count
+                    view[FIRST_MOVER] = first_mover
+                    show_public_table(view, st, n_hist)
                     view[ROUND] = rnd
                     view[ENGINE] = engine
                     view[SEAT] = seat
@@ -593,6 +669,7 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                         for k in range(TRAIN_END, HAND):
                             view[k] = st[k]
                         st[FIXED_WRITTEN_BY] = seat
+                        st[HISTORY_SHOWN] = 0  # the history is shown afresh next time
                     for k in range(4):
                         rng[us, k] = np.uint64(view[RNG + k])
                     for k in range(n_memory[us]):
@@ -620,6 +697,10 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                 view[UTRAIN_LEN + utr] = st[UTRAIN_LEN + utr]
                 st[UHANDS + (us << U2) + (ut >> U6)] ^= _sbit(t)
                 st[UHAND_SIZE + us] -= 1
+                st[UTRAIN_TILES + (utr << U2) + (ut >> U6)] |= _sbit(t)  # R17: public
+                st[UTABLE_TILES + (ut >> U6)] |= _sbit(t)
+                st[UHISTORY + np.uint64(n_hist)] = _entry(H_PLAY, seat, t, tr)
+                n_hist += 1
                 view[UHAND_SIZE + us] = st[UHAND_SIZE + us]
                 if tr == seat:
                     st[UTRAIN_MARKED + us] = 0  # R8: the owner's play removes the marker
@@ -683,10 +764,11 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
 @njit(cache=True)
 def new_scratch(P, T, view_size):
     """The working arrays of a block of matches (contexts.RoundScratch)."""
+    st = np.zeros(view_size + PRIVATE_SIZE, dtype=np.int64)
+    st[TABLE_SHOWN] = 1  # a view handed in may hold another block's public table
     return RoundScratch(np.empty((P, 4), dtype=np.uint64), np.empty(T, dtype=np.int64),
                         np.zeros(MAX_PARAMS, dtype=np.float64),
-                        np.zeros((P, MAX_MEMORY), dtype=np.int64),
-                        np.zeros(view_size + PRIVATE_SIZE, dtype=np.int64))
+                        np.zeros((P, MAX_MEMORY), dtype=np.int64), st)
 
 
 @njit(cache=True)

@@ -2,10 +2,12 @@
 
 Its first view.SIZE words are laid out as the view: st[:HAND] holds the view's public
 part as the rules have it (the kernel writes every change to both), and its moves are
-listed at MOVE_TILE / MOVE_TRAIN. Where the view keeps its tile tables the table keeps
-bookkeeping. Beyond view.SIZE come what the view has no place for, kept in the one
-array the turn loop already holds rather than in arrays of their own (each array the
-loop keeps live costs registers: docs/speed.md).
+listed at MOVE_TILE / MOVE_TRAIN. Its public table (TRAIN_TILES ... HISTORY) is kept
+here as the game goes and copied on to the view only when a decision shows it (the
+view keeps the entries shown so far: a copy is of the new ones). Where the view keeps
+its tile tables the table keeps bookkeeping. Beyond view.SIZE come what the view has
+no place for, kept in the one array the turn loop already holds rather than in arrays
+of their own (each array the loop keeps live costs registers: docs/speed.md).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from mexsim.game.view import (
     MAX_TILES,
     MAX_TRAINS,
     MAX_WORDS,
+    SEAT_DRAWS,
     SIZE,
     TILE_LO,
 )
@@ -31,13 +34,22 @@ NOTES_SHOWN = TILE_LO + 2
 # fixed part (its scalars and tile tables), -1 when none: written back before another
 # seat's strategy sees the view
 FIXED_WRITTEN_BY = TILE_LO + 3
+# the history entries of this round the view holds (copied on from there at the next
+# decision shown), and how far the view holds entries at all, an earlier round's too
+# (cleared down to this round's then)
+HISTORY_SHOWN = TILE_LO + 4
+HISTORY_HELD = TILE_LO + 5
+# 1 once a decision has shown the view's public table this match: a new match clears
+# it then (a match of the built-ins the kernel plays never writes it)
+TABLE_SHOWN = TILE_LO + 6
 
 PLAYED = SIZE  # [MAX_PLAYERS] tiles each seat has laid this round
-DRAWS = PLAYED + MAX_PLAYERS  # [MAX_PLAYERS] tiles each seat has drawn this round
+# [MAX_PLAYERS] tiles each seat has drawn this round: where the view shows them
+DRAWS = SEAT_DRAWS
 # [MAX_TRAINS * 4] the tiles carrying train tr's open end, word w at FIT + 4 * tr + w
 # (number_mask's row of the end, as int64 bit patterns): listing a train's moves is
 # then one load a word, not a load of the end and then of its row
-FIT = DRAWS + MAX_PLAYERS
+FIT = PLAYED + MAX_PLAYERS
 # [MAX_PLAYERS * 4] each seat's hand (hidden, R17): a bitmask over tile numbers, word w
 # of seat s at HANDS + 4 * s + w (int64 bit patterns)
 HANDS = FIT + 4 * MAX_TRAINS

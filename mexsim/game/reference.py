@@ -60,6 +60,19 @@ class Player:
         return choice
 
 
+def history_entry(kind: int, seat: int, tile: int = -1, train: int = -1) -> int:
+    """A public event as the view's history holds it (mexsim/game/view.py)."""
+    return kind | seat << 4 | (tile + 1) << 8 | (train + 1) << 16
+
+
+def tile_words(tiles: Sequence[int] | set[int], words: int = 4) -> list[int]:
+    """A set of tiles as the view's bitmask words (int64 bit patterns)."""
+    out = [0] * words
+    for t in tiles:
+        out[t >> 6] |= 1 << (t & 63)
+    return [as_int64(w) for w in out]
+
+
 def static_view(rules: Rules, match: int) -> np.ndarray:
     """The view's parts fixed for a match (mexsim/game/view.py)."""
     ts = tile_set(rules.max_pip)
@@ -143,6 +156,9 @@ class Round:
         self.pass_count = 0  # R15
         self.tiles_played = [0] * self.P
         self.draws = [0] * self.P
+        self.passes = [0] * self.P
+        self.history: list[int] = []  # the round's public events (R17), as the view has them
+        self.first_mover = -1
         self.emit({
             "event": "deal", "round": round_no, "engine": self.engine,
             "hands": [[list(self.ts.tile(t)) for t in sorted(h)] for h in hands],
@@ -171,6 +187,7 @@ class Round:
         tile = self.boneyard.popleft()
         self.hands[seat].add(tile)
         self.draws[seat] += 1
+        self.history.append(history_entry(V.H_DRAW, seat))
         self.emit({"event": "draw", "round": self.r, "seat": seat,
                    "tile": list(self.ts.tile(tile))})
         return tile
@@ -208,7 +225,27 @@ class Round:
         # nothing of another seat's moves beyond the mover's own
         v[V.MOVE_TILE + len(moves):V.MOVE_TILE + V.MAX_MOVES] = 0
         v[V.MOVE_TRAIN + len(moves):V.MOVE_TRAIN + V.MAX_MOVES] = 0
+        self.show_public_table(v)
         self.players[seat].show_own(v)
+
+    def show_public_table(self, v: np.ndarray) -> None:
+        """R17's public table: the tiles on each train and on the table, the seats'
+        counters and the round's history (zero beyond it)."""
+        v[V.PASS_COUNT], v[V.FIRST_MOVER] = self.pass_count, self.first_mover
+        v[V.TRAIN_TILES:V.HISTORY] = 0
+        for t in range(self.P + 1):
+            base = V.TRAIN_TILES + 4 * t
+            v[base:base + 4] = tile_words(self.trains[t].tiles)
+        on_table = {t for train in self.trains for t in train.tiles}
+        v[V.TABLE_TILES:V.TABLE_TILES + 4] = tile_words(on_table | {self.ts.double(self.engine)})
+        for s in range(self.P):
+            v[V.SEAT_DRAWS + s] = self.draws[s]
+            v[V.SEAT_PASSES + s] = self.passes[s]
+            v[V.SEAT_STARTED + s] = self.had_turn[s]
+        n = len(self.history)
+        v[V.HISTORY_LEN] = n
+        v[V.HISTORY:V.HISTORY + n] = self.history
+        v[V.HISTORY + n:V.SIZE] = 0
 
     def play(self, seat: int, moves: list[Move], first: bool = False, duty: bool = False,
              laid: int = 0) -> int:
@@ -236,6 +273,7 @@ class Round:
             self.open_doubles.append(train)  # R12: a double is open until covered
         self.pass_count = 0  # R15: a play resets the count
         self.tiles_played[seat] += 1
+        self.history.append(history_entry(V.H_PLAY, seat, tile, train))
         self.emit({"event": "play", "round": self.r, "seat": seat,
                    "tile": list(self.ts.tile(tile)),
                    "train": trace_train(train, self.P)})
@@ -245,11 +283,14 @@ class Round:
         """R8/R10 pass; returns True when R15 blocks the round."""
         self.emit({"event": "pass", "round": self.r, "seat": seat})
         train = self.trains[seat]
+        self.passes[seat] += 1
         if not train.marked:
             train.marked = True
             self.pass_count = 1  # R15: a new marker restarts the count
+            self.history.append(history_entry(V.H_MARK, seat))
         else:
             self.pass_count += 1
+            self.history.append(history_entry(V.H_PASS, seat))
         return not self.boneyard and self.pass_count >= self.P
 
     def is_double(self, tile: int) -> bool:
@@ -331,6 +372,8 @@ class Round:
                     seat = (seat + 1) % self.P
                 first = seat
             self.hands[first].remove(engine_tile)
+        self.first_mover = first
+        self.history.append(history_entry(V.H_ENGINE, first, self.ts.double(self.engine)))
         self.emit({"event": "engine", "round": self.r, "seat": first})
         return first
 

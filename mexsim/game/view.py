@@ -10,6 +10,7 @@ constants, so strategies index the view at compile-time constants:
     view[TRAIN_END + t]           open end of train t (t = seat; the Mexican train is P)
     view[MOVE_TILE + i]           tile of legal move i (0 <= i < view[N_MOVES])
     view[TILE_PIPS + tile]        a tile's value
+    view[HISTORY + k]             the k-th public event of the round (k < view[HISTORY_LEN])
 
 Tiles are numbered heaviest first (docs/rules.md): lower number = heavier tile.
 Bitmask words (HAND, NUMBER_MASK) hold uint64 bit patterns; read them with
@@ -48,6 +49,8 @@ WORDS = 10  # bitmask words per hand
 N_MOVES = 11  # legal moves listed at MOVE_TILE / MOVE_TRAIN
 LAID_THIS_TURN = 12  # tiles the mover has laid so far this turn
 MATCH = 13  # the match index (for error messages; strategies need not use it)
+PASS_COUNT = 14  # R15's count: the round is blocked when it reaches P with no boneyard
+FIRST_MOVER = 15  # the seat that moved first this round (placed the engine, R5)
 
 # --- blocks
 TRAIN_END = 16  # [MAX_TRAINS] open end of each train
@@ -65,4 +68,32 @@ TILE_PIPS = TILE_HI + MAX_TILES  # [MAX_TILES] face value
 NUMBER_MASK = TILE_PIPS + MAX_TILES  # [MAX_NUMBERS * MAX_WORDS] tiles carrying number n
 MOVE_TILE = NUMBER_MASK + MAX_NUMBERS * MAX_WORDS  # [MAX_MOVES]
 MOVE_TRAIN = MOVE_TILE + MAX_MOVES  # [MAX_MOVES]
-SIZE = MOVE_TRAIN + MAX_MOVES
+
+# --- the public table (R17): every tile laid and everything seen happen this round
+TRAIN_TILES = MOVE_TRAIN + MAX_MOVES  # [MAX_TRAINS * 4] tiles on train t, word w at +4t+w
+TABLE_TILES = TRAIN_TILES + 4 * MAX_TRAINS  # [4] every tile on the table, the engine too
+SEAT_DRAWS = TABLE_TILES + 4  # [MAX_PLAYERS] tiles each seat drew this round
+SEAT_PASSES = SEAT_DRAWS + 16  # [MAX_PLAYERS] each seat's passes this round
+SEAT_STARTED = SEAT_PASSES + 16  # [MAX_PLAYERS] 1 once the seat's first turn has begun
+HISTORY_LEN = SEAT_STARTED + 16  # entries in HISTORY
+HISTORY = HISTORY_LEN + 1  # [MAX_HISTORY] the round's public events in order, zero beyond
+
+# A history entry packs one public event into a word (mexsim.strategy.api's history_*
+# accessors unpack it): kind in bits 0-3, the seat in 4-7, tile + 1 in 8-15 and
+# train + 1 in 16-19 (0: none). A draw never shows the drawn tile, not even to the
+# drawer, who finds it in its hand: one history serves every seat.
+H_ENGINE = 0  # the seat placed the engine (tile) and moves first (R5)
+H_PLAY = 1  # the seat laid tile on train
+H_DRAW = 2  # the seat drew a tile (while searching for the engine too)
+H_PASS = 3  # the seat passed; its train was marked already (R8)
+H_MARK = 4  # the seat passed and put a new marker on its train (R8, R15)
+
+# The longest round: one engine entry; at most T - 1 plays; at most B draws (B, the
+# tiles left to draw after the deal, <= T - 2P) and as many passes made while the
+# boneyard still held tiles (such a pass follows a draw of its own obligation); with
+# the boneyard empty, at most 2P - 1 passes between two plays (after P passes every
+# train is marked, and then R15's count reaches P within P - 1 more), over at most T
+# stretches. For double-15 at 10 seats: 1 + 135 + 2 * 116 + 19 * 136 = 2952
+# (tests/game/test_public_table.py checks every set and table size).
+MAX_HISTORY = 2952
+SIZE = HISTORY + MAX_HISTORY
