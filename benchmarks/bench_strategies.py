@@ -1,13 +1,13 @@
 """`make bench` (strategies part): plug-in strategies, planner and warm start.
 
 Matches per second on one core (CPU time, best of 5: see bench_engine.rate) for
-4 x longest_train (pip_weight 0 and 1.0), 4 x early_doubles, 4 x mexican_first and the
-default mixed table (seed-001 rules); the longest_train planner's
-time on random hands of 15, 20 and 25 tiles (pip_weight 0 and 1.0); and the warm
-start: a 1-match replay of configs/default.toml in a fresh process once the cache is
-warm. Targets (issue 3): 4 x longest_train >= 5,000 matches/s/core; a 25-tile plan well
-under a millisecond; warm start <= 2 s. pip_weight > 0 (issue: ~100x slower before the
-weighted T-join bound): within about 2x of pip_weight 0.
+4 x longest_train (pip_weight 0 and 1.0), 4 x early_doubles, 4 x mexican_first, the
+default mixed table and counter, alone and beside longest_train (seed-001 rules); the
+longest_train planner's time on random hands of 15, 20 and 25 tiles (pip_weight 0 and
+1.0); and the warm start: a 1-match replay of configs/default.toml in a fresh process
+once the cache is warm. Targets (issue 3): 4 x longest_train >= 5,000 matches/s/core;
+a 25-tile plan well under a millisecond; warm start <= 2 s. pip_weight > 0 (issue:
+~100x slower before the weighted T-join bound): within about 2x of pip_weight 0.
 
 And what the bounds check of a user's strategy costs (issue 10): 4 x a built-in
 against 4 x the same file loaded as a user's strategy (renamed, from a temporary
@@ -41,6 +41,10 @@ TABLES: dict[str, list[str | tuple[str, float]]] = {
     "4 x early_doubles": ["early_doubles"] * 4,
     "4 x mexican_first": ["mexican_first"] * 4,
     "default (lt, ed, greedy, random)": ["longest_train", "early_doubles", "greedy", "random"],
+    # called with the view and its public table (the kernel plays longest_train itself)
+    "4 x counter": ["counter"] * 4,
+    "counter + 3 x longest_train": ["counter", "longest_train", "longest_train",
+                                    "longest_train"],
 }
 
 

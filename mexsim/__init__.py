@@ -11,7 +11,7 @@ import os
 import sys
 from pathlib import Path
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 from mexsim.ast_guard import serialise_ast_parse
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from mexsim.game import view as V
-from mexsim.game.rng import MASK64, STREAM_SHUFFLE, STREAM_STRATEGY, Xoshiro, key_py
+from mexsim.game.rng import MASK64, STREAM_SHUFFLE, Xoshiro, key_py, strategy_key_py
 from mexsim.game.rules import Rules
 from mexsim.game.tiles import TileSet, tile_set
 from mexsim.game.trace_words import trace_train
@@ -426,8 +426,8 @@ class MatchRecord:
 
 def make_players(rules: Rules, seats: Sequence[PolicyLike], seed: int, match: int
                  ) -> list[Player]:
-    """Each seat's strategy with its own random stream key(seed, match, 1, seat)."""
-    return [Player(seat, Xoshiro(key_py(seed, match, STREAM_STRATEGY, s)))
+    """Each seat's strategy with its own random stream, strategy_key(seed, match, seat)."""
+    return [Player(seat, Xoshiro(strategy_key_py(seed, match, s)))
             for s, seat in enumerate(resolve_policies(seats))]
 
 
