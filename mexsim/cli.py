@@ -191,6 +191,23 @@ SeedOpt = Annotated[
 ]
 
 
+def _drawn_seed(cfg, resume: bool):
+    """A config's ``seed = "random"``: on --resume the interrupted run's seed, else the
+    one drawn, said on stderr (run.json records it too)."""
+    from mexsim.tournament.config import with_overrides as override
+    from mexsim.tournament.runner import interrupted_seed
+
+    if resume:
+        seed = interrupted_seed(cfg.out)
+        if seed is not None:
+            print(f"mexsim: seed = \"random\": resuming with the interrupted run's seed {seed}",
+                  file=sys.stderr)
+            return override(cfg, seed=seed)
+    print(f"mexsim: seed = \"random\": drew seed {cfg.seed} (run.json records it; "
+          f"--seed {cfg.seed} replays the run)", file=sys.stderr)
+    return cfg
+
+
 @app.command()
 def run(
     config: ConfigArg,
@@ -239,6 +256,8 @@ def run(
                         before_strategies=lambda folders, players: warm_up(
                             folders, workers, players)),
             matches=matches, seed=seed, out=out, luck=True if luck else None)
+    if cfg.seed_drawn:
+        cfg = _drawn_seed(cfg, resume)
     if cluster or cfg.cluster:  # a local cluster's workers load while the run prepares
         from mexsim.tournament.cluster import start_workers_early
 
@@ -372,6 +391,10 @@ def replay(
     check_overrides(seed=seed)
     with compile_notice():
         cfg = with_overrides(load_config(config, strategy_dirs=strategies or ()), seed=seed)
+    if cfg.seed_drawn:
+        raise ConfigError(
+            f'{cfg.path}: seed = "random" draws a new seed each run: replay a run\'s match '
+            'with --seed N, the "seed" of its run.json')
     if match >= cfg.matches:
         raise ConfigError(
             f"--match {match} is out of range: {cfg.path} plays {cfg.matches} matches "

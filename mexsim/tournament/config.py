@@ -41,6 +41,9 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 DEFAULT_MATCHES = 1000
 DEFAULT_SEED = 0
 MAX_SEED = 2**64 - 1
+# `seed = "random"`: drawn from the operating system as the run starts, for a
+# tournament whose strategies' authors must not know it (docs/rules.md, Randomness)
+RANDOM_SEED = "random"
 MAX_NAME = 64  # characters in a player's name: it heads table columns and plot legends
 MAX_POOL = 100  # players in one run (pools and sweeps); a table seats at most MAX_PLAYERS
 SECTIONS = ("run", "rules", "seating", "tournament", "analysis", "players")
@@ -82,6 +85,7 @@ class Config:
     requested_matches: int | None = None  # before rounding up to whole deals, if it did
     cluster: str | None = None  # [run] cluster: a Dask scheduler address or local:N
     luck: bool = False  # [analysis] luck: luck-adjusted totals (docs/luck.md)
+    seed_drawn: bool = False  # seed = "random": ``seed`` was drawn as the config loaded
 
     @property
     def table_size(self) -> int:
@@ -129,7 +133,7 @@ def load_config(path: str | Path, strategy_dirs: Sequence[str | Path] = (),
     run_where = f"{where} [run]"
     _check_keys(run_where, run, RUN_KEYS)
     matches = need_int(run_where, "matches", run.get("matches", DEFAULT_MATCHES), 1, None)
-    seed = need_int(run_where, "seed", run.get("seed", DEFAULT_SEED), 0, MAX_SEED)
+    seed, seed_drawn = _seed(run_where, run.get("seed", DEFAULT_SEED))
     out = _need_out(run_where, "out", run.get("out", f"results/{Path(path).stem}"))
     cluster = run.get("cluster")
     if cluster is not None:
@@ -173,8 +177,21 @@ def load_config(path: str | Path, strategy_dirs: Sequence[str | Path] = (),
         path=where, matches=whole, seed=seed, out=out, rules=rules, rotate=rotate,
         players=players, strategy_dirs=dirs, duplicate=duplicate,
         requested_matches=matches if whole != matches else None, cluster=cluster,
-        luck=luck,
+        luck=luck, seed_drawn=seed_drawn,
     )
+
+
+def _seed(where: str, value: Any) -> tuple[int, bool]:
+    """The run's seed, and whether it was drawn (``seed = "random"``)."""
+    if value == RANDOM_SEED:
+        import secrets
+
+        return secrets.randbits(64), True
+    if isinstance(value, str):
+        raise ConfigError(
+            f"{where}: 'seed' = {show(value)} is not allowed (an integer 0..{MAX_SEED}, or "
+            f'"{RANDOM_SEED}": drawn from the operating system and recorded in run.json)')
+    return need_int(where, "seed", value, 0, MAX_SEED), False
 
 
 def check_overrides(matches: int | None = None, seed: int | None = None,
@@ -204,6 +221,7 @@ def with_overrides(
         changes["requested_matches"] = matches if changes["matches"] != matches else None
     if seed is not None:
         changes["seed"] = seed
+        changes["seed_drawn"] = False
     if out is not None:
         changes["out"] = out
     return replace(config, **changes)

@@ -325,6 +325,21 @@ def _play_and_write(config: Config, players: list[Policy], work: WorkFolder,
                           assembler.names, assembler.players)
 
 
+def interrupted_seed(out: str) -> int | None:
+    """The seed of the interrupted run whose work folder ``out`` has, if one has
+    (the newest): what ``--resume`` continues when the config draws its seed."""
+    if is_url(out):
+        return None
+    found = [WorkFolder(p) for p in output.work_folders(Path(out))]
+    seeds = []
+    for work in found:
+        seed = ((work.info() or {}).get("identity", {}).get("config", {}).get("run", {})
+                .get("seed"))
+        if isinstance(seed, int):
+            seeds.append((work.path.stat().st_mtime, seed))
+    return max(seeds)[1] if seeds else None
+
+
 def _stale_work(out: Path, rid: str, identity: dict[str, Any], resume: bool, force: bool,
                 note: Callable[[str], None]) -> WorkFolder | None:
     """The work folders dead runs to ``out`` left (the lock is ours: every one is
