@@ -29,7 +29,13 @@ from mexsim.errors import (
     StrategyFileWarning,
 )
 from mexsim.game.render import render_text
-from mexsim.tournament.config import MAX_SEED, check_overrides, load_config, with_overrides
+from mexsim.tournament.config import (
+    MAX_MATCHES,
+    MAX_SEED,
+    check_overrides,
+    load_config,
+    with_overrides,
+)
 
 try:  # typer >= 0.2x vendors click as typer._click
     from typer._click.exceptions import ClickException
@@ -107,6 +113,42 @@ def _end_quickly() -> None:
     atexit.register(gc.freeze)
 
 
+class _GuardedStdout:
+    """Standard output whose refusal (a full disk, `mexsim replay … > /dev/full`) is the
+    output error it is (exit status 4, one line), not an internal one. After a refusal
+    what is left of it goes to /dev/null, so that the interpreter's flush at exit adds
+    no message of its own."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+
+    def _refused(self, exc: OSError) -> OutputError:
+        import os
+
+        try:
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, self._inner.fileno())
+            os.close(null)
+        except (OSError, ValueError, AttributeError):  # not a file (a test's capture)
+            pass
+        return OutputError(f"standard output: cannot write ({exc.strerror or exc})")
+
+    def write(self, text: str) -> int:
+        try:
+            return self._inner.write(text)
+        except OSError as exc:
+            raise self._refused(exc) from None
+
+    def flush(self) -> None:
+        try:
+            self._inner.flush()
+        except OSError as exc:
+            raise self._refused(exc) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
 class _Group(TyperGroup):
     """Turns ConfigError and click usage errors into one line on stderr and exit status 2."""
 
@@ -121,6 +163,8 @@ class _Group(TyperGroup):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         warnings.showwarning = _show_warning
+        if not isinstance(sys.stdout, _GuardedStdout):
+            sys.stdout = _GuardedStdout(sys.stdout)
         _end_quickly()  # registered first: run last, after the others' clean-up
         try:
             status = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
@@ -375,7 +419,8 @@ def report(
 def replay(
     config: ConfigArg,
     match: Annotated[
-        int, typer.Option("--match", min=0, help="Match index K to replay (0-based).")
+        int, typer.Option("--match", min=0, max=MAX_MATCHES - 1,
+                          help="Match index K to replay (0-based).")
     ],
     seed: SeedOpt = None,
     fmt: Annotated[

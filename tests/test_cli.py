@@ -277,3 +277,31 @@ def test_a_run_on_threads_does_not_load_dask(tmp_path: Path) -> None:
                           text=True, timeout=600, env=os.environ | {"PYTHONPATH": str(ROOT)})
     assert done.stdout.split() == ["0", "False", "False"], done.stdout + done.stderr
     assert (tmp_path / "out" / "matches.parquet").exists()
+
+
+def test_a_match_index_beyond_int64_is_a_usage_error(tmp_path: Path):
+    """Issue 32, row 17: `replay --match` >= 2**63 with a config of as many matches was
+    exit 70 (OverflowError). Now a config's matches and --match stop at 2**62."""
+    huge = write(tmp_path, GOOD.replace("matches = 5", f"matches = {2**63}"))
+    assert_usage_error(runner.invoke(app, ["replay", str(huge), "--match", "0"]), "matches")
+    path = write(tmp_path, GOOD)
+    assert_usage_error(runner.invoke(app, ["replay", str(path), "--match", str(2**63)]))
+    assert_usage_error(runner.invoke(app, ["run", str(path), "--matches", str(2**63)]),
+                       "--matches")
+
+
+@pytest.mark.parametrize("args", [["--help"], ["replay", "{cfg}", "--match", "1"]])
+def test_a_full_standard_output_is_an_output_error(tmp_path: Path, args: list[str]):
+    """Issue 32, row 18: `replay … > /dev/full` was exit 70, an internal error. A
+    standard output that refuses what is printed is exit 4, in one line."""
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    path = write(tmp_path, GOOD)
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "mexsim",
+                               *[a.format(cfg=path) for a in args]],
+                              stdout=full, stderr=subprocess.PIPE, text=True, timeout=600,
+                              check=False)
+    assert done.returncode == 4, done.stderr
+    errors = [line for line in done.stderr.splitlines() if "compiling" not in line]
+    assert errors == ["mexsim: error: standard output: cannot write (No space left on device)"]

@@ -11,6 +11,9 @@ from pathlib import Path
 from mexsim.errors import ConfigError
 from mexsim.strategy.registry import NAME_PATTERN
 
+MAX_NAME = 64  # a file name is at most 255 bytes; a name is shown in tables too
+BUILTIN_FOLDER = Path(__file__).resolve().parent / "builtin"
+
 TEMPLATE = '''"""{name}: what it plays, in a sentence or two (shown to whoever reads this file).
 
 Started from `mexsim strategies --new {name}`. Try it with
@@ -66,9 +69,16 @@ def decide(view, params):
 
 def write_starter(name: str, folder: Path) -> Path:
     """Writes ``folder/NAME.py``; refuses a bad name or an existing file."""
-    if not NAME_PATTERN.match(name):
-        raise ConfigError(f"--new {name!r}: a strategy name is a lower-case identifier "
-                          "(letters, digits, _; starting with a letter), e.g. 'my_strategy'")
+    if not NAME_PATTERN.match(name) or len(name) > MAX_NAME:
+        shown = name if len(name) <= MAX_NAME else name[:20] + "…"
+        raise ConfigError(f"--new {shown!r}: a strategy name is a lower-case identifier "
+                          f"of at most {MAX_NAME} characters (letters, digits, _; starting "
+                          "with a letter), e.g. 'my_strategy'")
+    if (BUILTIN_FOLDER / f"{name}.py").is_file():
+        # a file of that name would define a second strategy 'name': every command in
+        # its folder would then refuse to start
+        raise ConfigError(f"--new {name!r}: a built-in strategy has that name (mexsim "
+                          "strategies lists them): choose another")
     path = folder / f"{name}.py"
     if path.exists():
         raise ConfigError(f"{path} already exists: not overwritten (choose another name "

@@ -39,6 +39,8 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from mexsim.tournament.schedule import Schedule
 
 DEFAULT_MATCHES = 1000
+# match indices travel as int64 through the engine (and a run of more would never end)
+MAX_MATCHES = 2**62
 DEFAULT_SEED = 0
 MAX_SEED = 2**64 - 1
 # `seed = "random"`: drawn from the operating system as the run starts, for a
@@ -132,7 +134,8 @@ def load_config(path: str | Path, strategy_dirs: Sequence[str | Path] = (),
 
     run_where = f"{where} [run]"
     _check_keys(run_where, run, RUN_KEYS)
-    matches = need_int(run_where, "matches", run.get("matches", DEFAULT_MATCHES), 1, None)
+    matches = need_int(run_where, "matches", run.get("matches", DEFAULT_MATCHES), 1,
+                       MAX_MATCHES)
     seed, seed_drawn = _seed(run_where, run.get("seed", DEFAULT_SEED))
     out = _need_out(run_where, "out", run.get("out", f"results/{Path(path).stem}"))
     cluster = run.get("cluster")
@@ -199,7 +202,7 @@ def check_overrides(matches: int | None = None, seed: int | None = None,
     """The command line's flags, checked before the config is read (reading it may
     compile strategies: a mistyped flag should not wait for that)."""
     if matches is not None:
-        need_int("command line", "--matches", matches, 1, None)
+        need_int("command line", "--matches", matches, 1, MAX_MATCHES)
     if seed is not None:
         need_int("command line", "--seed", seed, 0, MAX_SEED)
     if out is not None:

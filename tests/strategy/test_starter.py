@@ -33,3 +33,17 @@ def test_new_refuses_to_overwrite_and_bad_names(tmp_path: Path):
     bad = runner.invoke(app, ["strategies", "--new", "My-Bot", "--strategies", str(tmp_path)])
     assert bad.exit_code == 2 and "lower-case identifier" in bad.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.py"]
+
+
+def test_new_refuses_a_built_in_s_name_and_an_endless_one(tmp_path: Path):
+    """Issue 32, rows 19 and 20: a 300-character name was exit 70 (File name too long);
+    `--new greedy` wrote a second 'greedy', after which every command in the folder
+    failed. Both are one line, exit 2, nothing written."""
+    long = runner.invoke(app, ["strategies", "--new", "a" * 300, "--strategies",
+                               str(tmp_path)])
+    assert long.exit_code == 2 and "at most 64 characters" in long.stderr
+    assert len(long.stderr.splitlines()) == 1
+    taken = runner.invoke(app, ["strategies", "--new", "greedy", "--strategies",
+                                str(tmp_path)])
+    assert taken.exit_code == 2 and "built-in" in taken.stderr
+    assert list(tmp_path.iterdir()) == []
