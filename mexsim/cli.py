@@ -27,6 +27,7 @@ from mexsim.errors import (
     OutputError,
     StrategyError,
     StrategyFileWarning,
+    Terminated,
 )
 from mexsim.game.render import render_text
 from mexsim.tournament.config import (
@@ -149,6 +150,21 @@ class _GuardedStdout:
         return getattr(self._inner, name)
 
 
+def _terminate(signum: int, frame: Any) -> None:
+    raise Terminated(signum)
+
+
+def _answer_termination() -> None:
+    """SIGTERM and SIGHUP end a command with one line and 128 + the signal, as Ctrl-C
+    does, where they ended it silently (`mexsim check` being compiled, issue 32 row
+    23); a signal the caller ignored stays ignored."""
+    import signal
+
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        if signal.getsignal(signum) == signal.SIG_DFL:
+            signal.signal(signum, _terminate)
+
+
 class _Group(TyperGroup):
     """Turns ConfigError and click usage errors into one line on stderr and exit status 2."""
 
@@ -165,9 +181,15 @@ class _Group(TyperGroup):
         warnings.showwarning = _show_warning
         if not isinstance(sys.stdout, _GuardedStdout):
             sys.stdout = _GuardedStdout(sys.stdout)
+        _answer_termination()
         _end_quickly()  # registered first: run last, after the others' clean-up
         try:
             status = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except Terminated as exc:
+            import signal
+
+            _fail(f"interrupted by {signal.Signals(exc.signum).name}",
+                  status=SIGNALLED + exc.signum)
         except ConfigError as exc:
             _fail(str(exc))
         except StrategyError as exc:  # a strategy misbehaved while playing

@@ -28,6 +28,17 @@ class Interrupted(Exception):
         self.signum = signum
 
 
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP outside a run's play (which answers them itself), raised in the
+    main thread by the command's handler (mexsim/cli.py). A BaseException, as
+    KeyboardInterrupt is: code that catches Exception (a check's decide, a compile, a
+    strategy file's import) does not hold it back."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
 class StrategyFileWarning(UserWarning):
     """A strategy file that cannot be loaded and is skipped; an error only for a run
     that names its strategy."""

@@ -51,3 +51,27 @@ def test_ctrl_c_inside_a_string_exec_ends_with_status_130(tmp_path: Path,
     assert code == 130, err
     lines = [line for line in err.splitlines() if not line.startswith("mexsim: compiling")]
     assert lines == ["mexsim: error: interrupted"], err  # the first run's notice aside
+
+
+def test_sigterm_while_check_compiles_is_one_line(tmp_path):
+    """Issue 32, row 23: SIGTERM during `mexsim check` ended it with 143 and no line."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    folder = tmp_path / "strategies"
+    folder.mkdir()
+    (folder / "slow.py").write_text(
+        "import time\nfrom mexsim.strategy.api import strategy\n"
+        "NAME = 'slow'\nDESCRIPTION = 'sleeps as it loads'\ntime.sleep(60)\n\n"
+        "@strategy\ndef decide(view, params):\n    return 0\n")
+    proc = subprocess.Popen([sys.executable, "-m", "mexsim", "check", "slow",
+                             "--strategies", str(folder)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(4)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 143, err
+    lines = [line for line in err.splitlines() if "compiling" not in line]
+    assert lines == ["mexsim: error: interrupted by SIGTERM"], err

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from mexsim.compile_notice import compiling
-from mexsim.errors import ConfigError, StrategyFileWarning
+from mexsim.errors import ConfigError, StrategyFileWarning, Terminated
 from mexsim.strategy.limits import MAX_MEMORY, MAX_PARAMS
 
 BUILTIN_STRATEGIES = Path(__file__).resolve().parent / "builtin"
@@ -184,7 +184,7 @@ def load_strategy_file(path: Path) -> StrategyInfo:
         raise ConfigError(f"{path}: importing the strategy failed: it called "
                           f"sys.exit({exc.code!r}); remove the call (a strategy file defines NAME, "
                           "DESCRIPTION, PARAMS and decide)") from exc
-    except KeyboardInterrupt:  # Ctrl-C while it imports: the command's to answer
+    except (KeyboardInterrupt, Terminated):  # a signal while it imports: the command's
         del sys.modules[module_name]
         raise
     except BaseException as exc:  # GeneratorExit, a class of its own: no crash either
