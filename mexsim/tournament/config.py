@@ -504,6 +504,9 @@ def _names(choices: Iterable[str]) -> str:
     return ", ".join(sorted(choices))
 
 
+FORMULA_STARTS = ("=", "+", "-", "@")
+
+
 def _need_name(where: str, value: Any) -> str:
     name = need_str(where, "name", value)
     if len(name) > MAX_NAME or not name.isprintable():
@@ -511,6 +514,11 @@ def _need_name(where: str, value: Any) -> str:
         raise ConfigError(
             f"{where}: 'name' = {shown} (allowed: printable text of at most {MAX_NAME} "
             "characters, no control or direction-changing characters)")
+    if name.startswith(FORMULA_STARTS):
+        # a spreadsheet opening summary.csv would run it as a formula (=HYPERLINK(…))
+        raise ConfigError(
+            f"{where}: 'name' = {show(name)} begins with {name[0]!r}, which a spreadsheet "
+            "opening the results' CSV files takes for a formula: begin it otherwise")
     return name
 
 

@@ -45,11 +45,11 @@ BAD_CONFIGS = [
     ("section-not-table", "run = 5\n" + TWO_PLAYERS, ["'run'", "must be a table"]),
     ("unknown-run-key", "[run]\nmatchs = 10\n" + TWO_PLAYERS,
      ["[run]", "'matchs'", "allowed: matches, seed, out", "did you mean 'matches'?"]),
-    ("matches-zero", "[run]\nmatches = 0\n" + TWO_PLAYERS, ["'matches'", ">= 1"]),
+    ("matches-zero", "[run]\nmatches = 0\n" + TWO_PLAYERS, ["'matches'", "1..4611686018427387904"]),
     ("matches-bool", "[run]\nmatches = true\n" + TWO_PLAYERS,
-     ["'matches'", "integer", "got true", ">= 1"]),
+     ["'matches'", "integer", "got true", "1..4611686018427387904"]),
     ("matches-string", '[run]\nmatches = "100"\n' + TWO_PLAYERS,
-     ["'matches'", "integer", ">= 1"]),
+     ["'matches'", "integer", "1..4611686018427387904"]),
     ("matches-float", "[run]\nmatches = 1e3\n" + TWO_PLAYERS, ["'matches'", "integer"]),
     ("seed-negative", "[run]\nseed = -1\n" + TWO_PLAYERS,
      ["'seed'", "0..18446744073709551615"]),
@@ -383,3 +383,12 @@ def test_rotation_formula() -> None:
 def test_no_rotation() -> None:
     cfg = _config(5, rotate=False)
     assert all(seat_players(cfg, k) == (0, 1, 2, 3, 4) for k in range(7))
+
+
+@pytest.mark.parametrize("name", ["=HYPERLINK(A1)", "+1", "-cmd", "@SUM(A1)"])
+def test_a_name_a_spreadsheet_would_run_is_refused(tmp_path: Path, name: str) -> None:
+    """Issue 32 (held, but worth a look): names like =HYPERLINK(…) went verbatim into the
+    CSVs, where a spreadsheet runs them as formulas."""
+    text = f'[[players]]\nname = "{name}"\nstrategy = "greedy"\n' + players("random")
+    with pytest.raises(ConfigError, match="formula"):
+        load_config(write(tmp_path, text))

@@ -479,7 +479,7 @@ BAD_INPUT: list[Any] = [
      ["first_turn", "single", "train"], None),
     ("negative-double-blank", cfg_with(rules="double_blank_points = -1\n"), [],
      ["double_blank_points"], None),
-    ("matches-zero", cfg_with(matches=0), [], ["'matches' = 0", ">= 1"], None),
+    ("matches-zero", cfg_with(matches=0), [], ["'matches' = 0", "1..4611686018427387904"], None),
     ("flag-matches-zero", cfg_with(), ["--matches", "0"], ["--matches"], None),
     ("flag-matches-text", cfg_with(), ["--matches", "many"], ["--matches"], None),
     ("flag-workers-zero", cfg_with(), ["--workers", "0"], ["--workers"], None),
