@@ -49,7 +49,6 @@ from mexsim.strategy.api import (
     on_duty,
     open_double_count,
     open_double_train,
-    other_end,
     param_index,
     pips,
     players,
@@ -60,11 +59,10 @@ from mexsim.strategy.api import (
     unseen_word,
 )
 from mexsim.strategy.builtin.longest_train import (
-    NEXT_END,
     PLAN_LEN,
     PLAN_POS,
     VALID,
-    _drop_from_mask,
+    _advance_plan,
     _mask_word,
     _plan_stands,
     _planned_tile,
@@ -202,9 +200,7 @@ def _choose(view, own_end, params):
     if best_off >= 0 and best_score > -1e8:
         return best_off
     if best_next >= 0:  # lay the next planned tile and advance the plan
-        set_note(view, PLAN_POS, pos + 1)
-        _drop_from_mask(view, next_tile)
-        set_note(view, NEXT_END, other_end(view, next_tile, own_end))
+        _advance_plan(view, pos, next_tile, own_end)
         return best_next
     if best_off >= 0:
         return best_off

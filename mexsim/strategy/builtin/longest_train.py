@@ -256,6 +256,15 @@ def _plan_stands(view, own_end, h0, h1, h2):
     return valid
 
 
+@njit(inline="always")
+def _advance_plan(view, pos, next_tile, own_end):
+    """The plan's next tile (at ``pos``) is being laid on the own train: the plan moves
+    on past it."""
+    set_note(view, PLAN_POS, pos + 1)
+    _drop_from_mask(view, next_tile)
+    set_note(view, NEXT_END, other_end(view, next_tile, own_end))
+
+
 @njit(cache=True, inline="always")
 def _choose(view, own_end):
     # the planned tiles still to lay
@@ -286,9 +295,7 @@ def _choose(view, own_end):
     if best_off >= 0:
         return best_off
     if best_next >= 0:  # lay the next planned tile and advance the plan
-        set_note(view, PLAN_POS, pos + 1)
-        _drop_from_mask(view, next_tile)
-        set_note(view, NEXT_END, other_end(view, next_tile, own_end))
+        _advance_plan(view, pos, next_tile, own_end)
         return best_next
     # nothing off-plan and the plan cannot go on here: heaviest, and plan afresh
     set_note(view, VALID, 0)
