@@ -59,6 +59,19 @@ def _fail(message: str, status: int = USAGE_ERROR) -> None:
     print(f"mexsim: error: {text}", file=sys.stderr)
     if status == INTERRUPTED:
         _forget_the_interrupt()
+    _exit(status)
+
+
+def _exit(status: int) -> None:
+    """Exit with ``status``; at once, without waiting for them, when a strategy file's
+    import left threads running (Python would wait for them for ever)."""
+    registry = sys.modules.get("mexsim.strategy.registry")
+    if registry is not None and registry.LEFT_THREADS:
+        import os
+
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
     sys.exit(status)
 
 
@@ -213,7 +226,7 @@ class _Group(TyperGroup):
             _internal_error(exc)
         if status == INTERRUPTED:  # typer's silent answer to a Ctrl-C outside the runner
             _fail("interrupted", status=INTERRUPTED)
-        sys.exit(status if isinstance(status, int) else 0)
+        _exit(status if isinstance(status, int) else 0)
 
 
 app = typer.Typer(

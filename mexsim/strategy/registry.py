@@ -17,6 +17,7 @@ import math
 import os
 import re
 import sys
+import threading
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -166,6 +167,7 @@ def load_strategy_file(path: Path) -> StrategyInfo:
 
     from mexsim.strategy.vetting import compile_error_line
 
+    before = set(threading.enumerate())
     try:
         with compiling(f"strategy {path.stem}"):  # @strategy compiles decide at import
             spec.loader.exec_module(module)
@@ -191,8 +193,26 @@ def load_strategy_file(path: Path) -> StrategyInfo:
         del sys.modules[module_name]
         raise ConfigError(f"{path}: importing the strategy failed: "
                           f"{type(exc).__name__}: {exc}") from exc
-
+    finally:
+        _note_threads_left(path, before)
+    if LEFT_THREADS.get(str(path)):
+        del sys.modules[module_name]
+        raise ConfigError(f"{path}: importing the strategy started a thread that is still "
+                          f"running ({LEFT_THREADS[str(path)]}): a strategy file may not "
+                          "start threads (remove it; mexsim ends without waiting for it)")
     return _strategy_info(path, module)
+
+
+# the threads a strategy file's import started and left running, by file: nothing of
+# mexsim's waits for them, and the command ends without joining them (mexsim/cli.py)
+LEFT_THREADS: dict[str, str] = {}
+
+
+def _note_threads_left(path: Path, before: set[threading.Thread]) -> None:
+    left = [t for t in threading.enumerate()
+            if t not in before and t.is_alive() and not t.daemon]
+    if left:
+        LEFT_THREADS[str(path)] = ", ".join(t.name for t in left)
 
 
 def strategy_module_name(path: Path) -> str:
