@@ -380,6 +380,16 @@ def _players(where: str, tables: list[dict[str, Any]], dirs: tuple[str, ...]
         params = _params(player_where, strategies[strategy], table.get("params", {}))
         parsed.append((name, strategy, params))
 
+    # the players the sweeps will give, counted before any is made: 20 values for each
+    # of 8 parameters are 20**8 combinations (1.4 GB after 40 s, issue 32 row 11)
+    count = sum(math.prod(len(v) for v in params.values() if isinstance(v, list))
+                for _, _, params in parsed)
+    if count > MAX_POOL:
+        raise ConfigError(
+            f"{where}: 'players' has {len(tables)} [[players]] tables giving {count:,} "
+            f"players (allowed: {MIN_PLAYERS}..{MAX_POOL} players, parameter sweeps "
+            f"expanded; a table seats {MIN_PLAYERS}..{MAX_PLAYERS}, R2)"
+        )
     taken = set(explicit)
     players = []
     for name, strategy, params in parsed:

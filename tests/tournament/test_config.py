@@ -392,3 +392,20 @@ def test_a_name_a_spreadsheet_would_run_is_refused(tmp_path: Path, name: str) ->
     text = f'[[players]]\nname = "{name}"\nstrategy = "greedy"\n' + players("random")
     with pytest.raises(ConfigError, match="formula"):
         load_config(write(tmp_path, text))
+
+
+def test_a_sweep_too_large_is_refused_before_it_is_expanded(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    """Issue 32, row 11: 20**8 combinations were expanded in full (1.4 GB after 40 s)
+    before the 100-player limit was checked. Now they are counted first."""
+    made = []
+    real = config_module.PlayerSpec
+    monkeypatch.setattr(config_module, "PlayerSpec",
+                        lambda **kw: made.append(1) or real(**kw))
+    values = "[" + ", ".join(str(v) for v in range(20)) + "]"
+    text = (f'[[players]]\nstrategy = "counter"\nparams = {{ starve = {values}, '
+            f'endgame = {values}, traps = [0, 1] }}\n' + players("greedy"))
+    with pytest.raises(ConfigError, match="giving 801 players"):
+        load_config(write(tmp_path, text))
+    assert made == []
