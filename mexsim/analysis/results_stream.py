@@ -108,7 +108,7 @@ def stream_batches(paths: Sequence[Path], columns: Sequence[str]) -> Iterator[pa
     decoded and freed after: memory is bounded by a row group and a batch. The batches
     are the same rows either way (and so the sums and the report, to the bit)."""
     for path in paths:
-        with pq.ParquetFile(path, pre_buffer=False) as file:
+        with pq.ParquetFile(path, pre_buffer=False, page_checksum_verification=True) as file:
             wanted = [c for c in columns if c in file.schema_arrow.names]
             yield from file.iter_batches(batch_size=BATCH_ROWS, columns=wanted)
 

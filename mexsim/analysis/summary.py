@@ -47,6 +47,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow.parquet as pq
 from statsmodels.stats.proportion import proportion_confint
 
 from mexsim.analysis.accumulate import RunStatistics, accumulate
@@ -364,6 +365,9 @@ def load_results(
     for path in paths.values():
         if not path.exists():
             raise FileNotFoundError(f"{path}: not found (is {directory} a results directory?)")
-    matches = pd.read_parquet(paths["matches"])
-    rounds = pd.read_parquet(paths["rounds"], columns=rounds_columns)
+    # pyarrow itself, so that every page's checksum is verified (pandas' reader of a
+    # folder of parts passed the option on to no page)
+    matches = pq.read_table(paths["matches"], page_checksum_verification=True).to_pandas()
+    rounds = pq.read_table(paths["rounds"], columns=rounds_columns,
+                           page_checksum_verification=True).to_pandas()
     return matches, rounds

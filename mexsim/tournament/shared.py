@@ -214,7 +214,8 @@ class Location:
         """What the statistics fold of a kept block (its luck too), from its matches
         part."""
         with self.fs.open(self.path(part_name("matches", index)), "rb") as handle:
-            return block_statistics(pq.read_table(handle), names, players)
+            return block_statistics(pq.read_table(handle, page_checksum_verification=True), names,
+                                    players)
 
     def commit(self, blocks_in: int, run_id: str, matches: int, tables: Path) -> None:
         """Remove what is not the run's (parts beyond a stop, temporary files), copy
