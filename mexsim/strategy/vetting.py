@@ -32,7 +32,13 @@ from mexsim.strategy.api import DECIDE_SIGNATURE
 # What numba's lowering calls to reach the global generator state of np.random and of
 # Python's random module (numba/cpython/randomimpl.py, get_state_ptr).
 GLOBAL_RANDOM_SYMBOLS = ("numba_get_np_random_state", "numba_get_py_random_state")
-VETTING_VERSION = "1"  # bump when the checks change: every file is vetted again
+# How a compiled function's code leaves numba's compiled world, where state can
+# outlive a decision and differ between processes (issue 32, row 16): an objmode block
+# calls back into Python; a ctypes or cffi function is called through a pointer numba
+# keeps in a "dynamic global" (a large global array is kept there too, and only read)
+OBJMODE_CALL = "PyObject_CallFunctionObjArgs"
+_DYNAMIC_LOAD = re.compile(r"(%[\w.\"]+) = load ptr, ptr @numba\.dynamic\.globals\.")
+VETTING_VERSION = "2"  # bump when the checks change: every file is vetted again
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _FILE_LINE = re.compile(r'File "([^"]+)", line (\d+)')
 
@@ -49,7 +55,8 @@ class VettingError(ConfigError):
 
 def vet_strategy(path: Path, decide: Dispatcher) -> None:
     """Raise ConfigError (one line: file:line and the cause) unless ``decide`` returns
-    an integer on every path and touches no global random state."""
+    an integer on every path, touches no global random state and stays within numba's
+    compiled code (no objmode, ctypes or cffi)."""
     marker = _marker(path)
     if marker is not None and marker.exists():
         return
@@ -81,9 +88,40 @@ def vet_strategy(path: Path, decide: Dispatcher) -> None:
             f"{where}: decide uses {source}'s global random state, which makes runs "
             "irreproducible; draw with mexsim.strategy.api.random_below(view, n) instead "
             "(the seat's own stream)", "uses no global random state")
+    escapes = _escapes(_own_code(code))
+    if escapes:
+        raise VettingError(
+            f"{where}: decide calls code outside numba's compiled world ({escapes[0]}), "
+            "which can keep state that differs between processes and runs: a strategy "
+            "may keep state only in its notes (MEMORY)", "deterministic across processes")
     if marker is not None:
         marker.parent.mkdir(parents=True, exist_ok=True)
         marker.touch()
+
+
+def _escapes(code: str) -> list[str]:
+    """The ways the compiled code leaves numba's compiled world, named."""
+    found = []
+    if OBJMODE_CALL in code:
+        found.append("numba.objmode")
+    for register in _DYNAMIC_LOAD.findall(code):
+        if re.search(r"call [^\n]*" + re.escape(register) + r"\(", code):
+            found.append("ctypes or cffi")
+            break
+    return found
+
+
+def _own_code(code: str) -> str:
+    """The LLVM IR of the compiled functions, without the Python wrapper numba adds
+    around the entry point (it converts arguments with Python's own calls)."""
+    kept = []
+    keep = True
+    for line in code.splitlines():
+        if line.startswith("define "):
+            keep = "@cpython." not in line and "@_ZN7cpython" not in line
+        if keep:
+            kept.append(line)
+    return "\n".join(kept)
 
 
 def compile_error_line(path: Path, exc: NumbaError) -> str:

@@ -1,0 +1,71 @@
+"""A strategy that leaves numba's compiled world (issue 32, row 16): state kept through
+`numba.objmode`, or libc called through ctypes, passed `run`, and `--workers 1` and `2`
+gave different files. Vetting refuses both in one line; a large global array, which
+numba keeps the same way but only reads, still loads."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import pytest
+
+from mexsim.errors import ConfigError
+from mexsim.strategy.registry import load_strategy_file
+
+HEAD = "from mexsim.strategy.api import strategy\nNAME = '{name}'\nDESCRIPTION = 'x'\n"
+FILES = {
+    "objm": HEAD + '''from numba import objmode
+COUNT = [0]
+
+
+def bump():
+    COUNT[0] += 1
+    return COUNT[0]
+
+
+@strategy
+def decide(view, params):
+    with objmode(y="int64"):
+        y = bump()
+    return y % 2
+''',
+    "ctyp": HEAD + '''import ctypes
+rand = ctypes.CDLL(None).rand
+rand.restype = ctypes.c_int
+rand.argtypes = []
+
+
+@strategy
+def decide(view, params):
+    return rand() % 2
+''',
+}
+TABLE = HEAD + '''import numpy as np
+TABLE = np.arange(2_000_000) % 2
+
+
+@strategy
+def decide(view, params):
+    return TABLE[view[0]]
+'''
+
+
+@pytest.mark.parametrize(("name", "what"), [("objm", "numba.objmode"),
+                                            ("ctyp", "ctypes or cffi")])
+def test_leaving_compiled_code_is_refused(tmp_path: Path, name: str, what: str):
+    path = tmp_path / f"{name}.py"
+    path.write_text(FILES[name].format(name=name), encoding="utf-8")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # numba: cannot cache dynamic globals
+        with pytest.raises(ConfigError, match="outside numba's compiled world") as err:
+            load_strategy_file(path)
+    assert what in str(err.value) and f"{name}.py:" in str(err.value)
+
+
+def test_a_large_global_table_still_loads(tmp_path: Path):
+    path = tmp_path / "table.py"
+    path.write_text(TABLE.format(name="table"), encoding="utf-8")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert load_strategy_file(path).name == "table"
