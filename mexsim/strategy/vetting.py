@@ -88,6 +88,16 @@ def vet_strategy(path: Path, decide: Dispatcher) -> None:
             f"{where}: decide uses {source}'s global random state, which makes runs "
             "irreproducible; draw with mexsim.strategy.api.random_below(view, n) instead "
             "(the seat's own stream)", "uses no global random state")
+    recursive = _recursive_function(_own_code(code))
+    for helper in _own_helpers(decide.py_func):  # also where decide's code folded it away
+        for compiled in list(helper.overloads.values()):
+            if recursive is None:
+                recursive = _recursive_function(_own_code(compiled.library.get_llvm_str()))
+    if recursive is not None:
+        raise VettingError(
+            f"{where}: decide calls {recursive}, which calls itself: a deep recursion "
+            "overflows the small stack of the engine's threads and ends the run with no "
+            "message; write it as a loop", "loads")
     escapes = _escapes(_own_code(code))
     if escapes:
         raise VettingError(
@@ -109,6 +119,56 @@ def _escapes(code: str) -> list[str]:
             found.append("ctypes or cffi")
             break
     return found
+
+
+_DEFINE = re.compile(r'^define [^@]*@"?([^"(\s]+)"?\(', re.M)
+_CALL = re.compile(r'call [^@\n]*@"?([^"(\s]+)"?\(')
+_PACKAGE = re.compile(r"6mexsim\d")  # mangled mexsim.*: the engine's and built-ins' code
+
+
+def _recursive_function(code: str) -> str | None:
+    """The name of a function of the strategy's own (mexsim's code is not looked at)
+    that reaches itself through the calls in the compiled code, or None (issue 32,
+    rows 9 and 10: a helper recursing without end was a segmentation fault)."""
+    calls: dict[str, set[str]] = {}
+    current = None
+    for line in code.splitlines():
+        found = _DEFINE.match(line)
+        if found:
+            current = found.group(1)
+            calls[current] = set()
+        elif current is not None:
+            calls[current].update(_CALL.findall(line))
+    own = {name for name in calls if not _PACKAGE.search(name)}
+    for start in own:
+        seen: set[str] = set()
+        stack = [c for c in calls[start] if c in own]
+        while stack:
+            name = stack.pop()
+            if name == start:
+                return _python_name(start)
+            if name not in seen:
+                seen.add(name)
+                stack.extend(c for c in calls.get(name, ()) if c in own)
+    return None
+
+
+def _own_helpers(func) -> list[Dispatcher]:
+    """The compiled functions of ``func``'s own file that it can see."""
+    return [v for v in list(func.__globals__.values())
+            if isinstance(v, Dispatcher) and getattr(v.py_func, "__code__", None) is not None
+            and v.py_func.__code__.co_filename == func.__code__.co_filename]
+
+
+def _python_name(mangled: str) -> str:
+    """A numba-mangled name's last component (``_ZN8__main__4deepB2v2…`` -> deep)."""
+    rest = mangled.removeprefix("_ZN")
+    name = mangled
+    while rest and rest[0].isdigit():
+        digits = len(rest) - len(rest.lstrip("0123456789"))
+        size = int(rest[:digits])
+        name, rest = rest[digits:digits + size], rest[digits + size:]
+    return name
 
 
 def _own_code(code: str) -> str:

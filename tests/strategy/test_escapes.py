@@ -69,3 +69,37 @@ def test_a_large_global_table_still_loads(tmp_path: Path):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert load_strategy_file(path).name == "table"
+
+
+RECURSIVE = HEAD + '''from numba import njit
+
+
+@njit
+def depth(n):
+    if n <= 0:
+        return 0
+    return 1 + depth(n - 1)
+
+
+@strategy
+def decide(view, params):
+    return depth({n}) % 2
+'''
+
+
+@pytest.mark.parametrize("n", ["view[0] + 10**7", "3"])
+def test_a_recursive_helper_is_refused_in_one_line(tmp_path: Path, n: str):
+    """Issue 32, rows 9 and 10: a helper recursing without end was a segmentation fault
+    of `run` (no line, a lock and a work folder left), and `mexsim check` of even a
+    bounded one an LLVM abort. Both are refused, by `run` and `check` alike."""
+    from typer.testing import CliRunner
+
+    from mexsim.cli import app
+
+    path = tmp_path / "deep.py"
+    path.write_text(RECURSIVE.format(name="deep", n=n), encoding="utf-8")
+    with pytest.raises(ConfigError, match="calls depth, which calls itself"):
+        load_strategy_file(path)
+    checked = CliRunner().invoke(app, ["check", str(path)])
+    assert checked.exit_code != 0
+    assert "calls depth, which calls itself" in checked.output
