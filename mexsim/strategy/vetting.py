@@ -103,7 +103,7 @@ def vet_strategy(path: Path, decide: Dispatcher) -> None:
         raise VettingError(
             f"{where}: decide calls code outside numba's compiled world ({escapes[0]}), "
             "which can keep state that differs between processes and runs: a strategy "
-            "may keep state only in its notes (MEMORY)", "deterministic across processes")
+            "may keep state only in its notes (MEMORY)", "deterministic")
     if marker is not None:
         marker.parent.mkdir(parents=True, exist_ok=True)
         marker.touch()
