@@ -273,7 +273,6 @@ SeedOpt = Annotated[
 def _drawn_seed(cfg, resume: bool):
     """A config's ``seed = "random"``: on --resume the interrupted run's seed, else the
     one drawn, said on stderr (run.json records it too)."""
-    from mexsim.tournament.config import with_overrides as override
     from mexsim.tournament.runner import interrupted_seed
 
     if resume:
@@ -281,7 +280,7 @@ def _drawn_seed(cfg, resume: bool):
         if seed is not None:
             print(f"mexsim: seed = \"random\": resuming with the interrupted run's seed {seed}",
                   file=sys.stderr)
-            return override(cfg, seed=seed)
+            return with_overrides(cfg, seed=seed)
     print(f"mexsim: seed = \"random\": drew seed {cfg.seed} (run.json records it; "
           f"--seed {cfg.seed} replays the run)", file=sys.stderr)
     return cfg

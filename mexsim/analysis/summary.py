@@ -365,8 +365,8 @@ def load_results(
     for path in paths.values():
         if not path.exists():
             raise FileNotFoundError(f"{path}: not found (is {directory} a results directory?)")
-    # pyarrow itself, so that every page's checksum is verified (pandas' reader of a
-    # folder of parts passed the option on to no page)
+    # pyarrow itself, so that every page's checksum is verified: pd.read_parquet given
+    # the same option read a rounds.parquet with a flipped byte without a word
     matches = pq.read_table(paths["matches"], page_checksum_verification=True).to_pandas()
     rounds = pq.read_table(paths["rounds"], columns=rounds_columns,
                            page_checksum_verification=True).to_pandas()

@@ -308,8 +308,7 @@ def start_match(match, rules, seats, tiles, scratch, view):
         for k in range(TRAIN_TILES, SIZE):
             view[k] = 0
         st[TABLE_SHOWN] = 0
-    st[HISTORY_SHOWN] = 0
-    st[HISTORY_HELD] = 0
+    st[HISTORY_HELD] = 0  # (HISTORY_SHOWN is each round's to reset)
     scratch.pbuf[:] = 0.0
     for s in range(P):
         for k in range(seats.n_memory[s]):

@@ -231,13 +231,17 @@ def _imported_by_mexsim(func: Callable) -> bool:
     return func.__module__.startswith((BUILTIN_PACKAGE, USER_MODULE_PREFIX))
 
 
-def _own_uncompiled_helpers(func: Callable) -> list[Dispatcher]:
-    """The ``@njit`` functions of ``func``'s own file that it can see and that are not
-    compiled yet: decide compiles them, as it is compiled."""
+def own_helpers(func: Callable) -> list[Dispatcher]:
+    """The ``@njit`` functions of ``func``'s own file that it can see."""
     return [value for value in list(func.__globals__.values())
-            if isinstance(value, Dispatcher) and not value.overloads
+            if isinstance(value, Dispatcher)
             and getattr(value.py_func, "__code__", None) is not None
             and value.py_func.__code__.co_filename == func.__code__.co_filename]
+
+
+def _own_uncompiled_helpers(func: Callable) -> list[Dispatcher]:
+    """Those of own_helpers not compiled yet: decide compiles them, as it is compiled."""
+    return [helper for helper in own_helpers(func) if not helper.overloads]
 
 
 @njit(cache=True, _nrt=False)  # as the built-ins' decide (above), whoever calls it first

@@ -27,7 +27,7 @@ from numba.core.dispatcher import Dispatcher
 from numba.core.errors import NumbaError
 
 from mexsim.errors import ConfigError
-from mexsim.strategy.api import DECIDE_SIGNATURE
+from mexsim.strategy.api import DECIDE_SIGNATURE, own_helpers
 
 # What numba's lowering calls to reach the global generator state of np.random and of
 # Python's random module (numba/cpython/randomimpl.py, get_state_ptr).
@@ -88,17 +88,19 @@ def vet_strategy(path: Path, decide: Dispatcher) -> None:
             f"{where}: decide uses {source}'s global random state, which makes runs "
             "irreproducible; draw with mexsim.strategy.api.random_below(view, n) instead "
             "(the seat's own stream)", "uses no global random state")
-    recursive = _recursive_function(_own_code(code))
-    for helper in _own_helpers(decide.py_func):  # also where decide's code folded it away
-        for compiled in list(helper.overloads.values()):
-            if recursive is None:
-                recursive = _recursive_function(_own_code(compiled.library.get_llvm_str()))
+    own = _own_code(code)
+    # in decide's code, and in each helper's, as decide's may have folded a call away
+    helpers = (_own_code(compiled.library.get_llvm_str())
+               for helper in own_helpers(decide.py_func)
+               for compiled in list(helper.overloads.values()))
+    recursive = next((name for name in map(_recursive_function, (own, *helpers))
+                      if name is not None), None)
     if recursive is not None:
         raise VettingError(
             f"{where}: decide calls {recursive}, which calls itself: a deep recursion "
             "overflows the small stack of the engine's threads and ends the run with no "
             "message; write it as a loop", "loads")
-    escapes = _escapes(_own_code(code))
+    escapes = _escapes(own)
     if escapes:
         raise VettingError(
             f"{where}: decide calls code outside numba's compiled world ({escapes[0]}), "
@@ -151,13 +153,6 @@ def _recursive_function(code: str) -> str | None:
                 seen.add(name)
                 stack.extend(c for c in calls.get(name, ()) if c in own)
     return None
-
-
-def _own_helpers(func) -> list[Dispatcher]:
-    """The compiled functions of ``func``'s own file that it can see."""
-    return [v for v in list(func.__globals__.values())
-            if isinstance(v, Dispatcher) and getattr(v.py_func, "__code__", None) is not None
-            and v.py_func.__code__.co_filename == func.__code__.co_filename]
 
 
 def _python_name(mangled: str) -> str:
