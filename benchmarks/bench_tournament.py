@@ -24,8 +24,8 @@ from pathlib import Path
 import numpy as np
 
 from mexsim.analysis.comparison import analyze
+from mexsim.run.runner import run
 from mexsim.tournament.config import load_config
-from mexsim.tournament.runner import run
 
 TABLE = ("greedy", "early_doubles", "mexican_first", "random")
 

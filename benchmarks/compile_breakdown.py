@@ -47,7 +47,7 @@ def main() -> None:
     args = parser.parse_args()
     listener = CompileTimes()
     event.register("numba:compile", listener)
-    from mexsim.compile_jobs import compile_engine
+    from mexsim.run.compile_jobs import compile_engine
     from mexsim.strategy.registry import BUILTIN_STRATEGIES, load_strategy_file
 
     print("cold compile, one core: seconds per step")

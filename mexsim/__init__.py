@@ -13,9 +13,9 @@ from pathlib import Path
 
 __version__ = "0.2.0"
 
-from mexsim.ast_guard import serialise_ast_parse
+from mexsim.jit.ast_guard import serialise_ast_parse
 
-serialise_ast_parse()  # before any thread of ours parses (mexsim/ast_guard.py)
+serialise_ast_parse()  # before any thread of ours parses (mexsim/jit/ast_guard.py)
 
 
 def _numba_cache_dir() -> str:

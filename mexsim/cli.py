@@ -20,7 +20,6 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from mexsim.compile_notice import compile_notice
 from mexsim.errors import (
     ConfigError,
     OutputConflict,
@@ -30,6 +29,7 @@ from mexsim.errors import (
     Terminated,
 )
 from mexsim.game.render import render_text
+from mexsim.jit.compile_notice import compile_notice
 from mexsim.tournament.config import (
     MAX_MATCHES,
     MAX_SEED,
@@ -122,7 +122,7 @@ def _end_quickly() -> None:
     moments in the interpreter's final collections over every object numba, llvmlite
     and pandas made, after the command's work is done and its files are in place
     (1.1-2.1 s in the local cluster's workers, which do the same:
-    mexsim/tournament/worker_exit.py; 0.1-0.8 s for `mexsim run` itself); the memory
+    mexsim/run/dask/worker_exit.py; 0.1-0.8 s for `mexsim run` itself); the memory
     goes back to the system with the process either way."""
     atexit.register(gc.freeze)
 
@@ -273,7 +273,7 @@ SeedOpt = Annotated[
 def _drawn_seed(cfg, resume: bool):
     """A config's ``seed = "random"``: on --resume the interrupted run's seed, else the
     one drawn, said on stderr (run.json records it too)."""
-    from mexsim.tournament.runner import interrupted_seed
+    from mexsim.run.runner import interrupted_seed
 
     if resume:
         seed = interrupted_seed(cfg.out)
@@ -326,7 +326,7 @@ def run(
     started = time.perf_counter()
     check_overrides(matches, seed, out)
     with compile_notice(quiet):
-        from mexsim.warmup import warm_up
+        from mexsim.run.warmup import warm_up
 
         # a cold cache only (the first run): the config's strategies compile in parallel
         cfg = with_overrides(
@@ -337,7 +337,7 @@ def run(
     if cfg.seed_drawn:
         cfg = _drawn_seed(cfg, resume)
     if cluster or cfg.cluster:  # a local cluster's workers load while the run prepares
-        from mexsim.tournament.cluster import start_workers_early
+        from mexsim.run.dask.cluster import start_workers_early
 
         start_workers_early(cluster or cfg.cluster)
     if cfg.requested_matches is not None:
@@ -354,8 +354,8 @@ def run(
 
     from mexsim.analysis.comparison import analyze_statistics, config_sweeps
     from mexsim.errors import Interrupted
-    from mexsim.tournament.runner import StopRule
-    from mexsim.tournament.runner import run as run_matches
+    from mexsim.run.runner import StopRule
+    from mexsim.run.runner import run as run_matches
 
     names = [p.name for p in cfg.players]
     kinds = [p.strategy for p in cfg.players]
@@ -392,7 +392,7 @@ def run(
         sys.stdout.flush()
         # Worker threads may be stuck in a strategy's compiled code, which nothing can
         # interrupt: end the process without joining them (the runner has cleaned up).
-        from mexsim.exit_now import exit_now
+        from mexsim.run.exit_now import exit_now
 
         exit_now(SIGNALLED + exc.signum)
     finally:
@@ -525,7 +525,7 @@ def list_strategies(
 
     refuse_missing_folders(strategy_dirs(strategies or ()))  # before a cold compile
     with compile_notice():
-        from mexsim.warmup import warm_up
+        from mexsim.run.warmup import warm_up
 
         warm_up(strategies or ())
         found = available_strategies(strategies or ())

@@ -1,4 +1,4 @@
-"""ast.parse one at a time (mexsim/ast_guard.py): three parties parse in a run."""
+"""ast.parse one at a time (mexsim/jit/ast_guard.py): three parties parse in a run."""
 
 from __future__ import annotations
 

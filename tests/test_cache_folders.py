@@ -7,8 +7,8 @@ import os
 import time
 from pathlib import Path
 
-from mexsim import cache_folders, compile_notice
-from mexsim.cache_folders import KEEP_DAYS, MARKER, mark_used, prune_unused
+from mexsim.jit import cache_folders, compile_notice
+from mexsim.jit.cache_folders import KEEP_DAYS, MARKER, mark_used, prune_unused
 
 DAY = 86400
 

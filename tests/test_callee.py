@@ -1,6 +1,6 @@
 """``@callee`` functions have no Python entry point: no Python code may call them.
 
-Calling one from Python crashes the process (mexsim/callee.py), so this reads every
+Calling one from Python crashes the process (mexsim/jit/callee.py), so this reads every
 Python file of the project and finds each reference to a callee outside compiled code:
 an import of it, an attribute of its module, or a use of its name in a function that
 numba does not compile.
@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from mexsim import callee
+from mexsim.jit import callee
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPILED = {"njit", "callee", "strategy", "jit"}  # decorators of compiled functions

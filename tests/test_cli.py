@@ -103,12 +103,12 @@ def test_run_refuses_before_compiling(tmp_path: Path, monkeypatch: pytest.Monkey
                                       config: str, args: list[str], parts: list[str]) -> None:
     """On a cold cache `run` compiles the strategies first (minutes): a mistake that
     needs none of them is said at once."""
-    import mexsim.warmup
+    import mexsim.run.warmup
 
     def compile_nothing(*_: Any) -> None:
         raise AssertionError("compiled before refusing")
 
-    monkeypatch.setattr(mexsim.warmup, "warm_up", compile_nothing)
+    monkeypatch.setattr(mexsim.run.warmup, "warm_up", compile_nothing)
     result = runner.invoke(app, ["run", str(write(tmp_path, config)), *args])
     assert_usage_error(result, *parts)
 

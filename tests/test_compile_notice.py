@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from mexsim import compile_notice as cn
-from mexsim import warmup
 from mexsim.cli import app
+from mexsim.jit import compile_notice as cn
+from mexsim.run import warmup
 from mexsim.strategy.starter import write_starter
 
 

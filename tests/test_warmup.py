@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from mexsim import compile_jobs, warmup
+from mexsim.run import compile_jobs, warmup
 from mexsim.strategy.registry import BUILTIN_STRATEGIES
 
 
@@ -211,7 +211,7 @@ def test_a_job_that_takes_long_is_named_in_the_notice(tmp_path: Path, monkeypatc
     """A strategy file that hangs at import holds the warm-up: its notice names the
     job once it has run LONG seconds (it named none: the command looked frozen, where
     a warm cache's notice names the strategy it loads), and names it no more after."""
-    from mexsim import compile_notice as cn
+    from mexsim.jit import compile_notice as cn
 
     monkeypatch.setattr(cn, "SILENT_FOR", 0.05)
     monkeypatch.setattr(cn, "REDRAW", 0.01)

@@ -32,7 +32,6 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from mexsim.compile_notice import compiling
 from mexsim.game.bits import popcount
 from mexsim.game.private_table import (
     DENSE,
@@ -58,6 +57,7 @@ from mexsim.game.view import (
     TILES,
     TRAIN_END,
 )
+from mexsim.jit.compile_notice import compiling
 from mexsim.planner.router import trusted_joined_unweighted_chain
 from mexsim.planner.stack_array import stack_array
 

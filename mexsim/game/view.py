@@ -21,11 +21,10 @@ view[NOTES : NOTES + k] from one of its decisions to the next for the whole matc
 
 from __future__ import annotations
 
-from mexsim.game.tiles import WORDS as WORDS_PER_HAND
-
 # re-exported: strategies and the kernel read the limits with the rest of the layout
-from mexsim.strategy.limits import MAX_MEMORY as MAX_MEMORY
-from mexsim.strategy.limits import MAX_PARAMS as MAX_PARAMS
+from mexsim.game.strategy_limits import MAX_MEMORY as MAX_MEMORY
+from mexsim.game.strategy_limits import MAX_PARAMS as MAX_PARAMS
+from mexsim.game.tiles import WORDS as WORDS_PER_HAND
 
 MAX_PLAYERS = 10
 MAX_TRAINS = MAX_PLAYERS + 1

@@ -2,7 +2,7 @@
 floats for weighted ones.
 
 Hands that close more than a few independent cycles (mexsim/planner/sparse.py takes the
-others) are planned by a branch and bound, as in mexsim/planner/general.py, but here on
+others) are planned by a branch and bound, as in tests/planner/general.py, but here on
 the words of the sparse path: a hand is a simple graph on at most 16 numbers plus doubles, so
 number x's unused tiles are one word ``adj[x]`` (bit y: tile x|y). With every tile
 worth 1 a chain's value is a count, and everything the search does per node is a few
@@ -16,7 +16,7 @@ word operations:
   when v is even and u is not v): they hold a T-join of them, so at least a minimum
   matching of them by distance (tiles, a BFS of words from each) is left out; the end
   u is left free by a stand-in matched to it (a trail ending at an even number is no
-  better, see mexsim/planner/general.py). Of the doubles on leaves only the end's is laid;
+  better, see tests/planner/general.py). Of the doubles on leaves only the end's is laid;
 * the certificate: the tiles that minimum T-join leaves have even degree but at v and
   the end, so the part joined to v is one Euler trail (Hierholzer on words). When it
   takes all of them it meets the bound: the best completion, no search below;
@@ -60,8 +60,8 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from mexsim.callee import callee
 from mexsim.game.bits import popcount
+from mexsim.jit.callee import callee
 from mexsim.planner.limits import (
     DENSE_FALLBACK_BUDGET,
     DENSE_NODE_BUDGET,

@@ -18,7 +18,7 @@ The search is exact, by one of three paths (longest_chain routes a hand):
 2. the dense path, on the same words (mexsim/planner/dense.py; counts unweighted,
    floats weighted; up to double-15, pip_weight >= 0): the bound, certificate and
    search below, with the pieces beyond bridges solved apart;
-3. general_chain (mexsim/planner/general.py), the same method on adjacency lists
+3. general_chain (tests/planner/general.py), the same method on adjacency lists
    (which also tries every trail of sparse hands itself): the independent reference
    the tests hold the other two to. It is not on longest_chain's route, so that a
    strategy using the planner does not compile it (it was a third of longest_train's
@@ -50,7 +50,7 @@ Which of several equally good chains it returns is unspecified (it follows the s
 order, and changed when that did).
 
 ``longest_chain`` is numba-compiled and works on plain arrays so strategies can call
-it; ``mexsim.planner.brute_force`` is the plain-Python check the tests compare it with.
+it; ``tests.planner.brute_force`` is the plain-Python check the tests compare it with.
 Search limits shared by the paths live in mexsim/planner/limits.py.
 """
 

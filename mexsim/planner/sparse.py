@@ -9,7 +9,7 @@ first plan is of ~15 tiles on 13 numbers, two or three independent cycles — wh
 trying every trail is cheapest, and on words instead of adjacency lists each step is a
 few instructions (the list version spent most of a plan on bookkeeping, not search).
 
-As in the general planner (mexsim/planner/general.py), the trees dangling off the rest are
+As in the general planner (tests/planner/general.py), the trees dangling off the rest are
 peeled first: a trail entering one cannot come back, so each number's best path down
 its trees is found once and added to the trails ending there; and a trail worth the
 quick bound (reachable value less what parity must leave out) ends the search.

@@ -3,7 +3,7 @@
 Two orderings of the same tiles that end at the same number leave the same problem
 behind, so a depth-first search that meets a state again can skip it. The table is open
 addressing on two arrays (end, tile set as a 64-bit word; end -1: empty), doubled when
-half full. Shared by the list search (mexsim/planner/general.py) and the bitmask one
+half full. Shared by the list search (tests/planner/general.py) and the bitmask one
 (mexsim/planner/dense.py).
 """
 

@@ -25,9 +25,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from mexsim.compile_notice import compiling
 from mexsim.errors import ConfigError, StrategyFileWarning, Terminated
-from mexsim.strategy.limits import MAX_MEMORY, MAX_PARAMS
+from mexsim.game.strategy_limits import MAX_MEMORY, MAX_PARAMS
+from mexsim.jit.compile_notice import compiling
 
 BUILTIN_STRATEGIES = Path(__file__).resolve().parent / "builtin"
 BUILTIN_PACKAGE = "mexsim.strategy.builtin."  # + a built-in's file stem: its module
@@ -139,7 +139,7 @@ def builtin_strategy_file(name: str) -> Path | None:
 def _declared_name(path: Path) -> str:
     """The NAME a strategy file assigns, read without running it (the stem if not)."""
     try:
-        tree = ast.parse(path.read_bytes())  # one at a time: mexsim/ast_guard.py
+        tree = ast.parse(path.read_bytes())  # one at a time: mexsim/jit/ast_guard.py
     except (SyntaxError, ValueError, OSError):
         return path.stem
     for node in tree.body:

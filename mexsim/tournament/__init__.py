@@ -1,2 +1,2 @@
-"""Tournaments: the config, who sits where (schedule), the runner that plays and
-streams a config's matches to Parquet, the results schema, and replay."""
+"""What is played: the config, who sits where (schedule), the players as policies, the
+run's identity, the luck model, and replay of one match."""

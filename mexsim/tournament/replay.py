@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from mexsim.compile_notice import compiling
 from mexsim.game.play import core_trace
+from mexsim.jit.compile_notice import compiling
 from mexsim.tournament.config import Config, config_schedule, seat_players
 from mexsim.tournament.lineup import match_policies
 

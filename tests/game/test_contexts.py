@@ -15,8 +15,8 @@ from mexsim.game.contexts import RuleNumbers
 from mexsim.game.kernel_longest_train import LONGEST_TRAIN_SLOT, in_table_decide
 from mexsim.game.play import KernelArgs
 from mexsim.game.rules import MAX_STRATEGIES, resolve_rules
+from mexsim.game.strategy_limits import MAX_PARAMS
 from mexsim.game.tiles import tile_set
-from mexsim.strategy.limits import MAX_PARAMS
 from mexsim.strategy.policy import Policy
 from mexsim.strategy.registry import available_strategies
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from mexsim.game import enums
-from mexsim.tournament.results import ROUNDS_SCHEMA
+from mexsim.store.result_tables import ROUNDS_SCHEMA
 
 GROUPS = [enums.Event, enums.EventField, enums.Reason, enums.Field, enums.Scope,
           enums.Outcome, enums.Dispatch, enums.Status]

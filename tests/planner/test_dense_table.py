@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mexsim import callee
+from mexsim.jit import callee
 from mexsim.planner import dense
 from tests.strategy.test_strategies import tables
 

@@ -20,10 +20,10 @@ from hypothesis import strategies as st
 
 from mexsim.game.tiles import tile_set
 from mexsim.planner import dense
-from mexsim.planner.brute_force import longest_chain_brute_force
 from mexsim.planner.dense import weighted_dense_chain
-from mexsim.planner.general import general_chain
 from mexsim.planner.router import longest_unweighted_chain, trusted_joined_unweighted_chain
+from tests.planner.brute_force import longest_chain_brute_force
+from tests.planner.general import general_chain
 from tests.strategy.test_strategies import (
     assert_plan_is_best,
     best_value,

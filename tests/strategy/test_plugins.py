@@ -393,12 +393,12 @@ def test_a_missing_strategies_folder(tmp_path: Path):
 def test_a_missing_strategies_folder_is_refused_before_any_compile(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]):
     # on a cold cache the compile (warm-up, the built-ins) came first: a minute or more
+    import mexsim.run.warmup
     import mexsim.strategy.registry as registry
-    import mexsim.warmup
     from mexsim.cli import app
 
     compiled: list[object] = []
-    monkeypatch.setattr(mexsim.warmup, "warm_up", lambda *a, **k: compiled.append(a))
+    monkeypatch.setattr(mexsim.run.warmup, "warm_up", lambda *a, **k: compiled.append(a))
     monkeypatch.setattr(registry, "load_strategy_file",
                         lambda *a, **k: compiled.append(a) or pytest.fail("compiled"))
     registry._load_all.cache_clear()

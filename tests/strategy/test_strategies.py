@@ -34,9 +34,9 @@ from mexsim.game.reference import Player, Round, make_players, static_view
 from mexsim.game.rules import Rules, resolve_rules
 from mexsim.game.tiles import tile_set
 from mexsim.planner import longest_chain
-from mexsim.planner.brute_force import longest_chain_brute_force
 from mexsim.strategy.policy import Policy
 from mexsim.strategy.registry import available_strategies
+from tests.planner.brute_force import longest_chain_brute_force
 from tests.strategies_hyp import matches, rules_and_seats, seeds
 
 BUILTINS = available_strategies()

@@ -1,4 +1,4 @@
-"""A local cluster's start (mexsim/tournament/cluster.py, worker_preload.py): its
+"""A local cluster's start (mexsim/run/dask/cluster.py, worker_preload.py): its
 workers are forks of one process that loaded the engine and the built-in strategies
 while the command prepared; a worker loads only the strategies the run uses; the client
 leaves the kernels to the cluster; a run refused or interrupted leaves no process."""
@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 
 from mexsim import __version__
-from mexsim.compile_jobs import compile_engine
+from mexsim.run import runner
+from mexsim.run.compile_jobs import compile_engine
+from mexsim.run.dask import cluster
 from mexsim.strategy import registry
-from mexsim.tournament import cluster, runner
 from mexsim.tournament.config import load_config
 from tests.tournament.runs import (
     assert_stopped_in_one_line,
@@ -78,15 +79,15 @@ def test_local_workers_have_the_engine_loaded_before_their_first_task(tmp_path: 
         import sys
 
         from mexsim.game import kernel
-        from mexsim.tournament import cluster as on_worker
+        from mexsim.run.dask import cluster as on_worker
 
-        preload = sys.modules.get("mexsim.tournament.worker_preload")
+        preload = sys.modules.get("mexsim.run.dask.worker_preload")
         return (preload is not None and preload.LOADED, len(kernel.play_matches.overloads),
                 sorted(Path(p).name for p in on_worker._WORKER_STRATEGIES))
 
     config = load_config(write_config(tmp_path, config_text(tmp_path / "r", matches=8)))
     compile_engine()  # the fork server only loads from numba's cache (the command
-    # warms it first: mexsim/warmup.py); on a cold cache the workers load on a task
+    # warms it first: mexsim/run/warmup.py); on a cold cache the workers load on a task
     player = cluster.ClusterPlayer("local:2", config)
     try:
         found = player.client.run(loaded)

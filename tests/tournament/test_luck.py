@@ -20,8 +20,8 @@ from mexsim.analysis.accumulate import RunAccumulator
 from mexsim.analysis.comparison import analyze_directory
 from mexsim.analysis.sequential import verdict
 from mexsim.analysis.summary import LUCK_COLUMNS
+from mexsim.run.runner import TIMING_FIELDS
 from mexsim.tournament.luck import solve
-from mexsim.tournament.runner import TIMING_FIELDS
 from tests.tournament.runs import config_text, write_config
 from tests.tournament.test_run import assert_ok, invoke_run
 
@@ -231,7 +231,8 @@ def test_a_resumed_luck_run_at_a_url_reads_the_kept_parts_luck(
     matches parts): the resumed run's tables are the folder run's."""
     pytest.importorskip("fsspec")
     from mexsim.errors import Interrupted
-    from mexsim.tournament import runner, shared
+    from mexsim.run import runner
+    from mexsim.run import url_runner as shared
     from mexsim.tournament.config import load_config, with_overrides
     from tests.tournament.runs import ctrl_c
 
@@ -294,7 +295,7 @@ def test_a_resumed_luck_run_is_the_uninterrupted_one(tmp_path: Path,
     import time
 
     from mexsim.errors import Interrupted
-    from mexsim.tournament import runner
+    from mexsim.run import runner
     from mexsim.tournament.config import load_config, with_overrides
 
     whole = luck_run(tmp_path, "whole", "--workers", "1", matches=320, players=TWO)

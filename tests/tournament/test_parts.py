@@ -1,4 +1,4 @@
-"""The results files' appender threads (mexsim/tournament/parts.py): the same bytes as
+"""The results files' appender threads (mexsim/store/parts.py): the same bytes as
 appending on the calling thread, and an error of the thread reaches the caller."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from mexsim.tournament.parts import Appender, parquet_options
+from mexsim.store.parts import Appender, parquet_options
 
 
 def tables(count: int) -> list[pa.Table]:
@@ -79,7 +79,7 @@ def test_a_sealed_work_folder_takes_no_more_blocks(tmp_path: Path) -> None:
     """A stopped run seals its work folder before it counts the blocks kept: a play
     thread that finishes its block afterwards (they are abandoned, not joined) adds
     nothing, so the count it prints is the one --resume finds."""
-    from mexsim.tournament.parts import WorkFolder
+    from mexsim.store.parts import WorkFolder
 
     work = WorkFolder.create(tmp_path / ".w.tmp-1", "run", {})
     table = pa.table({"x": [1, 2]})
@@ -99,7 +99,7 @@ def test_a_work_folder_of_parquet_parts_is_resumed(tmp_path: Path,
     again without a word (and without --resume the refusal counted 0 blocks)."""
     import filecmp
 
-    from mexsim.tournament.parts import PART_COMPRESSION
+    from mexsim.store.parts import PART_COMPRESSION
     from tests.tournament.runs import run_cli
 
     cfg, out, work = _stopped_at_block_five(tmp_path, monkeypatch)
@@ -131,7 +131,7 @@ def test_a_damaged_part_is_one_line_naming_it(tmp_path: Path, suffix: str) -> No
     """A part file damaged on disk (truncated, overwritten) is refused by --resume in
     one line that names it and says what to do, not a pyarrow traceback."""
     from mexsim.errors import OutputError
-    from mexsim.tournament.parts import WorkFolder, read_block
+    from mexsim.store.parts import WorkFolder, read_block
 
     work = WorkFolder.create(tmp_path / ".res.tmp-1", "run", {})
     table = pa.table({"match": np.arange(4, dtype=np.int64)})
@@ -152,7 +152,7 @@ def test_a_half_written_part_removed_meanwhile_does_not_hide_the_kept_blocks(
     """Counting the blocks kept removes half-written parts while a sealed folder's play
     threads may remove theirs: one gone in between must not fail the count, which
     once read as "no results written" and removed the work folder with its blocks."""
-    from mexsim.tournament.parts import WorkFolder
+    from mexsim.store.parts import WorkFolder
 
     work = WorkFolder.create(tmp_path / ".w.tmp-1", "run", {})
     table = pa.table({"x": [1, 2]})
@@ -176,9 +176,9 @@ def _stopped_at_block_five(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     import time
 
     from mexsim.errors import Interrupted
-    from mexsim.tournament import runner
+    from mexsim.run import runner
+    from mexsim.store.parts import WorkFolder
     from mexsim.tournament.config import load_config, with_overrides
-    from mexsim.tournament.parts import WorkFolder
     from tests.tournament.runs import config_text, ctrl_c, run_cli, write_config
 
     cfg = write_config(tmp_path, config_text(tmp_path / "whole", matches=400))
@@ -203,7 +203,7 @@ def _stopped_at_block_five(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 def _resumed_counting(cfg: Path, out: Path, monkeypatch: pytest.MonkeyPatch):
     """`mexsim run CFG --out OUT --resume` on one worker: (its result, the blocks it
     played)."""
-    from mexsim.tournament import runner
+    from mexsim.run import runner
     from tests.tournament.runs import run_cli
 
     original = runner.play_block

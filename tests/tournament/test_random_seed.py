@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from mexsim.errors import ConfigError
+from mexsim.run.runner import interrupted_seed
 from mexsim.tournament.config import MAX_SEED, load_config, with_overrides
-from mexsim.tournament.runner import interrupted_seed
 
 CONFIG = ('[run]\nmatches = 4\nseed = "random"\nout = "{out}"\n'
           '[[players]]\nstrategy = "greedy"\n[[players]]\nstrategy = "random"\n')

@@ -18,7 +18,7 @@ from mexsim.analysis import provenance, results_stream
 from mexsim.analysis.comparison import analyze_directory
 from mexsim.analysis.plots import PLOT_FILES
 from mexsim.cli import app
-from mexsim.tournament import shared
+from mexsim.run import url_runner as shared
 from mexsim.tournament.identity import RUN_ID_KEY
 from tests.tournament.runs import (
     assert_no_crash,

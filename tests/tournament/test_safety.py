@@ -20,9 +20,9 @@ import pyarrow.parquet as pq
 import pytest
 
 from mexsim.cli import app
-from mexsim.tournament import runner as runner_module
-from mexsim.tournament.output import MARKER
-from mexsim.tournament.parts import blocks
+from mexsim.run import runner as runner_module
+from mexsim.store.parts import blocks
+from mexsim.store.results_folder import MARKER
 from tests.tournament.runs import (
     ROOT,
     cli_runner,

@@ -15,7 +15,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from mexsim.errors import Interrupted
-from mexsim.tournament import runner, shared
+from mexsim.run import runner
+from mexsim.run import url_runner as shared
 from mexsim.tournament.config import load_config, with_overrides
 from tests.tournament.runs import (
     config_text,

@@ -26,9 +26,9 @@ from mexsim.cli import app
 from mexsim.errors import ConfigError
 from mexsim.game.play import core_trace
 from mexsim.game.referee import check_jsonl
+from mexsim.run.runner import run
 from mexsim.tournament.config import config_schedule, load_config, with_overrides
 from mexsim.tournament.lineup import match_policies
-from mexsim.tournament.runner import run
 from mexsim.tournament.schedule import Schedule, table_count
 from tests.tournament.test_config import players as players_toml
 from tests.tournament.test_config import write

@@ -148,7 +148,7 @@ def test_a_worker_killed_mid_run_loses_nothing(tmp_path: Path,
 
 WORKER_COPY = (
     "import dataclasses\n"
-    "from mexsim.tournament.cluster import _worker_config\n"
+    "from mexsim.run.dask.cluster import _worker_config\n"
     "@dataclasses.dataclass(frozen=True)\n"
     "class Cfg:\n"
     "    strategy_dirs: tuple = ()\n"
@@ -231,7 +231,7 @@ def test_a_workers_results_travel_as_int16_and_arrive_as_the_kernels_wrote_them(
     value for value."""
     import numpy as np
 
-    from mexsim.tournament.cluster import for_transfer, received
+    from mexsim.run.dask.cluster import for_transfer, received
 
     rng = np.random.default_rng(3)
     res = rng.integers(-40, 2_000, size=(5, 13, 4, 6), dtype=np.int64)

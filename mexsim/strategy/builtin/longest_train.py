@@ -25,8 +25,8 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from mexsim.compile_notice import compiling
 from mexsim.game.bits import popcount
+from mexsim.jit.compile_notice import compiling
 from mexsim.planner import longest_chain
 from mexsim.planner.router import longest_unweighted_chain
 from mexsim.planner.stack_array import stack_array

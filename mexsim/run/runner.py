@@ -1,6 +1,6 @@
 """`mexsim run`: play a config's matches on all cores and keep every finished block.
 
-Matches are played in fixed blocks (mexsim/tournament/parts.py) by threads (the numba
+Matches are played in fixed blocks (mexsim/store/parts.py) by threads (the numba
 kernels release the GIL); the thread that played a block also converts it to Arrow,
 writes it durably into the run's hidden work folder ``.NAME.tmp-PID`` and reads it
 back, and the main thread appends the blocks to the results files in match order and
@@ -8,7 +8,7 @@ folds their statistics (the one serial step), so memory stays bounded, a killed 
 keeps what it played (``--resume`` continues it), and the files depend on (config,
 seed) only — never on the worker count, block timing or resume point. When all blocks
 are in, the results are assembled, summarised and put in place of ``out`` without ever
-losing both old and new results (mexsim/tournament/output.py).
+losing both old and new results (mexsim/store/results_folder.py).
 
 Ctrl-C, SIGTERM and SIGHUP stop a run at once: the main thread stops waiting, keeps the
 finished blocks and raises :class:`~mexsim.errors.Interrupted`; worker threads, which
@@ -33,28 +33,28 @@ import pyarrow as pa
 from mexsim import __version__
 from mexsim.analysis.accumulate import RunStatistics
 from mexsim.analysis.sequential import Verdict
-from mexsim.compile_notice import compiling
 from mexsim.errors import ConfigError, Interrupted, OutputError, StrategyError
-from mexsim.strategy.policy import Policy
-from mexsim.strategy.registry import available_strategies
-from mexsim.tournament import output
-from mexsim.tournament.blockplay import play_block, play_luck_block
-from mexsim.tournament.cluster import (
+from mexsim.jit.compile_notice import compiling
+from mexsim.run.block_play import play_block, play_luck_block
+from mexsim.run.dask.cluster import (
     ClusterPlayer,
     open_player,
     parse_address,
     received,
     start_workers_early,
 )
+from mexsim.run.in_order import StopRule, stop_rule, take_in_order, unjoined_threads
+from mexsim.run.machine_limits import check_resources
+from mexsim.run.url_runner import is_url
+from mexsim.store import results_folder as output
+from mexsim.store.parts import Assembler, Block, WorkFolder, blocks, write_and_read
+from mexsim.store.result_tables import block_tables
+from mexsim.strategy.policy import Policy
+from mexsim.strategy.registry import available_strategies
 from mexsim.tournament.config import Config, config_schedule
 from mexsim.tournament.identity import differences, run_id, run_identity
-from mexsim.tournament.inorder import StopRule, stop_rule, take_in_order, unjoined_threads
-from mexsim.tournament.limits import check_resources
 from mexsim.tournament.lineup import player_policies
 from mexsim.tournament.luck import LuckModel, fit_luck_model
-from mexsim.tournament.parts import Assembler, Block, WorkFolder, blocks, write_and_read
-from mexsim.tournament.results import block_tables
-from mexsim.tournament.shared import is_url
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
@@ -186,10 +186,10 @@ def run(config: Config, out: Path | str, workers: int, force: bool = False,
     when the command began (``time.perf_counter``), for the wall time.
 
     ``until``: stop once decided (``--until decided``); ``cluster``: play the blocks on
-    a Dask cluster (``local:N`` or a scheduler address: mexsim/tournament/cluster.py).
+    a Dask cluster (``local:N`` or a scheduler address: mexsim/run/dask/cluster.py).
 
     ``out``: a results folder, or an fsspec URL (``file:///…``, ``s3://…``) where the
-    blocks are written as parts by whoever plays them (mexsim/tournament/shared.py).
+    blocks are written as parts by whoever plays them (mexsim/run/url_runner.py).
 
     Raises ConfigError (refused before play), OutputError (the system refused a
     write), OutputConflict (complete results not put in place) or Interrupted."""
@@ -200,7 +200,7 @@ def run(config: Config, out: Path | str, workers: int, force: bool = False,
         parse_address(cluster)  # a bad address is refused before anything is done
         start_workers_early(cluster)  # a local cluster's workers load meanwhile
     if is_url(out):
-        from mexsim.tournament.shared import run_shared
+        from mexsim.run.url_runner import run_shared
 
         return run_shared(config, str(out), workers, force, progress, write_tables,
                           resume, note, started, until, cluster)
@@ -286,7 +286,7 @@ def _play(config: Config, players: list[Policy], work: WorkFolder, assembler: As
           cluster: ClusterPlayer | None = None, model: LuckModel | None = None
           ) -> tuple[int, Verdict | None]:
     """Play the blocks not ``kept`` (on disk already, from an interrupted run), adding
-    every block to the results in order (mexsim/tournament/inorder.py); returns the
+    every block to the results in order (mexsim/run/in_order.py); returns the
     matches played and, when ``until`` stopped the run, the verdict that did. Blocks are
     played on ``cluster`` when given, else on ``workers`` threads, which are never
     joined on the way out (see the module docstring)."""

@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
-from mexsim.cache_folders import mark_used, prune_unused
+from mexsim.jit.cache_folders import mark_used, prune_unused
 
 SILENT_FOR = 1.0  # seconds a step may take unannounced: a warm start takes ~0.5 s
 REDRAW = 0.2  # seconds between spinner frames

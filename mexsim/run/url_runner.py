@@ -8,7 +8,7 @@ also converts it and writes it to the location itself, and returns only its matc
 totals (a few numbers per match) for the statistics the client gathers. A
 luck-adjusted run (``[analysis] luck = true``) ships the client's value model with
 every block: the parts carry the luck columns and the totals come back with their
-luck-adjusted twins, as a folder run's blocks do (mexsim/tournament/parts.py). Layout::
+luck-adjusted twins, as a folder run's blocks do (mexsim/store/parts.py). Layout::
 
     URL/work.json                       run id and identity: a run in progress
     URL/rounds/00000000.parquet …       one file per block, one row group each
@@ -46,11 +46,11 @@ import pyarrow.parquet as pq
 
 from mexsim.analysis.accumulate import RunAccumulator, RunStatistics
 from mexsim.errors import ConfigError, Interrupted, OutputError, StrategyError
+from mexsim.run.in_order import Played, stop_rule, take_in_order, unjoined_threads
+from mexsim.store.parts import block_statistics, blocks, parquet_options, with_run_id
+from mexsim.store.results_folder import fsync_file
 from mexsim.tournament.config import Config
-from mexsim.tournament.inorder import Played, stop_rule, take_in_order, unjoined_threads
 from mexsim.tournament.luck import LuckModel
-from mexsim.tournament.output import fsync_file
-from mexsim.tournament.parts import block_statistics, blocks, parquet_options, with_run_id
 
 MANIFEST = "manifest.json"
 MANIFEST_FORMAT = "mexsim parts"
@@ -127,7 +127,7 @@ def play_and_write(url: str, run_id: str, config: Config, players: list, index: 
     ``model`` when given, write its two parts to ``url`` and return what the client's
     statistics fold: its totals[match, player], deals and luck-adjusted totals (None
     without ``model``)."""
-    from mexsim.tournament.runner import played_tables
+    from mexsim.run.runner import played_tables
 
     names = [p.name for p in config.players]
     rounds, matches = played_tables(config, players, names, first, n, model)
@@ -239,8 +239,8 @@ def run_shared(config: Config, url: str, workers: int, force: bool, progress: An
                write_tables: Any, resume: bool, note: Callable[[str], None],
                started: float, until: Any, cluster: str | None) -> Any:
     """``runner.run`` for a URL ``out`` (see the module docstring)."""
-    from mexsim.tournament import runner
-    from mexsim.tournament.cluster import open_player
+    from mexsim.run import runner
+    from mexsim.run.dask.cluster import open_player
     from mexsim.tournament.identity import run_id as make_run_id
     from mexsim.tournament.lineup import player_policies
 
@@ -315,7 +315,7 @@ def _play(config: Config, players: list, location: Location, rid: str,
           model: LuckModel | None = None) -> Played:
     """Play and write the blocks not ``kept`` (there already), with their luck scored
     by ``model`` when given, folding every block's totals in match order
-    (mexsim/tournament/inorder.py)."""
+    (mexsim/run/in_order.py)."""
     url = location.url
     names = [p.name for p in config.players]
     tasks = None

@@ -13,7 +13,7 @@ mexsim is another version than the client's is refused before play, with one lin
 
 When a worker dies, the scheduler runs its blocks elsewhere; a block's result is
 written once, by the client, when its future completes, so nothing is lost or written
-twice. With ``--out URL`` (a shared location: mexsim/tournament/shared.py) the workers
+twice. With ``--out URL`` (a shared location: mexsim/run/url_runner.py) the workers
 write the blocks' parts there themselves and send back only their match totals.
 
 A local cluster's workers are forks of one process that loaded Dask, the kernels and
@@ -44,12 +44,12 @@ import numpy as np
 
 from mexsim import __version__
 from mexsim.errors import ConfigError
-from mexsim.tournament.block_tasks import BlockTasks, blocks_per_task
+from mexsim.run.dask.block_tasks import BlockTasks, blocks_per_task
+from mexsim.run.dask.socket_folder import own_fork_server_folder
+from mexsim.run.dask.stale_scratch import remove_stale_scratch, scratch_folder
+from mexsim.run.dask.worker_malloc import restore_mmap_threshold
+from mexsim.run.dask.worker_signals import blocked_in_children, start_resource_tracker
 from mexsim.tournament.config import Config
-from mexsim.tournament.socket_folder import own_fork_server_folder
-from mexsim.tournament.stale_scratch import remove_stale_scratch, scratch_folder
-from mexsim.tournament.worker_malloc import restore_mmap_threshold
-from mexsim.tournament.worker_signals import blocked_in_children, start_resource_tracker
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from mexsim.strategy.registry import StrategyInfo
@@ -62,7 +62,7 @@ MAX_LOCAL_WORKERS = 256
 # that loads them all on its first task.
 LOCAL_START = {"distributed.worker.multiprocessing-method": "forkserver"}
 # worker_preload first: it makes the fork server ignore Ctrl-C before the long imports
-LOCAL_PRELOAD = ["mexsim.tournament.worker_preload", "distributed"]
+LOCAL_PRELOAD = ["mexsim.run.dask.worker_preload", "distributed"]
 # A local cluster's own processes, watched less often than Dask's defaults: its
 # statistical profiler (a stack sample of the playing thread every 10 ms, for the
 # dashboard's profile page), its memory and system monitors and its event-loop health
@@ -156,7 +156,7 @@ def _lasting_copies(key: str, sources: dict[str, tuple[str, str, str]]) -> Path 
     folders) compiled every strategy again on every worker, every run. A copy is
     written once, never over another (two workers of one machine may race to write
     it: the first one's stays, with its time stamp), and goes with the cache folder
-    (mexsim/cache_folders.py)."""
+    (mexsim/jit/cache_folders.py)."""
     folder = Path(os.environ["NUMBA_CACHE_DIR"]) / WORKER_COPIES / key
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -258,7 +258,7 @@ def _worker_players(config: Config, sources: dict[str, tuple[str, str, str]], ve
 def for_transfer(res: np.ndarray) -> np.ndarray:
     """A block's results as the worker sends them: int16, a quarter of the int64 bytes
     (2.5 GB a million default matches through the client's socket), when every value
-    fits, as the results files' columns need anyway (mexsim/tournament/results.py);
+    fits, as the results files' columns need anyway (mexsim/store/result_tables.py);
     the client widens them again (``received``)."""
     if res.size and (res.min() < np.iinfo(np.int16).min or res.max() > np.iinfo(np.int16).max):
         return res
@@ -273,8 +273,8 @@ def received(res: np.ndarray) -> np.ndarray:
 def play_remote_blocks(config: Config, sources: dict[str, tuple[str, str, str]], version: str,
                        spans: list[tuple[int, int]]) -> list[np.ndarray]:
     """A worker's task: for each (first, n) of ``spans``, the res array of matches
-    first … first+n-1 of the config (mexsim/tournament/block_tasks.py)."""
-    from mexsim.tournament.blockplay import play_block
+    first … first+n-1 of the config (mexsim/run/dask/block_tasks.py)."""
+    from mexsim.run.block_play import play_block
 
     worker_config, players = _worker_players(config, sources, version)
     return [for_transfer(play_block(worker_config, players, first, n)) for first, n in spans]
@@ -285,7 +285,7 @@ def play_remote_luck_blocks(config: Config, sources: dict[str, tuple[str, str, s
                             ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """A worker's task in a luck-adjusted run: ``play_remote_blocks`` with each block's
     luck scored by the client's model (fitted once, before the run: docs/luck.md)."""
-    from mexsim.tournament.blockplay import play_luck_block
+    from mexsim.run.block_play import play_luck_block
 
     worker_config, players = _worker_players(config, sources, version)
     return [(for_transfer(res), deal_luck, draw_luck) for res, deal_luck, draw_luck in
@@ -298,9 +298,9 @@ def play_write_remote_blocks(config: Config, sources: dict[str, tuple[str, str, 
                              ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]:
     """A worker's task when ``--out`` is a shared location: play the blocks ``indices``
     (first match and count in ``spans``; their luck scored by the client's ``model``
-    when given), write their parts there (mexsim/tournament/shared.py) and return only
+    when given), write their parts there (mexsim/run/url_runner.py) and return only
     each block's totals, deals and luck-adjusted totals."""
-    from mexsim.tournament.shared import play_and_write
+    from mexsim.run.url_runner import play_and_write
 
     worker_config, players = _worker_players(config, sources, version)
     return [play_and_write(url, run_id, worker_config, players, index, first, n, model)
@@ -321,8 +321,8 @@ class ClusterPlayer:
             from distributed import Client, LocalCluster
             from distributed.utils import get_mp_context
 
-            from mexsim.tournament.worker_exit import QuickExit
-            from mexsim.tournament.worker_interrupts import IgnoreInterrupts
+            from mexsim.run.dask.worker_exit import QuickExit
+            from mexsim.run.dask.worker_interrupts import IgnoreInterrupts
         except ImportError as exc:
             raise ConfigError("--cluster needs Dask: pip install 'mexsim[dask]'") from exc
         kind, where = parse_address(address)
@@ -407,7 +407,7 @@ class ClusterPlayer:
               model: LuckModel | None = None, write: tuple[str, str] | None = None
               ) -> BlockTasks:
         """The run's blocks as tasks of consecutive blocks, sized for this cluster
-        (mexsim/tournament/block_tasks.py), each submitted as ``submit`` says, with
+        (mexsim/run/dask/block_tasks.py), each submitted as ``submit`` says, with
         ``write`` = (url, run id) for a shared location."""
         def submit(indices: list[int]) -> Any:
             return self.submit([all_blocks[i] for i in indices], model=model,

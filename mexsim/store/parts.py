@@ -33,8 +33,8 @@ import pyarrow.parquet as pq
 
 from mexsim.analysis.accumulate import RunAccumulator, RunStatistics
 from mexsim.errors import OutputError
+from mexsim.store.results_folder import fsync_file
 from mexsim.tournament.identity import RUN_ID_KEY
-from mexsim.tournament.output import fsync_file
 
 MIN_BLOCK = 64
 MAX_BLOCK = 4096  # ~0.1-1 s of play: resume loses little, memory stays small
