@@ -25,9 +25,10 @@ from mexsim.game.enums import Dispatch
 from mexsim.game.play import core_trace, play_matches_results
 from mexsim.game.reference import play_match
 from mexsim.game.rules import PRESETS, resolve_rules
+from mexsim.strategy.policy import resolve_policies
 
 SEED = 2026
-SEATS = ["greedy"] * 4
+SEATS = resolve_policies(["greedy"] * 4)
 
 
 def rate(fn, n: int, repeats: int = 1) -> float:

@@ -50,6 +50,7 @@ from prototype_engine import tables as prototype_tables
 
 import mexsim.game.play as new_play
 from mexsim.game.rules import resolve_rules
+from mexsim.strategy.policy import resolve_policies
 
 SEED = 2026
 TABLES = {"greedy": ["greedy"] * 4,
@@ -61,7 +62,7 @@ OLD = "mexsim_rev"
 
 def import_revision(rev: str, k: int = 0):
     """mexsim/ at ``rev`` as package OLD (OLD + str(k) for k > 0): its play and rules
-    modules."""
+    modules, and its own resolve_policies (each side seats its own policies)."""
     root = Path(__file__).resolve().parent.parent
     commit = subprocess.run(["git", "rev-parse", rev], cwd=root, check=True,
                             capture_output=True, text=True).stdout.strip()
@@ -82,7 +83,8 @@ def import_revision(rev: str, k: int = 0):
         work.rename(folder)  # whole or not at all: an interrupted copy is redone
     sys.path.insert(0, str(folder))
     return (importlib.import_module(f"{name}.game.play"),
-            importlib.import_module(f"{name}.game.rules"))
+            importlib.import_module(f"{name}.game.rules"),
+            importlib.import_module(f"{name}.strategy.policy").resolve_policies)
 
 
 def cpu_us(fn, n: int) -> float:
@@ -91,23 +93,26 @@ def cpu_us(fn, n: int) -> float:
     return (time.process_time() - start) / n * 1e6
 
 
-def compare(spec: str, olds: list[tuple[str, object, object]], pairs: int) -> str:
+def compare(spec: str, olds: list[tuple[str, object, object, object]], pairs: int) -> str:
     """Time table ``spec`` for each (label, play, rules) of ``olds`` and the working
     tree, in shuffled rotations; one line a step."""
     name, _, mode = spec.partition(":")
     dispatch = int(mode or 0)
-    seats, n = TABLES[name], MATCHES[name]
+    names, n = TABLES[name], MATCHES[name]
+    seats = resolve_policies(names)
     rules_new = resolve_rules({"preset": "seed-001"}, 4)
     expected = new_play.play_matches_results(rules_new, seats, SEED, 0, 200, dispatch=dispatch)
     runs = {}
-    for label, old_play, old_rules in olds:
+    for label, old_play, old_rules, old_resolve in olds:
         rules_old = old_rules.resolve_rules({"preset": "seed-001"}, 4)
+        old_seats = old_resolve(names)
         if not np.array_equal(
-                old_play.play_matches_results(rules_old, seats, SEED, 0, 200, dispatch=dispatch),
+                old_play.play_matches_results(rules_old, old_seats, SEED, 0, 200,
+                                              dispatch=dispatch),
                 expected):
             return f"{spec}: {label} and the working tree play differently; not timed"
-        runs[label] = (lambda p, r: lambda: p.play_matches_results(
-            r, seats, SEED, 0, n, dispatch=dispatch))(old_play, rules_old)
+        runs[label] = (lambda p, r, s: lambda: p.play_matches_results(
+            r, s, SEED, 0, n, dispatch=dispatch))(old_play, rules_old, old_seats)
     runs["new"] = lambda: new_play.play_matches_results(rules_new, seats, SEED, 0, n,
                                                         dispatch=dispatch)
     if name == "greedy" and dispatch == 0:

@@ -16,6 +16,7 @@ import time
 from mexsim.game.play import core_trace
 from mexsim.game.referee import check_trace
 from mexsim.game.rules import resolve_rules
+from mexsim.strategy.policy import resolve_policies
 
 SEED = 2026
 TABLES = {
@@ -49,7 +50,8 @@ def main() -> None:
     rules = resolve_rules({"preset": "seed-001"}, 4)
     print("referee: a match's trace checked, double-12, one core (target < 20 ms)")
     for name, seats in TABLES.items():
-        traces = [core_trace(rules, seats, SEED, m, header=header(rules, seats, m))
+        policies = resolve_policies(seats)
+        traces = [core_trace(rules, policies, SEED, m, header=header(rules, seats, m))
                   for m in range(args.matches)]
         events = sum(len(t) for t in traces) / len(traces)
         print(f"  {name:<14} {ms_a_match(traces):6.1f} ms a match ({events:.0f} events)")

@@ -31,7 +31,7 @@ from mexsim.game.play import play_matches_results
 from mexsim.game.rules import resolve_rules
 from mexsim.game.tiles import tile_set
 from mexsim.planner import longest_chain
-from mexsim.strategy.policy import Policy
+from mexsim.strategy.policy import Policy, resolve_policies
 from mexsim.strategy.registry import available_strategies
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,7 +51,8 @@ TABLES: dict[str, list[str | tuple[str, float]]] = {
 def table_rate(names: list[str | tuple[str, float]], n: int, repeats: int = 5) -> float:
     rules = resolve_rules({"preset": "seed-001"}, 4)
     strategies = available_strategies()
-    seats = [Policy(strategies[s[0]], (s[1],)) if isinstance(s, tuple) else s for s in names]
+    seats = resolve_policies([Policy(strategies[s[0]], (s[1],)) if isinstance(s, tuple) else s
+                              for s in names])
     play_matches_results(rules, seats, 2026, 0, 2)  # compile / load the cache
     return rate(lambda k: play_matches_results(rules, seats, 2026, 0, k), n, repeats)
 

@@ -48,10 +48,11 @@ def main() -> None:
     listener = CompileTimes()
     event.register("numba:compile", listener)
     from mexsim.run.compile_jobs import compile_engine
-    from mexsim.strategy.registry import BUILTIN_STRATEGIES, load_strategy_file
+    from mexsim.strategy.origin import BUILTIN_FOLDER
+    from mexsim.strategy.registry import load_strategy_file
 
     print("cold compile, one core: seconds per step")
-    for path in sorted(BUILTIN_STRATEGIES.glob("[!_]*.py")):
+    for path in sorted(BUILTIN_FOLDER.glob("[!_]*.py")):
         start = time.perf_counter()
         load_strategy_file(path)
         print(f"  strategy {path.stem:<14} {time.perf_counter() - start:6.1f}")

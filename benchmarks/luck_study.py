@@ -32,6 +32,7 @@ from mexsim.game.enums import N_EVENT_FIELDS, N_FIELDS, N_STATUS, Dispatch, Fiel
 from mexsim.game.play import KernelArgs, _seed, event_capacity
 from mexsim.game.rules import resolve_rules
 from mexsim.game.tiles import tile_set
+from mexsim.strategy.policy import resolve_policies
 
 Z = 1.959964
 
@@ -50,7 +51,7 @@ def rotated_args(rules, idx):
     """The kernels' arguments (rules, funcs, seats, tiles) for each seat rotation r:
     player i (strategy STRATEGIES[idx[i]]) in seat (i + r) % P."""
     P = rules.players
-    base = KernelArgs.build(rules, list(STRATEGIES))
+    base = KernelArgs.build(rules, resolve_policies(STRATEGIES))
     numbers, funcs, players, tiles = base.kernel_args()
     out = []
     for r in range(P):
@@ -81,7 +82,7 @@ def play_block(rules, idx, seed, deals):
 
 
 def collect(rules, block):
-    P, ts = rules.players, KernelArgs.build(rules, list(STRATEGIES)).tiles
+    P, ts = rules.players, KernelArgs.build(rules, resolve_policies(STRATEGIES)).tiles
     Xs, ys = [], []
     dummy = np.zeros(1)
     dl = np.zeros((rules.rounds, P))
@@ -120,7 +121,7 @@ def fit(X, y, ridge=1.0, linear=False):
 
 def luck_block(rules, block, mu, sd, coef):
     """deal and draw luck per (deal, rotation) as [rounds, seat]."""
-    P, ts = rules.players, KernelArgs.build(rules, list(STRATEGIES)).tiles
+    P, ts = rules.players, KernelArgs.build(rules, resolve_policies(STRATEGIES)).tiles
     X = np.zeros((1, NF))
     rs = np.zeros((1, 2), dtype=np.int64)
     out = []

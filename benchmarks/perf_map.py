@@ -70,9 +70,10 @@ def main() -> None:
         os.environ["NUMBA_CACHE_DIR"] = cache
     import mexsim.game.play as play
     from mexsim.game.rules import resolve_rules
+    from mexsim.strategy.policy import resolve_policies
 
     rules = resolve_rules({"preset": "seed-001"}, 4)
-    seats = TABLES[args.table]
+    seats = resolve_policies(TABLES[args.table])
     play.play_matches_results(rules, seats, 2026, 0, 20)  # compile
     print(f"{write_perf_map()} functions in /tmp/perf-{os.getpid()}.map", file=sys.stderr)
     cpu, start = time.process_time(), time.monotonic()

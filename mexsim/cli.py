@@ -13,6 +13,7 @@ import gc
 import json
 import sys
 import warnings
+from contextlib import AbstractContextManager
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -28,8 +29,9 @@ from mexsim.errors import (
     StrategyFileWarning,
     Terminated,
 )
+from mexsim.game.engine_cache import engine_is_cold
 from mexsim.game.render import render_text
-from mexsim.jit.compile_notice import compile_notice
+from mexsim.jit.compile_notice import compile_notice as announce_compiles
 from mexsim.tournament.config import (
     MAX_MATCHES,
     MAX_SEED,
@@ -52,6 +54,12 @@ SIGNALLED = 128  # + the signal: 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP
 INTERRUPTED = SIGNALLED + 2
 INTERNAL_ERROR = 70  # a fault of mexsim's own, not of the input (sysexits' EX_SOFTWARE)
 SHOW_TRACEBACK = "MEXSIM_TRACEBACK"  # set (to anything) to see an internal error's traceback
+
+
+def compile_notice(quiet: bool = False) -> AbstractContextManager:
+    """The compile notice of a command that may compile the engine (cold: the first run
+    of this version)."""
+    return announce_compiles(quiet, is_cold=engine_is_cold)
 
 
 def _fail(message: str, status: int = USAGE_ERROR) -> None:

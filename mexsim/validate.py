@@ -10,9 +10,16 @@ wherever it is made. Standard library only: ``mexsim --help`` stays light.
 
 from __future__ import annotations
 
+import contextlib
+import os
+from pathlib import Path
 from typing import Any
 
 from mexsim.errors import ConfigError
+
+# the bytes a results folder's name must leave free: its work folder is ".NAME.tmp-PID"
+# beside it (mexsim/store/results_folder.py, WORK_SUFFIX)
+RESULTS_NAME_ROOM = len(".") + len(".tmp-") + 12
 
 
 def show(value: Any) -> str:
@@ -54,3 +61,33 @@ def need_choice(where: str, key: str, value: Any, choices: tuple[str, ...]) -> s
             f"{where}: '{key}' = {show(value)} is not allowed (allowed: {allowed})"
         )
     return value
+
+
+def out_problem(out: str) -> str | None:
+    """Why ``out`` cannot be a results folder's path, or None."""
+    return path_problem(out, RESULTS_NAME_ROOM)
+
+
+def path_problem(out: str, room: int = 0) -> str | None:
+    """Why ``out`` cannot be a path mexsim uses, or None (``room``: bytes its last name
+    must leave free for a suffix)."""
+    if not out.strip():
+        return "is empty (allowed: a folder path)"
+    bad = next((c for c in out if ord(c) < 32 or ord(c) == 127), None)
+    if bad is not None:
+        return f"contains the control character {bad!r} (allowed: printable text)"
+    try:
+        encoded = os.fsencode(out)
+    except UnicodeError:
+        return "cannot be encoded for the file system"
+    name_max, path_max = 255, 4096
+    with contextlib.suppress(OSError, ValueError):
+        name_max = os.pathconf(".", "PC_NAME_MAX")
+        path_max = os.pathconf(".", "PC_PATH_MAX")
+    longest = max((len(os.fsencode(p)) for p in Path(out).parts), default=0)
+    if longest + room > name_max:
+        spare = ", leaving room for the work folder's suffix" if room else ""
+        return f"has a name of {longest} bytes (allowed: at most {name_max - room}{spare})"
+    if len(encoded) + room >= path_max:
+        return f"is {len(encoded)} bytes long (allowed: under {path_max - room})"
+    return None

@@ -21,10 +21,12 @@ def pytest_configure(config: pytest.Config) -> None:
         return  # one process (a test file after an edit): it compiles only what it needs
     from contextlib import nullcontext
 
+    from mexsim.game.engine_cache import engine_is_cold
     from mexsim.jit.compile_notice import compile_notice
     from mexsim.run.warmup import warm_up
 
     capture = config.pluginmanager.getplugin("capturemanager")
     # its compile notice on the terminal, as `mexsim run` shows it: not minutes of silence
-    with capture.global_and_fixture_disabled() if capture else nullcontext(), compile_notice():
+    shown = capture.global_and_fixture_disabled() if capture else nullcontext()
+    with shown, compile_notice(is_cold=engine_is_cold):
         warm_up()

@@ -10,7 +10,7 @@ import traceback
 from collections.abc import Callable
 
 from mexsim.strategy import registry
-from mexsim.strategy.registry import BUILTIN_STRATEGIES
+from mexsim.strategy.origin import BUILTIN_FOLDER
 
 
 def _fails_with_a_traceback() -> None:
@@ -26,11 +26,11 @@ def _formats_tracebacks() -> None:  # as Dask logs a killed worker's errors
 
 
 def _compiles() -> None:  # as numba's lowering reads a function's first line
-    ast.parse((BUILTIN_STRATEGIES / "greedy.py").read_bytes())
+    ast.parse((BUILTIN_FOLDER / "greedy.py").read_bytes())
 
 
 def _reads_a_name() -> None:  # as a worker's task finds a built-in strategy's file
-    assert registry._declared_name(BUILTIN_STRATEGIES / "longest_train.py") == "longest_train"
+    assert registry._declared_name(BUILTIN_FOLDER / "longest_train.py") == "longest_train"
 
 
 def test_parsing_in_three_threads_at_once_never_fails() -> None:

@@ -60,13 +60,11 @@ def test_a_command_marks_its_folder_and_a_first_run_prunes(tmp_path: Path, monke
     old = version_folder(tmp_path, "b" * 16, KEEP_DAYS + 10)
     monkeypatch.setattr(compile_notice, "cache_folder", lambda: current)
     states = iter([False, False])  # a warm command: marks, prunes nothing
-    monkeypatch.setattr(compile_notice, "cache_is_cold", lambda: next(states))
-    with compile_notice.compile_notice(quiet=True):
+    with compile_notice.compile_notice(quiet=True, is_cold=lambda: next(states)):
         pass
     assert time.time() - (current / MARKER).stat().st_mtime < 60 and old.exists()
     states = iter([True, False, False])  # cold before the block, compiled after it
-    monkeypatch.setattr(compile_notice, "cache_is_cold", lambda: next(states))
-    with compile_notice.compile_notice(stream=io.StringIO()):
+    with compile_notice.compile_notice(stream=io.StringIO(), is_cold=lambda: next(states)):
         pass
     assert not old.exists() and current.exists()
 
@@ -75,9 +73,8 @@ def test_a_command_that_fails_prunes_nothing(tmp_path: Path, monkeypatch):
     current = version_folder(tmp_path, "c" * 16, None)
     old = version_folder(tmp_path, "d" * 16, KEEP_DAYS + 10)
     monkeypatch.setattr(compile_notice, "cache_folder", lambda: current)
-    monkeypatch.setattr(compile_notice, "cache_is_cold", lambda: False)
     try:
-        with compile_notice.compile_notice(quiet=True):
+        with compile_notice.compile_notice(quiet=True, is_cold=lambda: False):
             raise KeyboardInterrupt
     except KeyboardInterrupt:
         pass

@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from mexsim.cli import app
+from mexsim.game.engine_cache import engine_index
 from mexsim.jit import compile_notice as cn
 from mexsim.run import warmup
 from mexsim.strategy.starter import write_starter
@@ -82,7 +83,7 @@ def test_a_terminal_is_never_silent_for_2_s_and_is_left_clean():
 
 
 def test_the_engine_index_is_where_numba_caches_the_run_kernel():
-    index = cn.engine_index()
+    index = engine_index()
     assert index is not None and index.name.startswith("kernel.play_matches-")
     assert index.is_relative_to(cn.cache_folder())
 
@@ -91,15 +92,14 @@ def test_cold_cache_and_the_estimate_of_next_time(tmp_path: Path, monkeypatch):
     cache = tmp_path / "numba-0123456789abcdef"
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(cache))
     index = cache / "game_0123" / "kernel.play_matches-1.py311.nbi"
-    monkeypatch.setattr(cn, "engine_index", lambda: index)
-    assert cn.cache_is_cold() and cn.expected_seconds() == cn.FIRST_RUN_SECONDS
+    assert cn.cache_is_cold(index) and cn.expected_seconds() == cn.FIRST_RUN_SECONDS
     index.parent.mkdir(parents=True)
     index.write_bytes(b"")
-    assert not cn.cache_is_cold()
+    assert not cn.cache_is_cold(index)
     cn.remember_seconds(41.6)
     assert cn.expected_seconds() == 42
     stream = Stream(terminal=False)
-    with cn.compile_notice(stream=stream) as notice:
+    with cn.compile_notice(stream=stream, is_cold=lambda: cn.cache_is_cold(index)) as notice:
         assert not notice.cold
         notice.begin("strategy mine")
         assert "after a change, then cached" in notice.describe()
@@ -108,7 +108,7 @@ def test_cold_cache_and_the_estimate_of_next_time(tmp_path: Path, monkeypatch):
 def test_the_cli_names_the_strategy_it_compiles(tmp_path: Path, monkeypatch):
     """A new strategy file compiles when first loaded: `mexsim strategies` says so."""
     monkeypatch.setattr(cn, "SILENT_FOR", 0.0)
-    monkeypatch.setattr(warmup, "cache_is_cold", lambda: False)  # compiled here, not ahead
+    monkeypatch.setattr(warmup, "engine_is_cold", lambda: False)  # compiled here, not ahead
     write_starter("fresh_bot", tmp_path)
     result = CliRunner().invoke(app, ["strategies", "--strategies", str(tmp_path)])
     assert result.exit_code == 0, result.output

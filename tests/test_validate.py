@@ -58,3 +58,13 @@ def test_the_rules_read_like_the_rest_of_the_config(options, message):
     with pytest.raises(ConfigError) as info:
         resolve_rules(options, 4, where="x.toml [rules]")
     assert str(info.value) == f"x.toml [rules]: {message}"
+
+
+def test_a_results_folders_name_leaves_room_for_its_work_folder() -> None:
+    """validate.RESULTS_NAME_ROOM is the suffix the store's work folders add to a name."""
+    from mexsim.store.results_folder import WORK_SUFFIX
+    from mexsim.validate import RESULTS_NAME_ROOM, out_problem
+
+    assert len(".") + len(WORK_SUFFIX) + 12 == RESULTS_NAME_ROOM
+    assert out_problem("x" * (255 - RESULTS_NAME_ROOM)) is None
+    assert "allowed: at most" in out_problem("x" * (256 - RESULTS_NAME_ROOM))

@@ -15,14 +15,14 @@ from pathlib import Path
 import pytest
 
 from mexsim.run import compile_jobs, warmup
-from mexsim.strategy.registry import BUILTIN_STRATEGIES
+from mexsim.strategy.origin import BUILTIN_FOLDER
 
 
 def fake_compilers(monkeypatch, log: Path, seconds: float, dies_on: str = "",
                    slow_on: str = "") -> None:
     """Compiler processes that log each job's start and end instead of compiling (and
     die without answering when given the job ``dies_on``, take 2 s on ``slow_on``)."""
-    monkeypatch.setattr(warmup, "cache_is_cold", lambda: True)
+    monkeypatch.setattr(warmup, "engine_is_cold", lambda: True)
     code = (f"import os, sys, time, pathlib; p = pathlib.Path({str(log)!r})\n"
             "import json\n"
             "for line in sys.stdin:\n"
@@ -96,7 +96,7 @@ def test_a_pip_weight_adds_the_weighted_jobs(weight):
     assert jobs[0] == (compile_jobs.WEIGHTED_PLANNER, ())  # the longest first
     assert jobs[-1] == (compile_jobs.WEIGHTED_LONGEST_TRAIN,
                         (compile_jobs.WEIGHTED_PLANNER,
-                         str(BUILTIN_STRATEGIES / "longest_train.py")))
+                         str(BUILTIN_FOLDER / "longest_train.py")))
 
 
 def test_every_job_runs_once_at_most_cores_at_once_after_what_it_waits_for(
@@ -140,7 +140,7 @@ def test_the_compiler_answers_each_job_whatever_the_strategy_prints_or_raises(
     (tmp_path / "raises.py").write_text("raise RuntimeError('no')\n")
     (tmp_path / "exits.py").write_text("import sys\nsys.exit(3)\n")
     jobs = [str(tmp_path / name) for name in ("talks.py", "raises.py", "exits.py")]
-    jobs.append(str(BUILTIN_STRATEGIES / "greedy.py"))  # after them, it still compiles
+    jobs.append(str(BUILTIN_FOLDER / "greedy.py"))  # after them, it still compiles
     assert serve(jobs) == [warmup.encode_job(job) for job in jobs]
 
 
@@ -201,7 +201,7 @@ def test_a_name_that_is_no_file_is_left_to_the_command(tmp_path: Path):
     FileNotFoundError out of the warm-up (the command reports them, in one line)."""
     (tmp_path / "broken.py").symlink_to(tmp_path / "gone.py")
     (tmp_path / "folder.py").mkdir()
-    (tmp_path / "linked.py").symlink_to(BUILTIN_STRATEGIES / "greedy.py")
+    (tmp_path / "linked.py").symlink_to(BUILTIN_FOLDER / "greedy.py")
     jobs = [Path(job).name for job, _ in compile_jobs.warm_up_jobs([tmp_path])
             if Path(job).parent == tmp_path]
     assert jobs == ["linked.py"]
@@ -247,7 +247,7 @@ def test_a_warm_cache_or_one_core_starts_nothing(tmp_path: Path, monkeypatch):
     log = tmp_path / "log"
     fake_compilers(monkeypatch, log, 0.0)
     warmup.warm_up(cores=1)
-    monkeypatch.setattr(warmup, "cache_is_cold", lambda: False)
+    monkeypatch.setattr(warmup, "engine_is_cold", lambda: False)
     warmup.warm_up(cores=2)
     assert not log.exists()
 
@@ -321,7 +321,7 @@ def test_the_planner_jobs_compile_what_longest_train_calls(job):
     paths = {compile_jobs.PLANNER: (dense_chain,),
              compile_jobs.SPARSE_PLANNER: (sparse_count_chain,),
              compile_jobs.WEIGHTED_PLANNER: (weighted_dense_chain, sparse_chain)}[job]
-    info = load_strategy_file(BUILTIN_STRATEGIES / "longest_train.py")  # cached, or compiled
+    info = load_strategy_file(BUILTIN_FOLDER / "longest_train.py")  # cached, or compiled
     info.decide_with((0.5,))
 
     def signatures() -> set:

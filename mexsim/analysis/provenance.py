@@ -30,7 +30,7 @@ REQUIRED = {
     "rounds": ("match", "round", "engine", "seat", "player", "strategy", "penalty",
                "tiles_left", "went_out", "blocked", "tiles_played", "draws"),
 }
-MANIFEST = "manifest.json"  # as mexsim/run/url_runner.py writes them
+MANIFEST = "manifest.json"  # as mexsim/store/location.py writes them
 WORK_FILE = "work.json"
 MANIFEST_FORMAT = "mexsim parts"
 _PART = re.compile(r"^(rounds|matches)/[0-9]{8}\.parquet$")

@@ -32,7 +32,6 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from mexsim.game.bits import popcount
 from mexsim.game.private_table import (
     DENSE,
     DENSE_WORDS,
@@ -57,6 +56,7 @@ from mexsim.game.view import (
     TILES,
     TRAIN_END,
 )
+from mexsim.jit.bits import popcount
 from mexsim.jit.compile_notice import compiling
 from mexsim.planner.router import trusted_joined_unweighted_chain
 from mexsim.planner.stack_array import stack_array
@@ -310,7 +310,7 @@ def longest_train_in_table(st, pbuf):
 def in_table_decide():
     """longest_train_in_table compiled as a built-in's decide is (mexsim/strategy/api.py:
     no bounds checks, no reference counts), for the kernels' last function slot."""
-    from mexsim.strategy.api import DECIDE_SIGNATURE
+    from mexsim.game.signature import DECIDE_SIGNATURE
 
     with compiling("longest_train for the engine"):
         return njit(DECIDE_SIGNATURE, cache=True, boundscheck=False,

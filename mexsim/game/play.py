@@ -5,7 +5,6 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 from numba.core.errors import NumbaError, NumbaExperimentalFeatureWarning
@@ -27,10 +26,9 @@ from mexsim.game.enums import (
 from mexsim.game.kernel_longest_train import in_table_decide
 from mexsim.game.rng import MASK64
 from mexsim.game.rules import MAX_STRATEGIES, Rules
+from mexsim.game.seat import Seat, seated
 from mexsim.game.tiles import tile_set
 from mexsim.game.trace_words import trace_train
-from mexsim.strategy.api import BUILTIN_FOLDER, is_builtin
-from mexsim.strategy.policy import Policy, PolicyLike, resolve_policies
 
 # Strategies are first-class functions, which numba still labels experimental; the
 # differential tests against the reference engine are what we rely on.
@@ -48,15 +46,15 @@ class KernelArgs:
     """
 
     rules: Rules
-    players: tuple[Policy, ...]
+    players: tuple[Seat, ...]
     funcs: tuple
     numbers: RuleNumbers
     arrays: PlayerArrays
     tiles: TileTables
 
     @classmethod
-    def build(cls, rules: Rules, players: Sequence[PolicyLike]) -> KernelArgs:
-        resolved = tuple(resolve_policies(players))
+    def build(cls, rules: Rules, players: Sequence[Seat]) -> KernelArgs:
+        resolved = seated(players)
         if len(resolved) < rules.players:
             raise ValueError(f"{len(resolved)} players for {rules.players} seats")
         chosen = _decides(resolved)
@@ -75,9 +73,8 @@ class KernelArgs:
         for i, (player, played) in enumerate(zip(resolved, chosen, strict=True)):
             params[i, :len(player.params)] = player.params
             n_params[i] = len(player.params)
-            n_memory[i] = player.strategy.memory
-            func = getattr(played, "py_func", None)  # what the kernel calls for it
-            calling[i] = _calling(func)
+            n_memory[i] = player.memory
+            calling[i] = player.calling(played)
         # Pad to MAX_STRATEGIES so the kernels' type, and so their cache, is the same
         # for every table; the padding is never called. The last slot
         # (LONGEST_TRAIN_SLOT) is longest_train as the kernel plays it on its private
@@ -147,7 +144,7 @@ def _run_kernel(args: KernelArgs, status: np.ndarray, call,
     return result
 
 
-def play_match_results(rules: Rules, seats: Sequence[PolicyLike], seed: int, match: int,
+def play_match_results(rules: Rules, seats: Sequence[Seat], seed: int, match: int,
                        record: bool = False, deal: int | None = None
                        ) -> tuple[np.ndarray, np.ndarray]:
     """Play one match in the core; returns (res[round, seat, field], event rows).
@@ -166,29 +163,8 @@ def play_match_results(rules: Rules, seats: Sequence[PolicyLike], seed: int, mat
     return res, ev[:n]
 
 
-def _calling(func: Callable | None) -> int:
-    """How the kernel asks the strategy whose compiled decide's Python function is
-    ``func`` (enums.Calling): greedy's, random's, early_doubles' and longest_train's
-    rules are made in the kernel only for the shipped files' decides (longest_train's at
-    pip_weight 0; its weighted form is called), which tests/strategy/test_plugins.py
-    plays against users' copies."""
-    if func is None or not is_builtin(func):
-        return Calling.user
-    if func.__name__ == "decide":
-        path = Path(func.__code__.co_filename).resolve()
-        if path == BUILTIN_FOLDER / "greedy.py":
-            return Calling.greedy_in_kernel
-        if path == BUILTIN_FOLDER / "random.py":
-            return Calling.random_in_kernel
-        if path == BUILTIN_FOLDER / "early_doubles.py":
-            return Calling.early_doubles_in_kernel
-        if path == BUILTIN_FOLDER / "longest_train.py":  # its decide plans at weight 0
-            return Calling.longest_train_in_kernel
-    return Calling.builtin
-
-
-def _decides(players: Sequence[Policy]) -> list:
-    """Each player's compiled decide: the form its values ask for (Policy.decide), unless
+def _decides(players: Sequence[Seat]) -> list:
+    """Each player's compiled decide: the form its values ask for (Seat.decide), unless
     that makes more than the kernels' MAX_STRATEGIES slots (the config counts strategies
     by name: a built-in with two forms counts once). Then every seat of such a built-in
     plays its other form, which plays every value alike (longest_train's weighted form
@@ -197,8 +173,8 @@ def _decides(players: Sequence[Policy]) -> list:
     chosen = [p.decide for p in players]
     if len({id(d) for d in chosen}) <= MAX_STRATEGIES:
         return chosen
-    other = {id(p.strategy.decide): d for p, d in zip(players, chosen, strict=True)
-             if d is not p.strategy.decide}
+    other = {id(p.decide_for_any_values): d for p, d in zip(players, chosen, strict=True)
+             if d is not p.decide_for_any_values}
     return [other.get(id(d), d) for d in chosen]
 
 
@@ -216,7 +192,7 @@ class _Block:
     work: np.ndarray
 
     @classmethod
-    def build(cls, rules: Rules, players: Sequence[PolicyLike], match_ids: np.ndarray,
+    def build(cls, rules: Rules, players: Sequence[Seat], match_ids: np.ndarray,
               deal_ids: np.ndarray, seating: np.ndarray) -> _Block:
         match_ids = np.ascontiguousarray(match_ids, dtype=np.int64)
         deal_ids = np.ascontiguousarray(deal_ids, dtype=np.int64)
@@ -233,7 +209,7 @@ class _Block:
         return int(self.seating[int(np.flatnonzero(self.match_ids == match)[0]), seat])
 
 
-def play_scheduled(rules: Rules, players: Sequence[PolicyLike], seed: int,
+def play_scheduled(rules: Rules, players: Sequence[Seat], seed: int,
                    match_ids: np.ndarray, deal_ids: np.ndarray, seating: np.ndarray,
                    dispatch: int = Dispatch.plugin) -> np.ndarray:
     """Play match match_ids[k] from deal deal_ids[k] with player seating[k, s] in seat s;
@@ -252,7 +228,7 @@ def play_scheduled(rules: Rules, players: Sequence[PolicyLike], seed: int,
     return b.res
 
 
-def play_scheduled_luck(rules: Rules, players: Sequence[PolicyLike], seed: int,
+def play_scheduled_luck(rules: Rules, players: Sequence[Seat], seed: int,
                         match_ids: np.ndarray, deal_ids: np.ndarray, seating: np.ndarray,
                         weights: np.ndarray | None
                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -281,7 +257,7 @@ def play_scheduled_luck(rules: Rules, players: Sequence[PolicyLike], seed: int,
     return b.res, deal_luck, draw_luck, sums
 
 
-def play_matches_results(rules: Rules, seats: Sequence[PolicyLike], seed: int, first_match: int,
+def play_matches_results(rules: Rules, seats: Sequence[Seat], seed: int, first_match: int,
                          n_matches: int, dispatch: int = Dispatch.plugin,
                          stride: int = 1) -> np.ndarray:
     """Play matches first_match + k·stride, k < n_matches, all with these seats and each
@@ -331,14 +307,14 @@ def events_to_trace(rules: Rules, res: np.ndarray, ev: np.ndarray,
     return out
 
 
-def core_trace(rules: Rules, seats: Sequence[PolicyLike], seed: int, match: int,
+def core_trace(rules: Rules, seats: Sequence[Seat], seed: int, match: int,
                header: dict | None = None, deal: int | None = None) -> list[dict]:
     """The trace of one match played by the numba core (from ``deal``, default ``match``)."""
     res, ev = play_match_results(rules, seats, seed, match, record=True, deal=deal)
     return events_to_trace(rules, res, ev, header)
 
 
-def play_dealt_round(rules: Rules, seats: Sequence[PolicyLike], round_no: int,
+def play_dealt_round(rules: Rules, seats: Sequence[Seat], round_no: int,
                      hands: Sequence[Sequence[int]], boneyard: Sequence[int],
                      seed: int = 0, match: int = 0) -> tuple[np.ndarray, list[dict]]:
     """Play one round from a hand-made deal (tile numbers; equal hands of rules.hand_size).

@@ -16,9 +16,9 @@ import numpy as np
 from mexsim.game import view as V
 from mexsim.game.rng import MASK64, STREAM_SHUFFLE, Xoshiro, key_py, strategy_key_py
 from mexsim.game.rules import Rules
+from mexsim.game.seat import Seat, seated
 from mexsim.game.tiles import TileSet, tile_set
 from mexsim.game.trace_words import trace_train
-from mexsim.strategy.policy import Policy, PolicyLike, resolve_policies
 
 Move = tuple[int, int]  # (tile number, train number); the Mexican train is number P
 Event = dict
@@ -33,17 +33,15 @@ class Player:
     """A seat's strategy as the reference engine calls it: the plug-in's ``decide`` on a
     view filled from the reference's own state, with the seat's own random stream."""
 
-    def __init__(self, seat: Policy, rng: Xoshiro) -> None:
-        from mexsim.strategy.api import is_builtin
-
+    def __init__(self, seat: Seat, rng: Xoshiro) -> None:
         self.decide = seat.decide
         self.name = seat.name
         # a user's strategy may write over the view's fixed part (a built-in does not)
-        self.user = not is_builtin(getattr(seat.decide, "py_func", seat.decide))
+        self.user = not seat.trusted
         self.params = np.zeros(V.MAX_PARAMS, dtype=np.float64)
         self.params[:len(seat.params)] = seat.params
         self.rng = rng
-        self.memory = np.zeros(seat.strategy.memory, dtype=np.int64)
+        self.memory = np.zeros(seat.memory, dtype=np.int64)
 
     def show_own(self, view: np.ndarray) -> None:
         """The player's own random stream and notes, and nothing of another seat's."""
@@ -424,18 +422,18 @@ class MatchRecord:
         return [sum(seat) for seat in zip(*per_round, strict=True)]
 
 
-def make_players(rules: Rules, seats: Sequence[PolicyLike], seed: int, match: int
+def make_players(rules: Rules, seats: Sequence[Seat], seed: int, match: int
                  ) -> list[Player]:
     """Each seat's strategy with its own random stream, strategy_key(seed, match, seat)."""
     return [Player(seat, Xoshiro(strategy_key_py(seed, match, s)))
-            for s, seat in enumerate(resolve_policies(seats))]
+            for s, seat in enumerate(seated(seats))]
 
 
 def play_match(
     rules: Rules,
     seed: int,
     match: int,
-    seats: Sequence[PolicyLike],
+    seats: Sequence[Seat],
     header: Event | None = None,
     deal_no: int | None = None,
 ) -> MatchRecord:

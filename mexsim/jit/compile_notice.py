@@ -20,10 +20,10 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from mexsim.jit.cache_folders import mark_used, prune_unused
 
@@ -42,26 +42,28 @@ def cache_folder() -> Path:
     return Path(os.environ["NUMBA_CACHE_DIR"])
 
 
-def engine_index() -> Path | None:
-    """numba's index file of the run's kernel in this process's cache folder (None if
-    numba's internals moved). numba keys its entries on the source file's path too, so
-    a copy of mexsim installed elsewhere starts cold beside a compiled one."""
-    from mexsim.game import kernel  # numba, no compile
-
+def index_of(dispatcher: Any) -> Path | None:
+    """numba's index file of a cached compiled function in this process's cache folder
+    (None if numba's internals moved). numba keys its entries on the source file's path
+    too, so a copy of mexsim installed elsewhere starts cold beside a compiled one."""
     try:
-        return Path(kernel.play_matches._cache._cache_file._index_path)
+        return Path(dispatcher._cache._cache_file._index_path)
     except AttributeError:
         return None
 
 
-def cache_is_cold() -> bool:
-    """The engine was never compiled for this version and place of mexsim: the first
-    run after installing or upgrading it."""
-    index = engine_index()
+def cache_is_cold(index: Path | None) -> bool:
+    """The function whose index file is ``index`` (mexsim.game.engine_cache names the
+    engine's) was never compiled for this version and place of mexsim: the first run
+    after installing or upgrading it. Without an index, any cached function counts."""
     if index is not None:
         return not index.exists()
     folder = cache_folder()
     return not folder.is_dir() or not any(folder.rglob("*.nbi"))
+
+
+def never_cold() -> bool:
+    return False
 
 
 def expected_seconds() -> int:
@@ -164,12 +166,15 @@ def restate(step: str) -> None:
 
 
 @contextmanager
-def compile_notice(quiet: bool = False, stream: TextIO | None = None
+def compile_notice(quiet: bool = False, stream: TextIO | None = None,
+                   is_cold: Callable[[], bool] = never_cold
                    ) -> Iterator[CompileNotice | None]:
     """Announce the compile steps ``compiling`` names inside the block, after SILENT_FOR
-    seconds each; ``quiet`` says nothing (``--quiet``). A cold cache's whole duration is
-    recorded as the next estimate."""
-    cold = cache_is_cold()
+    seconds each; ``quiet`` says nothing (``--quiet``). ``is_cold`` says whether the
+    cache is cold (mexsim.game.engine_cache.engine_is_cold for a command that plays): a
+    cold cache's whole duration is recorded as the next estimate, and once it is warm the
+    old versions' folders go."""
+    cold = is_cold()
     started = time.monotonic()
     if quiet:
         yield None
@@ -178,7 +183,7 @@ def compile_notice(quiet: bool = False, stream: TextIO | None = None
             yield notice
     # (a block that raised, Ctrl-C included, ends at the yield: nothing to wait for)
     mark_used(cache_folder())
-    if cold and not cache_is_cold():  # a new version's first run, compiled
+    if cold and not is_cold():  # a new version's first run, compiled
         if not quiet:
             remember_seconds(time.monotonic() - started)
         prune_unused(cache_folder())  # the old versions' folders go

@@ -60,7 +60,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from mexsim.game.bits import popcount
+from mexsim.jit.bits import popcount
 from mexsim.jit.callee import callee
 from mexsim.planner.limits import (
     DENSE_FALLBACK_BUDGET,

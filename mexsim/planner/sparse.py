@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from mexsim.game.bits import popcount
+from mexsim.jit.bits import popcount
 from mexsim.planner.limits import DEPTH, EPS, SPARSE_CYCLES, WIDTH
 from mexsim.planner.stack_array import stack_array
 

@@ -45,7 +45,7 @@ def warm_up_jobs(strategy_dirs: Sequence[str | Path] = (),
     longest compiles start first, so that they do not end last). ``players`` are the
     config's [[players]] tables: one that gives a pip_weight other than 0 adds the
     weighted jobs; none of longest_train (when there are some) drops the kernel's."""
-    from mexsim.strategy.registry import BUILTIN_STRATEGIES
+    from mexsim.strategy.origin import BUILTIN_FOLDER
     from mexsim.strategy.registry import strategy_dirs as folders
 
     players = list(players)  # read twice
@@ -55,9 +55,9 @@ def warm_up_jobs(strategy_dirs: Sequence[str | Path] = (),
     files = sorted(sizes, key=lambda path: (-sizes[path], str(path)))
     builtin_planning = (PLANNER, SPARSE_PLANNER)
     users_planning = (WEIGHTED_PLANNER, *builtin_planning)
-    waits = {path: (builtin_planning if path.parent == BUILTIN_STRATEGIES else users_planning)
+    waits = {path: (builtin_planning if path.parent == BUILTIN_FOLDER else users_planning)
              if _uses_planner(path) else () for path in files}
-    longest_train = BUILTIN_STRATEGIES / f"{LONGEST_TRAIN}.py"
+    longest_train = BUILTIN_FOLDER / f"{LONGEST_TRAIN}.py"
     weighted_strategy = longest_train in waits and asks_for_weights(players)
     weighted = weighted_strategy or any(WEIGHTED_PLANNER in after for after in waits.values())
     first = (WEIGHTED_PLANNER,) if weighted else ()  # the longest first
@@ -114,9 +114,9 @@ def run_job(job: str) -> None:
 
         in_table_decide()
     elif job == WEIGHTED_LONGEST_TRAIN:
-        from mexsim.strategy.registry import BUILTIN_STRATEGIES, load_strategy_file
+        from mexsim.strategy.origin import BUILTIN_FOLDER, load_strategy_file
 
-        info = load_strategy_file(BUILTIN_STRATEGIES / f"{LONGEST_TRAIN}.py")
+        info = load_strategy_file(BUILTIN_FOLDER / f"{LONGEST_TRAIN}.py")
         info.decide_with(tuple(1.0 for _ in info.params))
     else:
         from mexsim.strategy.registry import load_strategy_file
@@ -131,10 +131,10 @@ def compile_engine() -> None:
 
     from mexsim.game.play import play_scheduled
     from mexsim.game.rules import resolve_rules
+    from mexsim.strategy.origin import BUILTIN_FOLDER, load_strategy_file
     from mexsim.strategy.policy import Policy
-    from mexsim.strategy.registry import BUILTIN_STRATEGIES, load_strategy_file
 
-    greedy = load_strategy_file(BUILTIN_STRATEGIES / "greedy.py")
+    greedy = load_strategy_file(BUILTIN_FOLDER / "greedy.py")
     rules = resolve_rules({}, 2)
     no_matches = np.zeros(0, dtype=np.int64)
     play_scheduled(rules, [Policy(greedy, ())] * 2, 0, no_matches, no_matches.copy(),

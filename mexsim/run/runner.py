@@ -18,158 +18,36 @@ may be stuck in a strategy's compiled code and cannot be interrupted, are abando
 
 from __future__ import annotations
 
-import json
 import os
 import signal
-import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pyarrow as pa
-
-from mexsim import __version__
 from mexsim.analysis.accumulate import RunStatistics
 from mexsim.analysis.sequential import Verdict
 from mexsim.errors import ConfigError, Interrupted, OutputError, StrategyError
-from mexsim.jit.compile_notice import compiling
-from mexsim.run.block_play import play_block, play_luck_block
 from mexsim.run.dask.cluster import (
     ClusterPlayer,
     open_player,
     parse_address,
-    received,
     start_workers_early,
 )
 from mexsim.run.in_order import StopRule, stop_rule, take_in_order, unjoined_threads
 from mexsim.run.machine_limits import check_resources
-from mexsim.run.url_runner import is_url
+from mexsim.run.preparation import load_engine, luck_model, played_tables
+from mexsim.run.run_record import RunResult, nothing, write_run_json
+from mexsim.run.stop_signals import Stop, StopSignals
 from mexsim.store import results_folder as output
+from mexsim.store.location import is_url
 from mexsim.store.parts import Assembler, Block, WorkFolder, blocks, write_and_read
-from mexsim.store.result_tables import block_tables
 from mexsim.strategy.policy import Policy
-from mexsim.strategy.registry import available_strategies
-from mexsim.tournament.config import Config, config_schedule
-from mexsim.tournament.identity import differences, run_id, run_identity
+from mexsim.tournament.config import Config
+from mexsim.tournament.identity import differences, run_id
 from mexsim.tournament.lineup import player_policies
-from mexsim.tournament.luck import LuckModel, fit_luck_model
-
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-
-
-@dataclass(frozen=True)
-class RunResult:
-    directory: Path | str  # a results folder or a shared location's URL
-    matches: int
-    workers: int
-    wall_seconds: float  # the whole command, from its start to the results in place
-    play_seconds: float = 0.0
-    summary_seconds: float = 0.0
-    played: int = 0  # matches played by this command (fewer when resumed)
-
-    @property
-    def matches_per_second(self) -> float:
-        return self.played / self.play_seconds if self.play_seconds > 0 else float("inf")
-
-
-def luck_model(config: Config, players: list[Policy]) -> LuckModel | None:
-    """The run's value model when ``[analysis] luck`` is on (else None): the pilot,
-    played once before any thread or worker, then fixed for the run (docs/luck.md)."""
-    if not config.luck:
-        return None
-    with compiling("the luck scorer"):
-        return fit_luck_model(config, players)
-
-
-def load_engine(config: Config, players: list[Policy], cluster: str | None,
-                model: LuckModel | None) -> None:
-    """Load (or compile) the kernels here, before any thread exists, unless every block
-    is played on a cluster (whose workers load them: worker_preload.py) and no luck
-    model was fitted here (which loads them). The strategies are loaded and vetted
-    here in any case (``player_policies``), so a broken one is refused before play."""
-    if cluster and model is None:
-        return
-    with compiling("the engine"):
-        play_block(config, players, 0, 0)
-
-
-def played_tables(config: Config, players: list[Policy], names: list[str], first: int,
-                  n: int, model: LuckModel | None = None, remote: Any = None
-                  ) -> tuple[pa.Table, pa.Table]:
-    """The (rounds, matches) tables of matches first … first+n-1: played here, or the
-    result of ``remote`` (a cluster's future), with their luck scored by ``model`` when
-    given. Shared by the folder run and the shared location's writers (shared.py), so
-    that both write the same rows."""
-    luck = None
-    if model is not None:
-        res, *luck = (play_luck_block(config, players, first, n, model) if remote is None
-                      else remote.result())
-    else:
-        res = play_block(config, players, first, n) if remote is None else remote.result()
-    if remote is not None:
-        res = received(res)
-    schedule = config_schedule(config)
-    return block_tables(res, first, config.rules.max_pip, schedule.seating(first, n), names,
-                        [p.strategy for p in config.players], schedule.deals(first, n),
-                        None if luck is None else (luck[0], luck[1]))
-
-
-def resolved_config(config: Config) -> dict:
-    """Every option spelled out, as run.json records it (``analysis`` only when an
-    option is on: a run without one keeps the identity and run.json it always had)."""
-    return {
-        "run": {"matches": config.matches, "seed": config.seed, "out": config.out,
-                "strategies": list(config.strategy_dirs)},
-        "rules": config.rules.to_dict(),
-        "seating": {"rotate": config.rotate},
-        "tournament": {"duplicate": config.duplicate, "table_size": config.table_size,
-                       "deals": config.deals,
-                       "schedule_cycle": config_schedule(config).cycle},
-        "players": [{"name": p.name, "strategy": p.strategy, "params": p.params}
-                    | ({"sweep": p.sweep, "swept": list(p.swept)} if p.sweep else {})
-                    for p in config.players],
-    } | ({"analysis": {"luck": True}} if config.luck else {})
-
-
-def config_identity(config: Config) -> dict[str, Any]:
-    known = available_strategies(config.strategy_dirs)
-    used = {p.strategy: known[p.strategy].path for p in config.players}
-    return run_identity(resolved_config(config), used)
-
-
-class _Stop(BaseException):
-    """Raised in the main thread by a stop signal's handler."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-class _Signals:
-    """Turns Ctrl-C, SIGTERM and SIGHUP into ``_Stop`` in the main thread. Once the
-    results are being put in place (``finishing``), a signal is ignored: the step is
-    short, and stopping it half-way would help no one."""
-
-    def __init__(self) -> None:
-        self.finishing = False
-        self.previous: dict[int, Any] = {}
-
-    def _handle(self, signum: int, frame: Any) -> None:
-        if not self.finishing:
-            raise _Stop(signum)
-
-    def install(self) -> None:
-        if threading.current_thread() is not threading.main_thread():
-            return  # a library caller's thread: signals stay theirs
-        for signum in STOP_SIGNALS:
-            self.previous[signum] = signal.signal(signum, self._handle)
-
-    def restore(self) -> None:
-        for signum, handler in self.previous.items():
-            signal.signal(signum, handler)
-        self.previous.clear()
+from mexsim.tournament.luck import LuckModel
+from mexsim.tournament.resolved import config_identity
 
 
 def run(config: Config, out: Path | str, workers: int, force: bool = False,
@@ -205,12 +83,12 @@ def run(config: Config, out: Path | str, workers: int, force: bool = False,
         return run_shared(config, str(out), workers, force, progress, write_tables,
                           resume, note, started, until, cluster)
     out = Path(out)
-    signals = _Signals()
+    signals = StopSignals()
     signals.install()
     lock = output.OutputLock(out)
     work: WorkFolder | None = None
     assembler: Assembler | None = None
-    close_cluster = _nothing
+    close_cluster = nothing
     try:
         try:
             players = player_policies(config)
@@ -253,15 +131,15 @@ def run(config: Config, out: Path | str, workers: int, force: bool = False,
             wall = time.perf_counter() - started
             result = RunResult(out, assembler.matches, workers, wall, play_seconds,
                                summary_seconds, played)
-            _write_run_json(work.results, config, rid, result, done, until, stopped, model)
+            write_run_json(work.results, config, rid, result, done, until, stopped, model)
             output.write_marker(work.results, rid)
             signals.finishing = True
             output.publish(work.results, out, before, force)
             work.remove()
             return RunResult(out, assembler.matches, workers, time.perf_counter() - started,
                              play_seconds, summary_seconds, played)
-        except (KeyboardInterrupt, _Stop) as exc:
-            signum = exc.signum if isinstance(exc, _Stop) else signal.SIGINT
+        except (KeyboardInterrupt, Stop) as exc:
+            signum = exc.signum if isinstance(exc, Stop) else signal.SIGINT
             raise Interrupted(_kept_message("interrupted", work), signum) from None
         except OSError as exc:
             raise OutputError(_kept_message(
@@ -400,38 +278,3 @@ def _kept_message(what: str, work: WorkFolder | None) -> str:
         return f"{what}: no results written"
     return (f"{what}: {kept:,} finished blocks kept in {work.path}; rerun the same command "
             "with --resume to continue")
-
-
-TIMING_FIELDS = ("workers", "wall_seconds", "play_seconds", "summary_seconds",
-                 "matches_per_second", "resumed_blocks")
-
-
-def _nothing() -> None:
-    pass
-
-
-def _write_run_json(folder: Path, config: Config, rid: str, result: RunResult,
-                    resumed_blocks: int, until: StopRule | None = None,
-                    stopped: Verdict | None = None, model: LuckModel | None = None) -> None:
-    import numba
-
-    (folder / "run.json").write_text(json.dumps({
-        "run_id": rid,
-        "config": resolved_config(config),
-        "mexsim_version": __version__,
-        "numba_version": numba.__version__,
-        "seed": config.seed,
-        "matches": result.matches,
-        "until": None if until is None else {
-            "rule": "decided", "confidence": until.confidence, "margin": until.margin,
-            "max_matches": config.matches, "decided": stopped is not None,
-            "verdict": None if stopped is None else stopped.describe()},
-    } | ({} if model is None else {"luck": model.to_dict()}) | {
-        # the timing fields: the only ones that differ between runs of one config
-        "workers": result.workers,
-        "wall_seconds": round(result.wall_seconds, 3),
-        "play_seconds": round(result.play_seconds, 3),
-        "summary_seconds": round(result.summary_seconds, 3),
-        "matches_per_second": round(min(result.matches_per_second, 1e12), 1),
-        "resumed_blocks": resumed_blocks,
-    }, indent=2, allow_nan=False) + "\n")

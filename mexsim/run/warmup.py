@@ -39,7 +39,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from mexsim.jit.compile_notice import cache_is_cold, compiling, restate
+from mexsim.game.engine_cache import engine_is_cold
+from mexsim.jit.compile_notice import compiling, restate
 from mexsim.run.compile_jobs import JOB_NAMES, run_job, warm_up_jobs
 
 SERVE = "--serve"
@@ -58,7 +59,7 @@ def warm_up(strategy_dirs: Sequence[str | Path] = (), cores: int | None = None,
     (see the module docstring), ``cores`` of them at most (``mexsim run --workers``),
     never more than this process may run on; nothing otherwise. ``players``: the
     config's [[players]] tables (compile_jobs.warm_up_jobs)."""
-    if not cache_is_cold():
+    if not engine_is_cold():
         return
     cores = max(1, min(cores or usable_cores(), usable_cores()))
     if cores == 1:

@@ -1,7 +1,8 @@
 """The results folder, handled as something precious.
 
-- ``out_problem``: a path mexsim can create (no NUL or control characters, names short
-  enough for the file system with room for the work folder's suffix).
+- A path mexsim can create (no NUL or control characters, names short enough for the
+  file system with room for the work folder's suffix) is checked with the config's
+  values: mexsim/validate.py, ``out_problem``.
 - ``OutputLock``: one run at a time per results folder (``flock`` on ``.NAME.lock``
   beside it; the kernel drops the lock when a process dies, even by SIGKILL).
 - ``inspect``: what is at ``out`` before the run, refusing a symbolic link, a file, a
@@ -39,37 +40,6 @@ ASIDE_SUFFIX = ".old-"  # an old results folder moved aside while being replaced
 LEGACY_FILES = {"rounds.parquet", "matches.parquet", "run.json", "summary.csv",
                 "head_to_head.csv", "sweeps.csv", "penalty_by_round.png", "totals.png",
                 "win_share.png", "head_to_head.png", "ratings.png"}
-_SUFFIX_ROOM = len(".") + len(WORK_SUFFIX) + 12  # ".NAME.tmp-PID" around NAME
-
-
-def out_problem(out: str) -> str | None:
-    """Why ``out`` cannot be a results folder's path, or None."""
-    return path_problem(out, _SUFFIX_ROOM)
-
-
-def path_problem(out: str, room: int = 0) -> str | None:
-    """Why ``out`` cannot be a path mexsim uses, or None (``room``: bytes its last name
-    must leave free for a suffix)."""
-    if not out.strip():
-        return "is empty (allowed: a folder path)"
-    bad = next((c for c in out if ord(c) < 32 or ord(c) == 127), None)
-    if bad is not None:
-        return f"contains the control character {bad!r} (allowed: printable text)"
-    try:
-        encoded = os.fsencode(out)
-    except UnicodeError:
-        return "cannot be encoded for the file system"
-    name_max, path_max = 255, 4096
-    with contextlib.suppress(OSError, ValueError):
-        name_max = os.pathconf(".", "PC_NAME_MAX")
-        path_max = os.pathconf(".", "PC_PATH_MAX")
-    longest = max((len(os.fsencode(p)) for p in Path(out).parts), default=0)
-    if longest + room > name_max:
-        spare = ", leaving room for the work folder's suffix" if room else ""
-        return f"has a name of {longest} bytes (allowed: at most {name_max - room}{spare})"
-    if len(encoded) + room >= path_max:
-        return f"is {len(encoded)} bytes long (allowed: under {path_max - room})"
-    return None
 
 
 def parent_of(out: Path) -> Path:

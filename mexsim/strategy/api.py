@@ -30,13 +30,13 @@ without it (see benchmarks/bench_strategies.py for what the check costs).
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
-from numba import njit, types
+from numba import njit
 from numba.core.dispatcher import Dispatcher
 
 from mexsim.game.rng import xoshiro_bounded
+from mexsim.game.signature import DECIDE_SIGNATURE
 from mexsim.game.view import H_DRAW, H_ENGINE, H_MARK, H_PASS, H_PLAY, RNG
 from mexsim.strategy.access import (
     boneyard_size,
@@ -84,6 +84,7 @@ from mexsim.strategy.access import (
     train_length,
     train_owner,
 )
+from mexsim.strategy.origin import imported_by_mexsim, is_builtin
 from mexsim.strategy.public_table import (
     draws_this_round,
     first_mover,
@@ -178,15 +179,6 @@ __all__ = [
     "unseen_word",
 ]
 
-DECIDE_SIGNATURE = types.int64(types.int64[::1], types.float64[::1])
-BUILTIN_FOLDER = Path(__file__).resolve().parent / "builtin"
-
-
-def is_builtin(func: Callable) -> bool:
-    """Whether ``func`` is defined in one of the shipped strategy files (trusted)."""
-    return Path(func.__code__.co_filename).resolve().parent == BUILTIN_FOLDER
-
-
 def strategy(func: Callable) -> Dispatcher:
     """Compile ``decide`` once for the fixed signature, cached on disk (numba checks the
     strategy file's own timestamp, so an edited strategy is recompiled, never stale)
@@ -204,7 +196,7 @@ def strategy(func: Callable) -> Dispatcher:
         check_builtins_in(func.__globals__)
         for helper in _own_uncompiled_helpers(func):
             helper.targetoptions["boundscheck"] = True
-    cache = _imported_by_mexsim(func)
+    cache = imported_by_mexsim(func)
     if not cache:  # a file the user imported themselves: its helpers compile afresh too
         from numba.core.caching import NullCache
 
@@ -216,19 +208,6 @@ def strategy(func: Callable) -> Dispatcher:
     # add (~3.5 % of a match of 4 x longest_train, docs/speed.md). A user's decide may
     # make arrays, and keeps them.
     return njit(DECIDE_SIGNATURE, cache=cache, boundscheck=checked, _nrt=checked)(func)
-
-
-def _imported_by_mexsim(func: Callable) -> bool:
-    """Whether ``func``'s file is imported under a name mexsim gave it
-    (registry.strategy_module_name), which is when its decide and helpers are cached.
-    numba's cache keeps the name of the module a function was compiled in and imports
-    it again to load the function, and only those names can be imported so in another
-    process. A file a user imports themselves (``import mine`` in a notebook) is
-    compiled afresh: loading mexsim's copies there failed (ModuleNotFoundError), and
-    copies it wrote under its own name failed the next ``mexsim run`` of the file."""
-    from mexsim.strategy.registry import BUILTIN_PACKAGE, USER_MODULE_PREFIX
-
-    return func.__module__.startswith((BUILTIN_PACKAGE, USER_MODULE_PREFIX))
 
 
 def own_helpers(func: Callable) -> list[Dispatcher]:

@@ -24,7 +24,7 @@ from typing import Any
 from numba import njit
 from numba.core.dispatcher import Dispatcher
 
-from mexsim.strategy.api import BUILTIN_FOLDER, is_builtin
+from mexsim.strategy.origin import BUILTIN_FOLDER, is_builtin
 
 # what a twin keeps of its original's options: the rest (the on-disk cache, which keys
 # on the file and would mix the two; no reference counts; no bounds check) it drops

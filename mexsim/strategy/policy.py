@@ -1,4 +1,5 @@
-"""A policy: a strategy plug-in together with the parameter values it plays with."""
+"""A policy: a strategy plug-in together with the parameter values it plays with — what the
+engine seats (mexsim/game/seat.py)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mexsim.game.enums import Calling
+from mexsim.strategy.origin import is_builtin
 from mexsim.strategy.registry import StrategyInfo, available_strategies
 
 
@@ -21,9 +24,30 @@ class Policy:
         return self.strategy.name
 
     @property
+    def memory(self) -> int:
+        return self.strategy.memory
+
+    @property
     def decide(self) -> Any:
         """The compiled decide that plays with these parameter values."""
         return self.strategy.decide_with(self.params)
+
+    @property
+    def decide_for_any_values(self) -> Any:
+        return self.strategy.decide
+
+    @property
+    def trusted(self) -> bool:
+        decide = self.decide
+        return is_builtin(getattr(decide, "py_func", decide))
+
+    def calling(self, decide: Any) -> int:
+        """The registry's decision for the strategy's own decide; another form of a
+        built-in (longest_train's weighted one) is called as a built-in."""
+        if decide is self.strategy.decide:
+            return self.strategy.calling
+        func = getattr(decide, "py_func", None)
+        return Calling.builtin if func is not None and is_builtin(func) else Calling.user
 
 
 PolicyLike = Policy | str

@@ -28,10 +28,14 @@ from typing import Any
 from mexsim.errors import ConfigError, StrategyFileWarning, Terminated
 from mexsim.game.strategy_limits import MAX_MEMORY, MAX_PARAMS
 from mexsim.jit.compile_notice import compiling
+from mexsim.strategy.origin import (
+    BUILTIN_FOLDER,
+    BUILTIN_PACKAGE,
+    USER_MODULE_PREFIX,
+    is_builtin,
+    kernel_calling,
+)
 
-BUILTIN_STRATEGIES = Path(__file__).resolve().parent / "builtin"
-BUILTIN_PACKAGE = "mexsim.strategy.builtin."  # + a built-in's file stem: its module
-USER_MODULE_PREFIX = "mexsim_strategy_"  # + a user's file stem and path digest
 DROP_IN_FOLDER = "strategies"  # looked for in the working directory
 NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
 
@@ -48,6 +52,8 @@ class StrategyInfo:
     bounds: dict[str, tuple[float, float]] = field(default_factory=dict)
     memory: int = 0  # words of the view's MEMORY block kept between decisions
     path: str = ""
+    # how the kernel asks its decide (game.enums.Calling), decided once, at load
+    calling: int = 0
     decide: Any = field(default=None, compare=False, repr=False)
     # a built-in's decide for given parameter values (None: ``decide`` for all): one
     # whose other forms are compiled only when a run asks for them (longest_train)
@@ -63,7 +69,7 @@ def strategy_dirs(extra: Iterable[str | Path] = ()) -> tuple[Path, ...]:
     the extra folders, without repeats."""
     dirs: list[Path] = []
     drop_in = Path(DROP_IN_FOLDER)
-    for d in (BUILTIN_STRATEGIES, *((drop_in,) if drop_in.is_dir() else ()), *extra):
+    for d in (BUILTIN_FOLDER, *((drop_in,) if drop_in.is_dir() else ()), *extra):
         resolved = Path(d).expanduser().resolve()
         if resolved not in dirs:
             dirs.append(resolved)
@@ -74,7 +80,7 @@ def refuse_missing_folders(dirs: Iterable[Path]) -> None:
     """A strategies folder given that is not a folder: one line, before any strategy
     compiles (on a cold cache that takes a minute or more)."""
     for folder in dirs:
-        if folder != BUILTIN_STRATEGIES and not folder.is_dir():
+        if folder != BUILTIN_FOLDER and not folder.is_dir():
             what = "is a file, not a folder" if folder.exists() else "not found"
             raise ConfigError(f"{folder}: strategies folder {what}")
 
@@ -106,7 +112,7 @@ def _load_all(dirs: tuple[Path, ...]
             try:
                 info = load_strategy_file(path)
             except ConfigError as exc:
-                if folder == BUILTIN_STRATEGIES:
+                if folder == BUILTIN_FOLDER:
                     raise  # mexsim itself is broken: no run should go on
                 # Warned once per process (the loading is cached): a run that names
                 # this strategy fails on it instead (config.py looks it up here).
@@ -128,9 +134,9 @@ def builtin_strategy_file(name: str) -> Path | None:
     """The built-in file that defines strategy ``name`` (None: no built-in does), found
     by reading each file's NAME without running it: a process that plays a few
     strategies (a Dask worker) loads only those."""
-    if not BUILTIN_STRATEGIES.is_dir():
+    if not BUILTIN_FOLDER.is_dir():
         return None
-    for path in sorted(BUILTIN_STRATEGIES.glob("*.py")):
+    for path in sorted(BUILTIN_FOLDER.glob("*.py")):
         if not path.name.startswith("_") and _declared_name(path) == name:
             return path
     return None
@@ -224,7 +230,7 @@ def strategy_module_name(path: Path) -> str:
     './odd.py' or a full path: the cache is the same, and a name it was not written
     with failed to import)."""
     real = Path(os.path.realpath(path))
-    if real.parent == BUILTIN_STRATEGIES and real.stem.isidentifier():
+    if real.parent == BUILTIN_FOLDER and real.stem.isidentifier():
         return BUILTIN_PACKAGE + real.stem
     # os.fsencode: a name with bytes that are not UTF-8 (surrogate escapes) is its bytes
     digest = hashlib.sha1(os.fsencode(str(real))).hexdigest()[:12]
@@ -236,7 +242,7 @@ def strategy_module_name(path: Path) -> str:
 
 def _strategy_info(path: Path, module: Any) -> StrategyInfo:
     """What an imported strategy file defines, checked; ConfigError names the file."""
-    from mexsim.strategy.api import DECIDE_SIGNATURE, is_builtin
+    from mexsim.game.signature import DECIDE_SIGNATURE
     from mexsim.strategy.vetting import vet_strategy
 
     name = getattr(module, "NAME", None)
@@ -263,6 +269,7 @@ def _strategy_info(path: Path, module: Any) -> StrategyInfo:
     return StrategyInfo(
         name=name, description=" ".join(description.split()), params=params, bounds=bounds,
         memory=memory, path=str(path), decide=decide,
+        calling=kernel_calling(getattr(decide, "py_func", None)),
         decide_for=_builtin_decide_for(module) if trusted else None,
     )
 
@@ -271,8 +278,6 @@ def _builtin_decide_for(module: Any) -> Any:
     """The file's ``decide_for`` if a built-in file defines it, else None. ``trusted``
     says only that ``decide`` is a built-in's: a user's file may import one, and its
     own decide_for would then pick unvetted code to play unchecked."""
-    from mexsim.strategy.api import is_builtin
-
     decide_for = getattr(module, "decide_for", None)
     code = getattr(decide_for, "__code__", None)
     return decide_for if code is not None and is_builtin(decide_for) else None

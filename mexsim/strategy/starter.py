@@ -9,7 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from mexsim.errors import ConfigError
-from mexsim.strategy.registry import BUILTIN_STRATEGIES, NAME_PATTERN
+from mexsim.strategy.origin import BUILTIN_FOLDER
+from mexsim.strategy.registry import NAME_PATTERN
 
 MAX_NAME = 64  # a file name is at most 255 bytes; a name is shown in tables too
 
@@ -73,7 +74,7 @@ def write_starter(name: str, folder: Path) -> Path:
         raise ConfigError(f"--new {shown!r}: a strategy name is a lower-case identifier "
                           f"of at most {MAX_NAME} characters (letters, digits, _; starting "
                           "with a letter), e.g. 'my_strategy'")
-    if (BUILTIN_STRATEGIES / f"{name}.py").is_file():
+    if (BUILTIN_FOLDER / f"{name}.py").is_file():
         # a file of that name would define a second strategy 'name': every command in
         # its folder would then refuse to start
         raise ConfigError(f"--new {name!r}: a built-in strategy has that name (mexsim "

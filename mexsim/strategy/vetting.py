@@ -27,7 +27,8 @@ from numba.core.dispatcher import Dispatcher
 from numba.core.errors import NumbaError
 
 from mexsim.errors import ConfigError
-from mexsim.strategy.api import DECIDE_SIGNATURE, own_helpers
+from mexsim.game.signature import DECIDE_SIGNATURE
+from mexsim.strategy.api import own_helpers
 
 # What numba's lowering calls to reach the global generator state of np.random and of
 # Python's random module (numba/cpython/randomimpl.py, get_state_ptr).

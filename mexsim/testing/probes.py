@@ -22,7 +22,7 @@ from numba.core import cgutils
 from numba.core.errors import NumbaWarning
 from numba.extending import intrinsic
 
-from mexsim.strategy.api import DECIDE_SIGNATURE
+from mexsim.game.signature import DECIDE_SIGNATURE
 
 
 def checked_compile(py_func):

@@ -26,14 +26,13 @@ from mexsim.game.rules import (
     Rules,
     resolve_rules,
 )
-from mexsim.store.results_folder import out_problem, path_problem
 from mexsim.strategy.registry import (
     StrategyInfo,
     available_strategies,
     broken_strategies,
     refuse_missing_folders,
 )
-from mexsim.validate import need_bool, need_int, need_str, show
+from mexsim.validate import need_bool, need_int, need_str, out_problem, path_problem, show
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from mexsim.tournament.schedule import Schedule

@@ -12,7 +12,7 @@ from mexsim.game.enums import Field
 from mexsim.game.play import core_trace, play_match_results, play_matches_results
 from mexsim.game.reference import play_match
 from mexsim.game.rng import STREAM_SHUFFLE, Xoshiro, key_py, seed_words, stream_key, xoshiro_bounded
-from mexsim.strategy.policy import Policy
+from mexsim.strategy.policy import Policy, resolve_policies
 from mexsim.strategy.registry import available_strategies
 from tests.strategies_hyp import matches, rules_and_seats, seeds
 
@@ -82,7 +82,7 @@ def test_a_match_depends_on_seed_and_match_index_only():
     from mexsim.game.rules import resolve_rules
 
     rules = resolve_rules({}, 4)
-    seats = ["random"] * 4
+    seats = resolve_policies(["random"] * 4)
     block = play_matches_results(rules, seats, 99, 10, 5)
     for k in range(5):
         alone, _ = play_match_results(rules, seats, 99, 10 + k)

@@ -29,6 +29,7 @@ from mexsim.game.rng import (
 )
 from mexsim.game.rules import resolve_rules
 from mexsim.game.tiles import tile_set
+from mexsim.strategy.policy import resolve_policies
 
 
 def _unshift(y: int, k: int) -> int:
@@ -106,7 +107,7 @@ def test_no_strategy_reads_a_hidden_hand_from_its_stream():
     Round.fill_view = filled
     try:
         for match in range(3):
-            play_match(rules, seed, match, ["greedy"] * 4)  # greedy never draws
+            play_match(rules, seed, match, resolve_policies(["greedy"] * 4))  # greedy never draws
     finally:
         Round.fill_view = fill
     assert tried > 100

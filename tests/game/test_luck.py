@@ -13,8 +13,9 @@ from mexsim.game.enums import Event, Field
 from mexsim.game.play import play_match_results, play_scheduled, play_scheduled_luck
 from mexsim.game.rules import resolve_rules
 from mexsim.game.tiles import tile_set
+from mexsim.strategy.policy import resolve_policies
 
-PLAYERS = ["greedy", "random", "early_doubles", "mexican_first"]
+PLAYERS = resolve_policies(["greedy", "random", "early_doubles", "mexican_first"])
 SEED = 11
 # an arbitrary model: every feature weighs in, the engine search included
 WEIGHTS = np.array([3.0, 0.5, 2.0, -4.0, 5.0, -2.0, 0.3, 1.0, 1.5, -3.0])

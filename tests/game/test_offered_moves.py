@@ -13,6 +13,7 @@ from mexsim.game.referee import offered_moves
 from mexsim.game.render import render_text
 from mexsim.game.rules import resolve_rules
 from mexsim.game.tiles import tile_set
+from mexsim.strategy.policy import resolve_policies
 
 runner = CliRunner()
 SEATS = ["greedy", "random", "greedy", "mexican_first"]
@@ -23,7 +24,7 @@ def trace(match: int = 0, players: int = 4) -> tuple[list[dict], object]:
     header = {"event": "match", "match": match, "seed": 3, "rules": rules.to_dict(),
               "players": [{"seat": s, "player": n, "strategy": n}
                           for s, n in enumerate(SEATS[:players])]}
-    return core_trace(rules, SEATS[:players], 3, match, header=header), rules
+    return core_trace(rules, resolve_policies(SEATS[:players]), 3, match, header=header), rules
 
 
 def test_every_play_was_offered_and_greedy_chose_the_heaviest():

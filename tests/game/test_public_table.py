@@ -19,6 +19,7 @@ from mexsim.game import view as V
 from mexsim.game.reference import Round, play_match
 from mexsim.game.rules import MAX_PLAYERS, MIN_HAND_SIZE, MIN_PLAYERS, resolve_rules, tile_count
 from mexsim.strategy import api
+from mexsim.strategy.policy import resolve_policies
 from tests.strategies_hyp import matches, rules_and_seats, seeds
 
 
@@ -150,7 +151,8 @@ def test_lacking_numbers_are_found():
 
     with at_every_decision(check):
         for match in range(3):
-            play_match(rules, 5, match, ["greedy", "random", "longest_train", "greedy"])
+            play_match(rules, 5, match, resolve_policies(
+                ["greedy", "random", "longest_train", "greedy"]))
     assert 0.2 < sum(said) / len(said) < 1.0
 
 
@@ -161,7 +163,7 @@ def test_hidden_tiles_change_no_other_seats_view(preset):
     events came out the same (the swapped tiles never became playable), every other
     seat's view at every decision is the same, word for word."""
     rules = resolve_rules({"preset": preset}, 3)
-    seats = ["greedy", "longest_train", "greedy"]
+    seats = resolve_policies(["greedy", "longest_train", "greedy"])
     compared = 0
     for match in range(12):
         hands, boneyard = reference.deal(rules, 11, match, 0)
@@ -257,7 +259,7 @@ def test_what_a_strategy_writes_over_the_public_table_no_other_seat_sees(tmp_pat
     probe = Policy(known["view_hash"], ())
     for players in (2, 4):
         rules = resolve_rules({}, players)
-        others = [probe, "longest_train", probe][:players - 1]
+        others = resolve_policies([probe, "longest_train", probe][:players - 1])
         scribbling = [Policy(known["scribbler"], ()), *others]
         twin = [Policy(known["twin"], ()), *others]
         for match in (0, 3):

@@ -10,6 +10,7 @@ import pytest
 from mexsim.game.play import core_trace
 from mexsim.game.referee import RefereeError, check_trace
 from mexsim.game.rules import resolve_rules
+from mexsim.strategy.policy import resolve_policies
 
 PRESETS = ("seed-001", "seed-000", "standard")
 SEATS = ("greedy", "random")
@@ -26,7 +27,7 @@ def header(rules, match, seed):
 
 def trace(preset: str, players: int, match: int, seed: int = 7, **options) -> list[dict]:
     rules = resolve_rules({"preset": preset, **options}, players)
-    seats = [SEATS[s % 2] for s in range(players)]
+    seats = resolve_policies([SEATS[s % 2] for s in range(players)])
     return core_trace(rules, seats, seed, match, header=header(rules, match, seed))
 
 

@@ -22,6 +22,7 @@ from mexsim.game.play import play_dealt_round
 from mexsim.game.reference import Round, make_players, static_view
 from mexsim.game.rules import default_hand_size, resolve_rules, tile_count
 from mexsim.game.tiles import tile_set
+from mexsim.strategy.policy import resolve_policies
 
 TS6 = tile_set(6)
 BASE = {"max_pip": 6, "engine": "set_aside", "first_turn": "single", "draw_to_start": False}
@@ -42,10 +43,17 @@ def play(hands, boneyard, r=0, **options):
     hand_tiles, bone_tiles = [tiles(h) for h in hands], tiles(boneyard)
     ref_events: list[dict] = []
     result = Round(
-        rules, r, [list(h) for h in hand_tiles], list(bone_tiles),
-        make_players(rules, ["greedy"] * P, 0, 0), static_view(rules, 0), ref_events.append,
+        rules,
+        r,
+        [list(h) for h in hand_tiles],
+        list(bone_tiles),
+        make_players(rules, resolve_policies(["greedy"] * P), 0, 0),
+        static_view(rules, 0),
+        ref_events.append,
     ).play_round()
-    res, core_events = play_dealt_round(rules, ["greedy"] * P, r, hand_tiles, bone_tiles)
+    res, core_events = play_dealt_round(
+        rules, resolve_policies(["greedy"] * P), r, hand_tiles, bone_tiles
+    )
     assert core_events == ref_events
     assert res[:, Field.penalty].tolist() == result.penalties
     assert res[:, Field.tiles_left].tolist() == result.tiles_left
@@ -82,7 +90,8 @@ def test_R1_tile_counts_and_heaviest_first_numbering():
         ts = tile_set(n)
         assert ts.count == tile_count(n) == count
         assert sorted(ts.tile(t) for t in range(count)) == [
-            (a, b) for a in range(n + 1) for b in range(a, n + 1)]
+            (a, b) for a in range(n + 1) for b in range(a, n + 1)
+        ]
         assert ts.tile(0) == (n, n) and ts.tile(count - 1) == (0, 0)
         assert all(ts.pips[t] >= ts.pips[t + 1] for t in range(count - 1))
     assert [TS6.tile(t) for t in range(6)] == [(6, 6), (5, 6), (4, 6), (5, 5), (3, 6), (4, 5)]
@@ -95,8 +104,17 @@ def test_R2_play_goes_clockwise_from_the_first_player():
     """R2: seat s is followed by (s+1) mod P; round 1 of 3 players starts at seat 1 (R5)."""
     _, ev = play([[(2, 5), (0, 0)], [(4, 5), (0, 1)], [(3, 5), (0, 2)]], [(1, 1)], r=1)
     assert steps(ev) == [
-        "1 engine", "1 45>1", "2 35>2", "0 25>0", "1 +11", "1 pass", "2 pass", "0 pass",
-        "1 pass", "2 02>0", "out [0, 3, 0]",
+        "1 engine",
+        "1 45>1",
+        "2 35>2",
+        "0 25>0",
+        "1 +11",
+        "1 pass",
+        "2 pass",
+        "0 pass",
+        "1 pass",
+        "2 02>0",
+        "out [0, 3, 0]",
     ]
     for players in (1, 11):
         with pytest.raises(ConfigError, match="players"):
@@ -154,22 +172,47 @@ def test_R4_round_r_uses_engine_N_minus_r(r):
 # ------------------------------------------------------------------ R5: engine, first player
 def test_R5_holder_places_the_engine_and_starts():
     """R5 holder: the seat holding the round's double places it and takes the first turn."""
-    _, ev = play([[(1, 2), (0, 3), (0, 1)], [(6, 6), (5, 6), (4, 4)]], [(2, 2), (3, 3)],
-                 engine="holder")
+    _, ev = play(
+        [[(1, 2), (0, 3), (0, 1)], [(6, 6), (5, 6), (4, 4)]], [(2, 2), (3, 3)], engine="holder"
+    )
     assert steps(ev) == [
-        "1 engine", "1 56>1", "0 +22", "0 pass", "1 +33", "1 pass", "0 pass", "blocked [11, 14]",
+        "1 engine",
+        "1 56>1",
+        "0 +22",
+        "0 pass",
+        "1 +33",
+        "1 pass",
+        "0 pass",
+        "blocked [11, 14]",
     ]
 
 
 def test_R5_nobody_holds_the_engine_clockwise_draws_from_seat_r_mod_P():
     """R5 holder: nobody holds 5|5 (round 1): seats draw from seat 1 clockwise until it turns
     up; the drawer places it and starts; every other drawn tile stays in its drawer's hand."""
-    res, ev = play([[(0, 4), (0, 0)], [(4, 5), (1, 2)], [(3, 4), (0, 2)]],
-                   [(1, 6), (2, 6), (3, 6), (5, 5)], r=1, engine="holder")
+    res, ev = play(
+        [[(0, 4), (0, 0)], [(4, 5), (1, 2)], [(3, 4), (0, 2)]],
+        [(1, 6), (2, 6), (3, 6), (5, 5)],
+        r=1,
+        engine="holder",
+    )
     assert steps(ev) == [
-        "1 +16", "2 +26", "0 +36", "1 +55", "1 engine",
-        "1 45>1", "2 pass", "0 pass", "1 pass", "2 34>1", "0 36>1", "1 16>1", "2 pass",
-        "0 pass", "1 12>1", "out [4, 0, 10]",
+        "1 +16",
+        "2 +26",
+        "0 +36",
+        "1 +55",
+        "1 engine",
+        "1 45>1",
+        "2 pass",
+        "0 pass",
+        "1 pass",
+        "2 34>1",
+        "0 36>1",
+        "1 16>1",
+        "2 pass",
+        "0 pass",
+        "1 12>1",
+        "out [4, 0, 10]",
     ]
     assert res[:, Field.draws].tolist() == [1, 2, 1]  # the search draws count as draws
 
@@ -177,8 +220,9 @@ def test_R5_nobody_holds_the_engine_clockwise_draws_from_seat_r_mod_P():
 def test_R5_set_aside_engine_is_in_no_hand_and_seat_r_mod_P_starts():
     """R5 set_aside: 4|4 (round 2) is never dealt; seat 2 mod 3 = 2 takes the first turn
     (here a "train" first turn that goes out)."""
-    _, ev = play([[(0, 1), (0, 2)], [(1, 2), (0, 3)], [(4, 6), (6, 6)]], [(3, 3)], r=2,
-                 first_turn="train")
+    _, ev = play(
+        [[(0, 1), (0, 2)], [(1, 2), (0, 3)], [(4, 6), (6, 6)]], [(3, 3)], r=2, first_turn="train"
+    )
     dealt = [tile for hand in ev[0]["hands"] for tile in hand] + ev[0]["boneyard"]
     assert ev[0]["engine"] == 4 and [4, 4] not in dealt
     assert steps(ev) == ["2 engine", "2 46>2", "2 66>2", "out [3, 6, 0]"]
@@ -191,7 +235,14 @@ def test_R6_empty_open_train_may_be_started_by_others():
     seat 0 with 3|6."""
     _, ev = play([[(5, 6), (4, 6), (3, 6)], [(0, 1), (0, 2), (1, 2)]], [(1, 1), (2, 2)])
     assert steps(ev) == [
-        "0 engine", "0 56>0", "1 +11", "1 pass", "0 46>M", "1 +22", "1 pass", "0 36>1",
+        "0 engine",
+        "0 56>0",
+        "1 +11",
+        "1 pass",
+        "0 46>M",
+        "1 +22",
+        "1 pass",
+        "0 36>1",
         "out [0, 12]",
     ]
 
@@ -200,11 +251,26 @@ def test_R7_first_turn_own_train_only():
     """R7/R11: on a first turn neither the Mexican train (seat 0 keeps 1|6) nor a marked
     train (seat 2 keeps 2|3 and 3|4 while train 0 is open at 3) may be used; later they may.
     (Policy 1's first turn is a duty turn, R13.)"""
-    _, ev = play([[(5, 6), (5, 5), (1, 6)], [(3, 5), (0, 4), (0, 2)], [(2, 3), (1, 2), (1, 4)]],
-                 [(0, 0), (3, 4), (0, 1)], first_turn="train")
+    _, ev = play(
+        [[(5, 6), (5, 5), (1, 6)], [(3, 5), (0, 4), (0, 2)], [(2, 3), (1, 2), (1, 4)]],
+        [(0, 0), (3, 4), (0, 1)],
+        first_turn="train",
+    )
     assert steps(ev) == [
-        "0 engine", "0 56>0", "0 55>0", "0 +00", "0 pass", "1 35>0", "2 +34", "2 pass",
-        "0 16>M", "1 +01", "1 01>M", "2 34>0", "0 00>M", "out [0, 6, 13]",
+        "0 engine",
+        "0 56>0",
+        "0 55>0",
+        "0 +00",
+        "0 pass",
+        "1 35>0",
+        "2 +34",
+        "2 pass",
+        "0 16>M",
+        "1 +01",
+        "1 01>M",
+        "2 34>0",
+        "0 00>M",
+        "out [0, 6, 13]",
     ]
 
 
@@ -221,8 +287,21 @@ def test_R8_marker_set_by_pass_removed_by_own_play():
     next pass marks it again and seat 1 plays 1|4."""
     _, ev = play([[(2, 6), (0, 0), (3, 4)], [(5, 6), (2, 3), (1, 4)]], [(0, 1), (1, 1)])
     assert steps(ev) == [
-        "0 engine", "0 26>0", "1 56>1", "0 +01", "0 pass", "1 23>0", "0 34>0", "1 +11",
-        "1 pass", "0 pass", "1 14>0", "0 01>0", "1 pass", "0 00>0", "out [0, 2]",
+        "0 engine",
+        "0 26>0",
+        "1 56>1",
+        "0 +01",
+        "0 pass",
+        "1 23>0",
+        "0 34>0",
+        "1 +11",
+        "1 pass",
+        "0 pass",
+        "1 14>0",
+        "0 01>0",
+        "1 pass",
+        "0 00>0",
+        "out [0, 2]",
     ]
 
 
@@ -233,8 +312,19 @@ def test_R9_R10_must_play_draw_one_play_it_if_it_fits_else_pass():
     (4|6, 3|5), else pass; with an empty boneyard they pass at once."""
     _, ev = play([[(3, 6), (1, 1)], [(0, 5), (0, 2)]], [(4, 6), (2, 4), (3, 5)])
     assert steps(ev) == [
-        "0 engine", "0 36>0", "1 +46", "1 46>1", "0 +24", "0 pass", "1 +35", "1 35>0",
-        "0 pass", "1 05>0", "0 pass", "1 02>0", "out [8, 0]",
+        "0 engine",
+        "0 36>0",
+        "1 +46",
+        "1 46>1",
+        "0 +24",
+        "0 pass",
+        "1 +35",
+        "1 35>0",
+        "0 pass",
+        "1 05>0",
+        "0 pass",
+        "1 02>0",
+        "out [8, 0]",
     ]
 
 
@@ -242,17 +332,38 @@ def test_R11_first_turn_train_chains_single_plays_one_tile():
     """R11 "train": seat 0 lays 3|6, 3|5, 2|5 and stops without drawing; seat 1's chain ends
     on the double 4|4, so it draws 2|4, lays it and goes on (nothing fits: the turn ends).
     "single": the same deal, one tile per first turn."""
-    deal = ([[(3, 6), (3, 5), (2, 5), (1, 1)], [(4, 6), (4, 4), (0, 0), (0, 1)]],
-            [(2, 4), (1, 6)])
+    deal = ([[(3, 6), (3, 5), (2, 5), (1, 1)], [(4, 6), (4, 4), (0, 0), (0, 1)]], [(2, 4), (1, 6)])
     _, ev = play(*deal, first_turn="train")
     assert steps(ev) == [
-        "0 engine", "0 36>0", "0 35>0", "0 25>0", "1 46>1", "1 44>1", "1 +24", "1 24>1",
-        "0 +16", "0 16>M", "1 01>M", "0 pass", "1 00>M", "out [2, 0]",
+        "0 engine",
+        "0 36>0",
+        "0 35>0",
+        "0 25>0",
+        "1 46>1",
+        "1 44>1",
+        "1 +24",
+        "1 24>1",
+        "0 +16",
+        "0 16>M",
+        "1 01>M",
+        "0 pass",
+        "1 00>M",
+        "out [2, 0]",
     ]
     _, ev = play(*deal, first_turn="single")
     assert steps(ev) == [
-        "0 engine", "0 36>0", "1 46>1", "0 35>0", "1 44>1", "1 +24", "1 24>1", "0 25>0",
-        "1 +16", "1 16>M", "0 11>M", "out [0, 1]",
+        "0 engine",
+        "0 36>0",
+        "1 46>1",
+        "0 35>0",
+        "1 44>1",
+        "1 +24",
+        "1 24>1",
+        "0 25>0",
+        "1 +16",
+        "1 16>M",
+        "0 11>M",
+        "out [0, 1]",
     ]
 
 
@@ -263,13 +374,36 @@ def test_R11_draw_to_start_keeps_drawing_while_own_train_is_empty():
     deal = ([[(1, 1), (2, 2)], [(3, 6), (0, 4)]], [(0, 1), (0, 2), (1, 6), (4, 4), (5, 5)])
     _, ev = play(*deal, draw_to_start=True)
     assert steps(ev) == [
-        "0 engine", "0 +01", "0 +02", "0 +16", "0 16>0", "1 36>1", "0 11>0", "0 01>0",
-        "1 +44", "1 pass", "0 02>0", "1 +55", "1 pass", "0 22>0", "out [0, 22]",
+        "0 engine",
+        "0 +01",
+        "0 +02",
+        "0 +16",
+        "0 16>0",
+        "1 36>1",
+        "0 11>0",
+        "0 01>0",
+        "1 +44",
+        "1 pass",
+        "0 02>0",
+        "1 +55",
+        "1 pass",
+        "0 22>0",
+        "out [0, 22]",
     ]
     _, ev = play(*deal, draw_to_start=False)
     assert steps(ev) == [
-        "0 engine", "0 +01", "0 pass", "1 36>1", "0 +02", "0 pass", "1 +16", "1 16>M",
-        "0 11>M", "0 01>M", "1 04>M", "out [6, 0]",
+        "0 engine",
+        "0 +01",
+        "0 pass",
+        "1 36>1",
+        "0 +02",
+        "0 pass",
+        "1 +16",
+        "1 16>M",
+        "0 11>M",
+        "0 01>M",
+        "1 04>M",
+        "out [6, 0]",
     ]
 
 
@@ -277,11 +411,23 @@ def test_R12_double_obliges_another_play_with_its_own_draw():
     """R12: after 5|5 on its own train seat 0 must play again — anywhere usable: 3|6 on the
     Mexican train, leaving 5|5 open. Later seat 0 draws 3|3, plays it (a double) and must
     play again: it draws once more (4|4), cannot play, passes; 3|3 stays open (R13)."""
-    _, ev = play([[(5, 6), (5, 5), (3, 6), (0, 1)], [(4, 6), (2, 2), (0, 0), (2, 5)]],
-                 [(3, 3), (4, 4)])
+    _, ev = play(
+        [[(5, 6), (5, 5), (3, 6), (0, 1)], [(4, 6), (2, 2), (0, 0), (2, 5)]], [(3, 3), (4, 4)]
+    )
     assert steps(ev) == [
-        "0 engine", "0 56>0", "1 46>1", "0 55>0", "0 36>M", "1 25>0", "0 +33", "0 33>M",
-        "0 +44", "0 pass", "1 pass", "0 pass", "blocked [9, 4]",
+        "0 engine",
+        "0 56>0",
+        "1 46>1",
+        "0 55>0",
+        "0 36>M",
+        "1 25>0",
+        "0 +33",
+        "0 33>M",
+        "0 +44",
+        "0 pass",
+        "1 pass",
+        "0 pass",
+        "blocked [9, 4]",
     ]
 
 
@@ -289,11 +435,27 @@ def test_R13_oldest_open_double_first_and_duty_passes_along():
     """R13: seat 0 leaves 5|5 (train 0) and then 4|4 (Mexican) open. Seat 1 must serve the
     oldest, 5|5, with 0|5 (not its heavier 2|4); seat 0 cannot serve 4|4, draws once,
     passes; the duty passes to seat 1, who serves it with 2|4."""
-    _, ev = play([[(5, 6), (4, 6), (5, 5), (4, 4), (1, 1)],
-                  [(3, 6), (3, 5), (2, 4), (0, 5), (1, 2)]], [(1, 3), (3, 3)])
+    _, ev = play(
+        [[(5, 6), (4, 6), (5, 5), (4, 4), (1, 1)], [(3, 6), (3, 5), (2, 4), (0, 5), (1, 2)]],
+        [(1, 3), (3, 3)],
+    )
     assert steps(ev) == [
-        "0 engine", "0 56>0", "1 36>1", "0 46>M", "1 35>1", "0 55>0", "0 44>M", "0 +13",
-        "0 pass", "1 05>0", "0 +33", "0 pass", "1 24>M", "0 pass", "1 12>M", "out [12, 0]",
+        "0 engine",
+        "0 56>0",
+        "1 36>1",
+        "0 46>M",
+        "1 35>1",
+        "0 55>0",
+        "0 44>M",
+        "0 +13",
+        "0 pass",
+        "1 05>0",
+        "0 +33",
+        "0 pass",
+        "1 24>M",
+        "0 pass",
+        "1 12>M",
+        "out [12, 0]",
     ]
 
 
@@ -301,11 +463,25 @@ def test_R13_duty_on_a_first_turn_draws_once_and_ends_the_turn():
     """R13/R11: seat 0's "train" chain ends on the open 5|5. Seats 1 and 2 owe it on their
     first turns: seat 1 draws once (not more, despite draw_to_start) and passes; seat 2
     draws 2|5, serves the double and its turn ends (no chain of 4|6, 3|6)."""
-    _, ev = play([[(5, 6), (5, 5), (2, 2)], [(1, 3), (0, 3), (0, 4)], [(3, 6), (4, 6), (0, 1)]],
-                 [(1, 2), (1, 4), (2, 5), (4, 4)], first_turn="train", draw_to_start=True)
+    _, ev = play(
+        [[(5, 6), (5, 5), (2, 2)], [(1, 3), (0, 3), (0, 4)], [(3, 6), (4, 6), (0, 1)]],
+        [(1, 2), (1, 4), (2, 5), (4, 4)],
+        first_turn="train",
+        draw_to_start=True,
+    )
     assert steps(ev) == [
-        "0 engine", "0 56>0", "0 55>0", "0 +12", "0 pass", "1 +14", "1 pass", "2 +25",
-        "2 25>0", "0 22>0", "0 12>0", "out [0, 16, 20]",
+        "0 engine",
+        "0 56>0",
+        "0 55>0",
+        "0 +12",
+        "0 pass",
+        "1 +14",
+        "1 pass",
+        "2 +25",
+        "2 25>0",
+        "0 22>0",
+        "0 12>0",
+        "out [0, 16, 20]",
     ]
 
 
@@ -327,8 +503,18 @@ def test_R15_new_marker_restarts_the_blocked_count():
     opened train 1. Later two passes after the last play (count 1, 2) block the round."""
     res, ev = play([[(1, 3), (1, 1)], [(3, 6), (0, 0)]], [(2, 2)])
     assert steps(ev) == [
-        "0 engine", "0 +22", "0 pass", "1 36>1", "0 pass", "1 pass", "0 13>1", "1 pass",
-        "0 11>1", "0 pass", "1 pass", "blocked [4, 0]",
+        "0 engine",
+        "0 +22",
+        "0 pass",
+        "1 36>1",
+        "0 pass",
+        "1 pass",
+        "0 13>1",
+        "1 pass",
+        "0 11>1",
+        "0 pass",
+        "1 pass",
+        "blocked [4, 0]",
     ]
     assert res[:, Field.blocked].tolist() == [1, 1] and res[:, Field.went_out].tolist() == [0, 0]
 
@@ -336,8 +522,9 @@ def test_R15_new_marker_restarts_the_blocked_count():
 def test_R15_blocked_after_P_passes_with_new_markers_counted_once():
     """R15: with the boneyard empty, seat 1's new marker sets the count to 1 and seat 0's
     repeated pass makes it 2 = P: blocked (seat 0's own new marker earlier also set 1)."""
-    _, ev = play([[(1, 2), (0, 3), (0, 1)], [(6, 6), (5, 6), (4, 4)]], [(2, 2), (3, 3)],
-                 engine="holder")
+    _, ev = play(
+        [[(1, 2), (0, 3), (0, 1)], [(6, 6), (5, 6), (4, 4)]], [(2, 2), (3, 3)], engine="holder"
+    )
     assert steps(ev)[-4:] == ["1 +33", "1 pass", "0 pass", "blocked [11, 14]"]
 
 

@@ -106,7 +106,7 @@ from mexsim.strategy.registry import available_strategies
 known = available_strategies([sys.argv[1]])
 try:
     play_matches_results(resolve_rules({"preset": "seed-001"}, 2),
-                         [Policy(known["scribbler"], (0.0,)), "greedy"], 3, 0, 5)
+                         [Policy(known["scribbler"], (0.0,)), Policy(known["greedy"], ())], 3, 0, 5)
 except StrategyError as exc:
     print("refused:", exc)
 """

@@ -60,12 +60,14 @@ SMALL_STACK = """
 import threading
 from mexsim.game.play import play_matches_results
 from mexsim.game.rules import resolve_rules
+from mexsim.strategy.policy import resolve_policies
 rules = resolve_rules({"preset": "seed-001"}, 4)
-play_matches_results(rules, ["longest_train"] * 4, 7, 0, 1)  # loaded on the main thread
+seats = resolve_policies(["longest_train"] * 4)
+play_matches_results(rules, seats, 7, 0, 1)  # loaded on the main thread
 threading.stack_size(128 * 1024)  # musl's default for a thread
 out = []
 thread = threading.Thread(target=lambda: out.append(
-    int(play_matches_results(rules, ["longest_train"] * 4, 7, 0, 100).sum())))
+    int(play_matches_results(rules, seats, 7, 0, 100).sum())))
 thread.start()
 thread.join()
 print("played", out[0])

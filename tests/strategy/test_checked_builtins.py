@@ -21,7 +21,7 @@ import pytest
 from mexsim.game import reference
 from mexsim.game.play import core_trace, play_matches_results
 from mexsim.game.rules import resolve_rules
-from mexsim.strategy.policy import Policy
+from mexsim.strategy.policy import Policy, resolve_policies
 from mexsim.strategy.registry import available_strategies
 from tests.cli_output import without_compile_notes
 
@@ -106,9 +106,9 @@ def test_a_user_strategy_that_calls_a_built_in_plays_exactly_like_it(tmp_path: P
         delegating_file(folder, "mine", builtin, style, "")
         known = available_strategies([folder])
         rules = resolve_rules({}, 3)
-        mine = [Policy(known["mine"], tuple(known[builtin].params.values())), "greedy",
-                "longest_train"]
-        theirs = [builtin, "greedy", "longest_train"]
+        mine = resolve_policies([Policy(known["mine"], tuple(known[builtin].params.values())),
+                                 "greedy", "longest_train"])
+        theirs = resolve_policies([builtin, "greedy", "longest_train"])
         assert core_trace(rules, mine, 5, 2) == core_trace(rules, theirs, 5, 2)
 
 
@@ -148,8 +148,8 @@ def test_what_a_strategy_writes_over_the_fixed_view_no_other_seat_sees(tmp_path:
     known = available_strategies([tmp_path])
     for players in (3, 5):
         rules = resolve_rules({}, players)
-        others = [Policy(known["longest_train"], (0.5,)), "mexican_first", "longest_train",
-                  "early_doubles"][:players - 1]
+        others = resolve_policies([Policy(known["longest_train"], (0.5,)), "mexican_first",
+                                   "longest_train", "early_doubles"][:players - 1])
         scribbling = [Policy(known["scribbler"], ()), *others]
         twin = [Policy(known["twin"], ()), *others]
         for match in (0, 3):

@@ -25,7 +25,7 @@ from mexsim.cli import app
 from mexsim.errors import ConfigError, StrategyError, StrategyFileWarning
 from mexsim.game.play import play_match_results
 from mexsim.game.rules import resolve_rules
-from mexsim.strategy.policy import Policy
+from mexsim.strategy.policy import Policy, resolve_policies
 from mexsim.strategy.registry import _load_all, available_strategies, load_strategy_file
 from mexsim.tournament.config import load_config
 
@@ -170,7 +170,7 @@ RULES = resolve_rules({}, 2)
 def test_an_index_outside_the_view_is_the_strategy_s_fault(folder: Path, name: str):
     info = available_strategies([folder / "plugins"])[name]
     with pytest.raises(StrategyError) as err:
-        play_match_results(RULES, ["greedy", Policy(info, ())], 1, 3)
+        play_match_results(RULES, resolve_policies(["greedy", Policy(info, ())]), 1, 3)
     message = str(err.value)
     assert message.startswith(f"strategy '{name}' (seat 1) in match 3, round 0 raised "
                               "IndexError"), message
@@ -188,7 +188,7 @@ def test_the_engine_s_own_compile_error_is_not_blamed_on_a_strategy(monkeypatch)
 
     monkeypatch.setattr(kernel, "play_match", broken)
     with pytest.raises(TypingError):
-        play_match_results(RULES, ["greedy", "greedy"], 1, 3)
+        play_match_results(RULES, resolve_policies(["greedy", "greedy"]), 1, 3)
 
 
 def test_a_write_past_the_view_through_mexsim_run(folder: Path):

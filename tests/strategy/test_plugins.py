@@ -33,9 +33,9 @@ from mexsim.game.play import (
 )
 from mexsim.game.referee import check_jsonl, check_trace
 from mexsim.game.rules import PRESETS, resolve_rules
-from mexsim.strategy.policy import Policy
+from mexsim.strategy.origin import BUILTIN_FOLDER
+from mexsim.strategy.policy import Policy, resolve_policies
 from mexsim.strategy.registry import (
-    BUILTIN_STRATEGIES,
     StrategyInfo,
     available_strategies,
     load_strategy_file,
@@ -63,7 +63,7 @@ def decide(view, params):
     return min(int(params[0]), view[N_MOVES] - 1)
 '''
 
-OUT_OF_RANGE = '''\
+OUT_OF_RANGE = """\
 from mexsim.strategy.api import strategy
 from mexsim.game.view import N_MOVES, ROUND
 
@@ -74,9 +74,9 @@ DESCRIPTION = "in round 1 it answers one past its last legal move"
 @strategy
 def decide(view, params):
     return view[N_MOVES] if view[ROUND] == 1 else 0
-'''
+"""
 
-BOOM = '''\
+BOOM = """\
 from mexsim.strategy.api import strategy
 from mexsim.game.view import ROUND
 
@@ -89,11 +89,11 @@ def decide(view, params):
     if view[ROUND] == 2:
         raise ValueError("boom")
     return 0
-'''
+"""
 
 # greedy's choice (the heaviest tile: the lowest number, the earliest move among
 # equals), through arrays made in decide and in a helper that returns one
-SCRATCHPAD = '''\
+SCRATCHPAD = """\
 import numpy as np
 from numba import njit
 from mexsim.strategy.api import strategy
@@ -114,9 +114,9 @@ def decide(view, params):
     for i in range(view[N_MOVES]):
         tiles[i] = view[MOVE_TILE + i]
     return np.argmin(_copy(tiles))
-'''
+"""
 
-CONFIG = '''\
+CONFIG = """\
 [run]
 matches = 3
 seed = 5
@@ -131,7 +131,7 @@ strategy = "greedy"
 
 [[players]]
 strategy = "random"
-'''
+"""
 
 
 @pytest.fixture(scope="module")
@@ -140,8 +140,12 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     to it."""
     root = tmp_path_factory.mktemp("project")
     (root / "plugins").mkdir()
-    for name, text in (("pick_x", PICK_X), ("out_of_range", OUT_OF_RANGE), ("boom", BOOM),
-                       ("scratchpad", SCRATCHPAD)):
+    for name, text in (
+        ("pick_x", PICK_X),
+        ("out_of_range", OUT_OF_RANGE),
+        ("boom", BOOM),
+        ("scratchpad", SCRATCHPAD),
+    ):
         (root / "plugins" / f"{name}.py").write_text(text, encoding="utf-8")
     return root
 
@@ -151,8 +155,9 @@ def plugins(project: Path) -> dict[str, StrategyInfo]:
     return available_strategies([project / "plugins"])
 
 
-def write_config(project: Path, name: str, strategy: str = "pick_x",
-                 params: str = "{ x = 2 }") -> Path:
+def write_config(
+    project: Path, name: str, strategy: str = "pick_x", params: str = "{ x = 2 }"
+) -> Path:
     path = project / name
     path.write_text(CONFIG.format(strategy=strategy, params=params), encoding="utf-8")
     return path
@@ -164,6 +169,7 @@ def test_the_tmp_strategy_is_short():
 
 # --------------------------------------------------------------- end to end
 
+
 def test_a_tmp_strategy_runs_end_to_end(project: Path, plugins: dict[str, StrategyInfo]):
     config = load_config(write_config(project, "pick.toml"))
     assert config.players[0].params == {"x": 2.0}
@@ -173,27 +179,36 @@ def test_a_tmp_strategy_runs_end_to_end(project: Path, plugins: dict[str, Strate
     # the core played pick_x with x = 2, move for move as the reference engine does
     info = plugins["pick_x"]
     assert info.path == str(project / "plugins" / "pick_x.py")
-    seats = [Policy(info, (2.0,)), "greedy", "random"]
+    seats = resolve_policies([Policy(info, (2.0,)), "greedy", "random"])
     expected = reference.play_match(config.rules, 5, 0, seats, header=match_header(config, 0))
     assert trace == expected.events
     assert match_policies(config, 0)[0] == seats[0]
     # and x matters: with x = 0 the game goes differently
-    other = reference.play_match(config.rules, 5, 0, [Policy(info, (0.0,)), "greedy", "random"])
+    other = reference.play_match(
+        config.rules, 5, 0, resolve_policies([Policy(info, (0.0,)), "greedy", "random"])
+    )
     assert other.events != trace[1:]
 
 
 def test_a_strategy_that_makes_arrays_plays_as_the_built_ins_do_not(
-        plugins: dict[str, StrategyInfo]):
+    plugins: dict[str, StrategyInfo],
+):
     # The built-ins' decide is compiled without numba's reference counts (they make no
     # arrays); a user's keeps them, so that arrays it makes are freed as they go
     rules = resolve_rules({"preset": "seed-001"}, 3)
-    played = play_matches_results(rules, [Policy(plugins["scratchpad"], ()), "greedy",
-                                          "random"], 9, 0, 40)
-    assert np.array_equal(played, play_matches_results(rules, ["greedy", "greedy", "random"],
-                                                       9, 0, 40))
+    played = play_matches_results(
+        rules, resolve_policies([Policy(plugins["scratchpad"], ()), "greedy", "random"]), 9, 0, 40
+    )
+    assert np.array_equal(
+        played,
+        play_matches_results(rules, resolve_policies(["greedy", "greedy", "random"]), 9, 0, 40),
+    )
     assert plugins["scratchpad"].decide.targetoptions["_nrt"] is True
-    built_in = [info for info in available_strategies().values()
-                if Path(info.path).parent == BUILTIN_STRATEGIES]
+    built_in = [
+        info
+        for info in available_strategies().values()
+        if Path(info.path).parent == BUILTIN_FOLDER
+    ]
     assert len(built_in) >= 5
     for info in built_in:
         assert info.decide.targetoptions["_nrt"] is False, info.name
@@ -210,10 +225,25 @@ def test_a_tmp_strategy_replays_from_the_cli(project: Path):
 
 def test_the_strategies_folder_can_come_from_the_command_line(project: Path):
     path = project / "no_folder.toml"
-    path.write_text(CONFIG.format(strategy="pick_x", params="{ x = 2 }")
-                    .replace('strategies = "plugins"\n', ""), encoding="utf-8")
-    result = runner.invoke(app, ["replay", str(path), "--match", "1", "--format", "jsonl",
-                                 "--strategies", str(project / "plugins")])
+    path.write_text(
+        CONFIG.format(strategy="pick_x", params="{ x = 2 }").replace(
+            'strategies = "plugins"\n', ""
+        ),
+        encoding="utf-8",
+    )
+    result = runner.invoke(
+        app,
+        [
+            "replay",
+            str(path),
+            "--match",
+            "1",
+            "--format",
+            "jsonl",
+            "--strategies",
+            str(project / "plugins"),
+        ],
+    )
     assert result.exit_code == 0, result.output
     check_jsonl(result.stdout)
     without = runner.invoke(app, ["replay", str(path), "--match", "1"])
@@ -222,6 +252,7 @@ def test_the_strategies_folder_can_come_from_the_command_line(project: Path):
 
 
 # --------------------------------------------------------------- config errors
+
 
 def test_unknown_strategy_lists_what_exists(project: Path):
     with pytest.raises(ConfigError) as err:
@@ -252,7 +283,7 @@ def test_a_parameter_of_a_strategy_without_any(project: Path):
 
 
 HEADER = 'NAME = "{name}"\nDESCRIPTION = "a broken strategy"\n'
-COMPILED = '''\
+COMPILED = """\
 from mexsim.strategy.api import strategy
 
 NAME = "{name}"
@@ -262,7 +293,7 @@ DESCRIPTION = "a strategy"
 @strategy
 def decide(view, params):
     return 0
-'''
+"""
 
 
 @pytest.mark.parametrize(
@@ -272,30 +303,58 @@ def decide(view, params):
         ('NAME = "Bad Name"\nDESCRIPTION = "x"\n', ["NAME", "'Bad Name'"]),
         (HEADER.format(name="bad_params") + 'PARAMS = {"x": "two"}\n', ["PARAMS", "numbers"]),
         (HEADER.format(name="bad_params") + 'PARAMS = {"x": True}\n', ["PARAMS", "numbers"]),
-        (HEADER.format(name="plain") + "PARAMS = {}\n\n\ndef decide(view, params):\n"
-         "    return 0\n", ["'decide'", "@mexsim.strategy.api.strategy"]),
+        (
+            HEADER.format(name="plain") + "PARAMS = {}\n\n\ndef decide(view, params):\n"
+            "    return 0\n",
+            ["'decide'", "@mexsim.strategy.api.strategy"],
+        ),
         (HEADER.format(name="no_decide"), ["'decide'"]),
-        (HEADER.format(name="syntax") + "def decide(view, params:\n    return 0\n",
-         [":3: syntax error", "never closed"]),
-        ("import no_such_module_here\n" + HEADER.format(name="missing_import"),
-         ["importing the strategy failed", "no_such_module_here"]),
-        ("import sys\nsys.exit(3)\n" + HEADER.format(name="exits"),
-         ["importing the strategy failed", "sys.exit(3)"]),
-        ("raise SystemExit\n" + HEADER.format(name="exits_bare"),
-         ["importing the strategy failed", "sys.exit(None)"]),
-        ("raise GeneratorExit('done')\n" + HEADER.format(name="generator_exit"),
-         ["importing the strategy failed", "GeneratorExit: done"]),
-        ("class Mine(BaseException):\n    pass\n\n\nraise Mine('own')\n"
-         + HEADER.format(name="own_base"), ["importing the strategy failed", "Mine: own"]),
+        (
+            HEADER.format(name="syntax") + "def decide(view, params:\n    return 0\n",
+            [":3: syntax error", "never closed"],
+        ),
+        (
+            "import no_such_module_here\n" + HEADER.format(name="missing_import"),
+            ["importing the strategy failed", "no_such_module_here"],
+        ),
+        (
+            "import sys\nsys.exit(3)\n" + HEADER.format(name="exits"),
+            ["importing the strategy failed", "sys.exit(3)"],
+        ),
+        (
+            "raise SystemExit\n" + HEADER.format(name="exits_bare"),
+            ["importing the strategy failed", "sys.exit(None)"],
+        ),
+        (
+            "raise GeneratorExit('done')\n" + HEADER.format(name="generator_exit"),
+            ["importing the strategy failed", "GeneratorExit: done"],
+        ),
+        (
+            "class Mine(BaseException):\n    pass\n\n\nraise Mine('own')\n"
+            + HEADER.format(name="own_base"),
+            ["importing the strategy failed", "Mine: own"],
+        ),
         (HEADER.format(name="big_memory") + "MEMORY = 33\n", ["MEMORY", "0..32", "33"]),
         (HEADER.format(name="neg_memory") + "MEMORY = -1\n", ["MEMORY", "0..32"]),
     ],
-    ids=["missing-name", "bad-name", "params-not-number", "params-bool", "not-compiled",
-         "no-decide", "syntax-error", "import-error", "exits", "exits-bare", "generator-exit",
-         "own-base-exception", "memory-over-32", "memory-negative"],
+    ids=[
+        "missing-name",
+        "bad-name",
+        "params-not-number",
+        "params-bool",
+        "not-compiled",
+        "no-decide",
+        "syntax-error",
+        "import-error",
+        "exits",
+        "exits-bare",
+        "generator-exit",
+        "own-base-exception",
+        "memory-over-32",
+        "memory-negative",
+    ],
 )
-def test_a_bad_strategy_file_is_one_line_naming_it(tmp_path: Path, text: str,
-                                                   expected: list[str]):
+def test_a_bad_strategy_file_is_one_line_naming_it(tmp_path: Path, text: str, expected: list[str]):
     folder = tmp_path / "bad"
     folder.mkdir()
     path = folder / "broken.py"
@@ -354,8 +413,11 @@ def test_mexsim_strategies_lists_an_odd_file_name_on_one_line(tmp_path: Path):
         (tmp_path / os.fsdecode(file_name)).write_text(COMPILED.format(name=name))
     result = runner.invoke(app, ["strategies", "--strategies", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    files = [line.split("file:", 1)[1].strip() for line in result.stdout.splitlines()
-             if "file:" in line and str(tmp_path) in line]
+    files = [
+        line.split("file:", 1)[1].strip()
+        for line in result.stdout.splitlines()
+        if "file:" in line and str(tmp_path) in line
+    ]
     assert sorted(files) == sorted([f"{tmp_path}/new\\nline.py", f"{tmp_path}/caf\\udce9.py"])
 
 
@@ -381,7 +443,7 @@ def test_a_file_reusing_a_built_in_name(tmp_path: Path):
     message = str(err.value)
     assert "'greedy'" in message
     assert str(folder / "mine.py") in message
-    assert str(BUILTIN_STRATEGIES / "greedy.py") in message
+    assert str(BUILTIN_FOLDER / "greedy.py") in message
 
 
 def test_a_missing_strategies_folder(tmp_path: Path):
@@ -391,7 +453,8 @@ def test_a_missing_strategies_folder(tmp_path: Path):
 
 @pytest.mark.parametrize("command", [["strategies"], ["check", "greedy"]])
 def test_a_missing_strategies_folder_is_refused_before_any_compile(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]):
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]
+):
     # on a cold cache the compile (warm-up, the built-ins) came first: a minute or more
     import mexsim.run.warmup
     import mexsim.strategy.registry as registry
@@ -399,8 +462,11 @@ def test_a_missing_strategies_folder_is_refused_before_any_compile(
 
     compiled: list[object] = []
     monkeypatch.setattr(mexsim.run.warmup, "warm_up", lambda *a, **k: compiled.append(a))
-    monkeypatch.setattr(registry, "load_strategy_file",
-                        lambda *a, **k: compiled.append(a) or pytest.fail("compiled"))
+    monkeypatch.setattr(
+        registry,
+        "load_strategy_file",
+        lambda *a, **k: compiled.append(a) or pytest.fail("compiled"),
+    )
     registry._load_all.cache_clear()
     result = CliRunner().invoke(app, [*command, "--strategies", str(tmp_path / "nowhere")])
     assert result.exit_code == 2, result.output
@@ -415,7 +481,7 @@ RULES = resolve_rules({}, 3)
 
 
 def test_out_of_range_index_stops_the_run(plugins: dict[str, StrategyInfo]):
-    seats = [Policy(plugins["out_of_range"], ()), "greedy", "random"]
+    seats = resolve_policies([Policy(plugins["out_of_range"], ()), "greedy", "random"])
     with pytest.raises(StrategyError) as err:
         play_match_results(RULES, seats, 3, 7)
     message = str(err.value)
@@ -429,10 +495,11 @@ def test_out_of_range_index_stops_the_run(plugins: dict[str, StrategyInfo]):
         reference.play_match(RULES, 3, 7, seats)
 
 
-def test_a_failing_strategy_in_a_pool_is_named_by_its_seating(
-        plugins: dict[str, StrategyInfo]):
+def test_a_failing_strategy_in_a_pool_is_named_by_its_seating(plugins: dict[str, StrategyInfo]):
     """In a pool the failing seat's player comes from that match's seating."""
-    players = ["greedy", "random", "mexican_first", Policy(plugins["out_of_range"], ())]
+    players = resolve_policies(
+        ["greedy", "random", "mexican_first", Policy(plugins["out_of_range"], ())]
+    )
     seating = np.array([[0, 1, 2], [2, 3, 0]])
     with pytest.raises(StrategyError) as err:
         play_scheduled(RULES, players, 3, np.array([10, 11]), np.array([10, 11]), seating)
@@ -441,7 +508,7 @@ def test_a_failing_strategy_in_a_pool_is_named_by_its_seating(
 
 
 def test_a_raising_strategy_stops_the_run(plugins: dict[str, StrategyInfo]):
-    seats = ["greedy", Policy(plugins["boom"], ()), "random"]
+    seats = resolve_policies(["greedy", Policy(plugins["boom"], ()), "random"])
     with pytest.raises(StrategyError) as err:
         play_match_results(RULES, seats, 3, 4)
     message = str(err.value)
@@ -467,7 +534,7 @@ def test_a_raising_strategy_from_the_cli(project: Path):
     assert "round 2" in lines[0] and "boom" in lines[0]
 
 
-SCRIBBLER = '''\
+SCRIBBLER = """\
 from mexsim.strategy.api import strategy
 from mexsim.game.view import HAND, MOVE_TILE, TILES
 
@@ -482,16 +549,23 @@ def decide(view, params):
             view[MOVE_TILE] = t
             return 0
     return 0
-'''
+"""
 
 
 def test_writing_to_the_view_cannot_change_the_game(tmp_path: Path):
     folder = tmp_path / "scribble"
     folder.mkdir()
     (folder / "scribbler.py").write_text(SCRIBBLER, encoding="utf-8")
-    seats = [Policy(available_strategies([folder])["scribbler"], ()), "greedy", "greedy"]
-    header = {"event": "match", "match": 0, "seed": 0, "rules": RULES.to_dict(),
-              "players": [{"seat": s, "player": f"p{s}", "strategy": "x"} for s in range(3)]}
+    seats = resolve_policies(
+        [Policy(available_strategies([folder])["scribbler"], ()), "greedy", "greedy"]
+    )
+    header = {
+        "event": "match",
+        "match": 0,
+        "seed": 0,
+        "rules": RULES.to_dict(),
+        "players": [{"seat": s, "player": f"p{s}", "strategy": "x"} for s in range(3)],
+    }
     try:
         trace = core_trace(RULES, seats, 0, 0, header=header)
     except StrategyError:
@@ -499,7 +573,7 @@ def test_writing_to_the_view_cannot_change_the_game(tmp_path: Path):
     check_trace(trace)
 
 
-SCRIBBLE_ALL = '''\
+SCRIBBLE_ALL = """\
 from mexsim.strategy.api import strategy
 from mexsim.game.view import MOVE_TILE, N_MOVES, NOTES, RNG, SIZE
 
@@ -517,12 +591,13 @@ def decide(view, params):
         if not (RNG <= k < RNG + 4 or NOTES <= k < NOTES + 32):
             view[k] = -7777777 - k
     return best
-'''
+"""
 
 
 @pytest.mark.parametrize("players", [2, 4])
-def test_scribbling_on_every_forbidden_word_plays_exactly_like_its_twin(tmp_path: Path,
-                                                                         players: int):
+def test_scribbling_on_every_forbidden_word_plays_exactly_like_its_twin(
+    tmp_path: Path, players: int
+):
     """greedy and a greedy that then overwrites all of its view but its random stream
     and notes play identical games, in the core and in the reference engine."""
     folder = tmp_path / "scribble_all"
@@ -531,8 +606,8 @@ def test_scribbling_on_every_forbidden_word_plays_exactly_like_its_twin(tmp_path
     scribbler = Policy(available_strategies([folder])["scribble_all"], ())
     rules = resolve_rules({}, players)
     for match in (0, 5):
-        twin = ["greedy"] * players
-        seats = [scribbler if s % 2 == 0 else "greedy" for s in range(players)]
+        twin = resolve_policies(["greedy"] * players)
+        seats = resolve_policies([scribbler if s % 2 == 0 else "greedy" for s in range(players)])
         expected = core_trace(rules, twin, 2, match)
         assert core_trace(rules, seats, 2, match) == expected
         assert reference.play_match(rules, 2, match, seats).events == expected
@@ -548,31 +623,49 @@ def test_only_the_built_ins_skip_the_undoing_of_their_writes(tmp_path: Path):
     folder = tmp_path / "mine"
     folder.mkdir()
     (folder / "scribble_all.py").write_text(SCRIBBLE_ALL, encoding="utf-8")
-    copied = (BUILTIN_STRATEGIES / "greedy.py").read_text(encoding="utf-8")
-    (folder / "copied.py").write_text(copied.replace('NAME = "greedy"', 'NAME = "copied"'),
-                                      encoding="utf-8")
+    copied = (BUILTIN_FOLDER / "greedy.py").read_text(encoding="utf-8")
+    (folder / "copied.py").write_text(
+        copied.replace('NAME = "greedy"', 'NAME = "copied"'), encoding="utf-8"
+    )
     known = available_strategies([folder])
     longest = known["longest_train"]
-    seats = [Policy(known["scribble_all"], ()), Policy(known["copied"], ()), "greedy",
-             Policy(longest, (0.0,)), Policy(longest, (0.5,)), "random", "early_doubles",
-             "mexican_first"]
-    calling = KernelArgs.build(resolve_rules({}, 8), seats).arrays.calling
-    assert calling.tolist() == [Calling.user, Calling.user, Calling.greedy_in_kernel,
-                                Calling.longest_train_in_kernel, Calling.builtin,
-                                Calling.random_in_kernel,
-                                Calling.early_doubles_in_kernel, Calling.builtin]
+    seats = [
+        Policy(known["scribble_all"], ()),
+        Policy(known["copied"], ()),
+        "greedy",
+        Policy(longest, (0.0,)),
+        Policy(longest, (0.5,)),
+        "random",
+        "early_doubles",
+        "mexican_first",
+    ]
+    calling = KernelArgs.build(resolve_rules({}, 8), resolve_policies(seats)).arrays.calling
+    assert calling.tolist() == [
+        Calling.user,
+        Calling.user,
+        Calling.greedy_in_kernel,
+        Calling.longest_train_in_kernel,
+        Calling.builtin,
+        Calling.random_in_kernel,
+        Calling.early_doubles_in_kernel,
+        Calling.builtin,
+    ]
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
-@pytest.mark.parametrize(("name", "calling", "params"), [
-    ("greedy", Calling.greedy_in_kernel, ()),
-    ("random", Calling.random_in_kernel, ()),
-    ("early_doubles", Calling.early_doubles_in_kernel, (1.0,)),
-    ("early_doubles", Calling.early_doubles_in_kernel, (0.0,)),
-    ("longest_train", Calling.longest_train_in_kernel, (0.0,)),
-])
+@pytest.mark.parametrize(
+    ("name", "calling", "params"),
+    [
+        ("greedy", Calling.greedy_in_kernel, ()),
+        ("random", Calling.random_in_kernel, ()),
+        ("early_doubles", Calling.early_doubles_in_kernel, (1.0,)),
+        ("early_doubles", Calling.early_doubles_in_kernel, (0.0,)),
+        ("longest_train", Calling.longest_train_in_kernel, (0.0,)),
+    ],
+)
 def test_the_kernels_choice_plays_exactly_like_the_built_in_called(
-        tmp_path: Path, preset: str, name: str, calling: int, params: tuple[float, ...]):
+    tmp_path: Path, preset: str, name: str, calling: int, params: tuple[float, ...]
+):
     """The kernel makes the built-in greedy's, random's, early_doubles' and
     longest_train's choices itself, without a call: the file copied as a user's, which
     the kernel calls, plays the same games move for move on every preset, at two to
@@ -583,9 +676,10 @@ def test_the_kernels_choice_plays_exactly_like_the_built_in_called(
 
     folder = tmp_path / "mine"
     folder.mkdir()
-    copied = (BUILTIN_STRATEGIES / f"{name}.py").read_text(encoding="utf-8")
-    (folder / "copied.py").write_text(copied.replace(f'NAME = "{name}"', 'NAME = "copied"'),
-                                      encoding="utf-8")
+    copied = (BUILTIN_FOLDER / f"{name}.py").read_text(encoding="utf-8")
+    (folder / "copied.py").write_text(
+        copied.replace(f'NAME = "{name}"', 'NAME = "copied"'), encoding="utf-8"
+    )
     known = available_strategies([folder])
     built_in = Policy(known[name], params)
     copy = Policy(known["copied"], params)
@@ -593,19 +687,25 @@ def test_the_kernels_choice_plays_exactly_like_the_built_in_called(
     others.remove(name)
     for players in range(2, 9):
         rules = resolve_rules({"preset": preset}, players)
-        kernel = [built_in if s % 2 == 0 else others[s // 2 % 4] for s in range(players)]
-        called = [copy if s % 2 == 0 else others[s // 2 % 4] for s in range(players)]
+        kernel = resolve_policies(
+            [built_in if s % 2 == 0 else others[s // 2 % 4] for s in range(players)]
+        )
+        called = resolve_policies(
+            [copy if s % 2 == 0 else others[s // 2 % 4] for s in range(players)]
+        )
         assert KernelArgs.build(rules, kernel).arrays.calling[0] == calling
         assert KernelArgs.build(rules, called).arrays.calling[0] == Calling.user
         for match in (0, 7):
             assert core_trace(rules, kernel, 11, match) == core_trace(rules, called, 11, match)
-        assert np.array_equal(play_matches_results(rules, kernel, 11, 0, 30),
-                              play_matches_results(rules, called, 11, 0, 30))
+        assert np.array_equal(
+            play_matches_results(rules, kernel, 11, 0, 30),
+            play_matches_results(rules, called, 11, 0, 30),
+        )
 
 
 # --------------------------------------------------------------- edited files
 
-FIRST_VERSION = '''\
+FIRST_VERSION = """\
 from mexsim.strategy.api import strategy
 
 NAME = "edited"
@@ -615,9 +715,9 @@ DESCRIPTION = "first version: the first legal move"
 @strategy
 def decide(view, params):
     return 0
-'''
+"""
 
-SECOND_VERSION = '''\
+SECOND_VERSION = """\
 from mexsim.strategy.api import strategy
 from mexsim.game.view import N_MOVES
 
@@ -628,23 +728,29 @@ DESCRIPTION = "second version: the last legal move, whatever the first version d
 @strategy
 def decide(view, params):
     return view[N_MOVES] - 1
-'''
+"""
 
-PLAY = '''\
+PLAY = """\
 import json, sys
 from mexsim.game.play import core_trace
 from mexsim.game.rules import resolve_rules
-from mexsim.strategy.policy import Policy
+from mexsim.strategy.policy import Policy, resolve_policies
 from mexsim.strategy.registry import available_strategies
 info = available_strategies([sys.argv[1]])["edited"]
-print(json.dumps([info.description, core_trace(resolve_rules({}, 2), [Policy(info, ()), "greedy"],
-                                               1, 0)]))
-'''
+seats = resolve_policies([Policy(info, ()), "greedy"])
+print(json.dumps([info.description, core_trace(resolve_rules({}, 2), seats, 1, 0)]))
+"""
 
 
 def play_in_a_new_process(folder: Path) -> tuple[str, list[dict]]:
-    done = subprocess.run([sys.executable, "-c", PLAY, str(folder)], cwd=ROOT, env=os.environ,
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-c", PLAY, str(folder)],
+        cwd=ROOT,
+        env=os.environ,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     description, trace = json.loads(done.stdout)
     return description, trace
@@ -658,9 +764,15 @@ def python_strategy(decide) -> Policy:
 def test_an_edited_strategy_is_never_run_stale(tmp_path: Path):
     """numba caches compiled strategies on disk; an edit must be compiled afresh."""
     rules = resolve_rules({}, 2)
-    first = reference.play_match(rules, 1, 0, [python_strategy(lambda v, p: 0), "greedy"])
+    first = reference.play_match(
+        rules, 1, 0, resolve_policies([python_strategy(lambda v, p: 0), "greedy"])
+    )
     last = reference.play_match(
-        rules, 1, 0, [python_strategy(lambda v, p: int(v[V.N_MOVES]) - 1), "greedy"])
+        rules,
+        1,
+        0,
+        resolve_policies([python_strategy(lambda v, p: int(v[V.N_MOVES]) - 1), "greedy"]),
+    )
     assert first.events != last.events  # the two versions play differently
 
     folder = tmp_path / "edit"
@@ -682,6 +794,7 @@ def test_an_edited_strategy_is_never_run_stale(tmp_path: Path):
 
 # --------------------------------------------------------------- `mexsim strategies`
 
+
 def test_the_strategies_command_lists_everything(project: Path, plugins):
     result = runner.invoke(app, ["strategies", "--strategies", str(project / "plugins")])
     assert result.exit_code == 0, result.output
@@ -697,12 +810,12 @@ def test_the_strategies_command_lists_everything(project: Path, plugins):
     assert re.search(r"\bown_first\s*[=:]\s*1\b", out)
 
 
-CACHE_PLACE = '''\
+CACHE_PLACE = """\
 import numba  # before mexsim, as pytest's warning filters and notebooks do
 import mexsim
 from mexsim.planner import longest_chain
 print(longest_chain.stats.cache_path)
-'''
+"""
 
 
 def test_numba_imported_first_still_caches_per_version_of_mexsim():
@@ -710,8 +823,14 @@ def test_numba_imported_first_still_caches_per_version_of_mexsim():
     beside the sources, where a strategy's cache outlives a change of the mexsim code
     it calls (found: pytest imported numba first, and tests ran an old planner)."""
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
-    done = subprocess.run([sys.executable, "-c", CACHE_PLACE], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-c", CACHE_PLACE],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     import mexsim
 
@@ -725,15 +844,19 @@ def test_the_cache_key_covers_modules_of_every_subpackage(tmp_path: Path):
     import subprocess
 
     copy = tmp_path / "src"
-    shutil.copytree(ROOT / "mexsim", copy / "mexsim",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "mexsim", copy / "mexsim", ignore=shutil.ignore_patterns("__pycache__"))
 
     def key() -> str:
         env = {**os.environ, "PYTHONPATH": str(copy)}
         env.pop("NUMBA_CACHE_DIR", None)
-        done = subprocess.run([sys.executable, "-c",
-                               "import mexsim; print(mexsim._numba_cache_dir())"],
-                              cwd=tmp_path, env=env, capture_output=True, text=True, check=True)
+        done = subprocess.run(
+            [sys.executable, "-c", "import mexsim; print(mexsim._numba_cache_dir())"],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         return done.stdout.strip()
 
     before = key()
@@ -745,7 +868,6 @@ def test_the_cache_key_covers_modules_of_every_subpackage(tmp_path: Path):
         before = after
 
 
-
 def test_a_strategy_file_loads_however_its_path_is_spelt(tmp_path: Path):
     """numba's cache of decide refers to the module by name, and the name was a digest
     of the path as given: loaded once as 'odd.py' from its folder, the file then failed
@@ -755,9 +877,18 @@ def test_a_strategy_file_loads_however_its_path_is_spelt(tmp_path: Path):
     (tmp_path / "link.py").symlink_to(tmp_path / "odd.py")
     for spelt in ("odd.py", str(tmp_path / "odd.py"), "./odd.py", "link.py"):
         done = subprocess.run(
-            [sys.executable, "-c", "import sys; from pathlib import Path; from "
-             "mexsim.strategy.registry import load_strategy_file as load; "
-             "print(load(Path(sys.argv[1])).name)", spelt],
-            cwd=tmp_path, capture_output=True, text=True, timeout=600,
-            env=os.environ | {"PYTHONPATH": str(ROOT)})
+            [
+                sys.executable,
+                "-c",
+                "import sys; from pathlib import Path; from "
+                "mexsim.strategy.registry import load_strategy_file as load; "
+                "print(load(Path(sys.argv[1])).name)",
+                spelt,
+            ],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            env=os.environ | {"PYTHONPATH": str(ROOT)},
+        )
         assert done.stdout.split() == ["odd"], (spelt, done.stderr[-500:])

@@ -8,7 +8,7 @@ from pathlib import Path
 from mexsim.game.play import core_trace
 from mexsim.game.referee import check_trace
 from mexsim.game.rules import resolve_rules
-from mexsim.strategy.policy import Policy
+from mexsim.strategy.policy import Policy, resolve_policies
 from mexsim.strategy.registry import load_strategy_file
 
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -23,7 +23,7 @@ def test_readme_strategy_example_plays_legal_games(tmp_path):
     info = load_strategy_file(path)
     assert (info.name, info.params) == ("lightest_first", {"own_train_bonus": 1.0})
     rules = resolve_rules({}, 3)
-    seats = [Policy(info, (1.0,)), "greedy", Policy(info, (0.0,))]
+    seats = resolve_policies([Policy(info, (1.0,)), "greedy", Policy(info, (0.0,))])
     header = {"event": "match", "match": 0, "seed": 1, "rules": rules.to_dict(),
               "players": [{"seat": s, "player": f"p{s}", "strategy": "x"} for s in range(3)]}
     events = core_trace(rules, seats, 1, 0, header=header)
@@ -52,7 +52,7 @@ def test_readme_counting_example_plays_and_starves(tmp_path):
     for name, seats in (("starver", [Policy(info, ()), "greedy"]), ("greedy", ["greedy"] * 2)):
         total = 0
         for match in range(6):
-            events = core_trace(rules, seats, 1, match, header=header)
+            events = core_trace(rules, resolve_policies(seats), 1, match, header=header)
             check_trace(events)
             total += sum(1 for e in events if e["event"] == "pass" and e["seat"] == 1)
         passes[name] = total

@@ -21,6 +21,7 @@ from mexsim.run import runner
 from mexsim.run.compile_jobs import compile_engine
 from mexsim.run.dask import cluster
 from mexsim.strategy import registry
+from mexsim.strategy.origin import BUILTIN_FOLDER
 from mexsim.tournament.config import load_config
 from tests.tournament.runs import (
     assert_stopped_in_one_line,
@@ -93,7 +94,7 @@ def test_local_workers_have_the_engine_loaded_before_their_first_task(tmp_path: 
         found = player.client.run(loaded)
     finally:
         player.close()
-    builtins = sorted(p.name for p in registry.BUILTIN_STRATEGIES.glob("*.py")
+    builtins = sorted(p.name for p in BUILTIN_FOLDER.glob("*.py")
                       if not p.name.startswith("_"))
     assert len(found) == 2
     for preloaded, kernels, strategies in found.values():

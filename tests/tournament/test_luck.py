@@ -20,7 +20,7 @@ from mexsim.analysis.accumulate import RunAccumulator
 from mexsim.analysis.comparison import analyze_directory
 from mexsim.analysis.sequential import verdict
 from mexsim.analysis.summary import LUCK_COLUMNS
-from mexsim.run.runner import TIMING_FIELDS
+from mexsim.run.run_record import TIMING_FIELDS
 from mexsim.tournament.luck import solve
 from tests.tournament.runs import config_text, write_config
 from tests.tournament.test_run import assert_ok, invoke_run
@@ -233,6 +233,7 @@ def test_a_resumed_luck_run_at_a_url_reads_the_kept_parts_luck(
     from mexsim.errors import Interrupted
     from mexsim.run import runner
     from mexsim.run import url_runner as shared
+    from mexsim.store import location
     from mexsim.tournament.config import load_config, with_overrides
     from tests.tournament.runs import ctrl_c
 
@@ -251,7 +252,7 @@ def test_a_resumed_luck_run_at_a_url_reads_the_kept_parts_luck(
     with pytest.raises(Interrupted):
         runner.run(config, out.as_uri(), 1)
     monkeypatch.setattr(shared, "play_and_write", original)
-    assert not (out / shared.MANIFEST).exists() and len(list(out.glob("matches/*"))) >= 3
+    assert not (out / location.MANIFEST).exists() and len(list(out.glob("matches/*"))) >= 3
     url_run(folder_run, out, "--workers", "1", "--resume")
     assert json.loads((out / "run.json").read_text())["resumed_blocks"] >= 3
     same_as_the_folder_run(folder_run, out)
@@ -295,12 +296,12 @@ def test_a_resumed_luck_run_is_the_uninterrupted_one(tmp_path: Path,
     import time
 
     from mexsim.errors import Interrupted
-    from mexsim.run import runner
+    from mexsim.run import preparation, runner
     from mexsim.tournament.config import load_config, with_overrides
 
     whole = luck_run(tmp_path, "whole", "--workers", "1", matches=320, players=TWO)
     cfg = tmp_path / "whole.toml"
-    original = runner.play_luck_block
+    original = preparation.play_luck_block
 
     def ctrl_c_at_block_three(config: object, players: object, first: int, n: int,
                               model: object) -> object:
@@ -310,11 +311,11 @@ def test_a_resumed_luck_run_is_the_uninterrupted_one(tmp_path: Path,
             raise RuntimeError("stopped")  # this block is never written
         return original(config, players, first, n, model)
 
-    monkeypatch.setattr(runner, "play_luck_block", ctrl_c_at_block_three)
+    monkeypatch.setattr(preparation, "play_luck_block", ctrl_c_at_block_three)
     out = tmp_path / "res"
     with pytest.raises(Interrupted):
         runner.run(with_overrides(load_config(cfg), out=str(out)), out, 1)
-    monkeypatch.setattr(runner, "play_luck_block", original)
+    monkeypatch.setattr(preparation, "play_luck_block", original)
     result = invoke_run(cfg, "--out", str(out), "--workers", "1", "--quiet", "--resume")
     assert_ok(result)
     assert "already played" in result.stderr

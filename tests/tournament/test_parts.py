@@ -176,14 +176,14 @@ def _stopped_at_block_five(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     import time
 
     from mexsim.errors import Interrupted
-    from mexsim.run import runner
+    from mexsim.run import preparation, runner
     from mexsim.store.parts import WorkFolder
     from mexsim.tournament.config import load_config, with_overrides
     from tests.tournament.runs import config_text, ctrl_c, run_cli, write_config
 
     cfg = write_config(tmp_path, config_text(tmp_path / "whole", matches=400))
     assert run_cli(cfg, "--workers", "1", "--quiet").exit_code == 0
-    original = runner.play_block
+    original = preparation.play_block
 
     def ctrl_c_at_block_five(config: object, players: object, first: int, n: int) -> object:
         if first == 5 * 64:
@@ -192,21 +192,21 @@ def _stopped_at_block_five(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
             raise RuntimeError("stopped")  # this block is never written
         return original(config, players, first, n)
 
-    monkeypatch.setattr(runner, "play_block", ctrl_c_at_block_five)
+    monkeypatch.setattr(preparation, "play_block", ctrl_c_at_block_five)
     out = tmp_path / "res"
     with pytest.raises(Interrupted):
         runner.run(with_overrides(load_config(cfg), out=str(out)), out, 1)
-    monkeypatch.setattr(runner, "play_block", original)
+    monkeypatch.setattr(preparation, "play_block", original)
     return cfg, out, WorkFolder(next(tmp_path.glob(".res.tmp-*")))
 
 
 def _resumed_counting(cfg: Path, out: Path, monkeypatch: pytest.MonkeyPatch):
     """`mexsim run CFG --out OUT --resume` on one worker: (its result, the blocks it
     played)."""
-    from mexsim.run import runner
+    from mexsim.run import preparation
     from tests.tournament.runs import run_cli
 
-    original = runner.play_block
+    original = preparation.play_block
     played: set[int] = set()
 
     def counting(config: object, players: object, first: int, n: int) -> object:
@@ -214,5 +214,5 @@ def _resumed_counting(cfg: Path, out: Path, monkeypatch: pytest.MonkeyPatch):
             played.add(first // 64)
         return original(config, players, first, n)
 
-    monkeypatch.setattr(runner, "play_block", counting)
+    monkeypatch.setattr(preparation, "play_block", counting)
     return run_cli(cfg, "--out", out, "--workers", "1", "--quiet", "--resume"), played

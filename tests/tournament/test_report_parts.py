@@ -18,7 +18,7 @@ from mexsim.analysis import provenance, results_stream
 from mexsim.analysis.comparison import analyze_directory
 from mexsim.analysis.plots import PLOT_FILES
 from mexsim.cli import app
-from mexsim.run import url_runner as shared
+from mexsim.store import location
 from mexsim.tournament.identity import RUN_ID_KEY
 from tests.tournament.runs import (
     assert_no_crash,
@@ -63,7 +63,7 @@ def files(folder: Path) -> dict[Path, bytes]:
 
 def test_the_manifest_names_are_those_the_runner_writes() -> None:
     assert (provenance.MANIFEST, provenance.WORK_FILE, provenance.MANIFEST_FORMAT) == (
-        shared.MANIFEST, shared.WORK_FILE, shared.MANIFEST_FORMAT)
+        location.MANIFEST, location.WORK_FILE, location.MANIFEST_FORMAT)
 
 
 def test_report_on_parts_equals_report_on_the_single_files(runs: tuple[Path, Path],

@@ -21,6 +21,7 @@ import pytest
 
 from mexsim.cli import app
 from mexsim.run import runner as runner_module
+from mexsim.run.run_record import TIMING_FIELDS
 from mexsim.store.parts import blocks
 from mexsim.store.results_folder import MARKER
 from tests.tournament.runs import (
@@ -52,7 +53,7 @@ def same_results(a: Path, b: Path) -> None:
     for name in RESULT_FILES:
         assert filecmp.cmp(a / name, b / name, shallow=False), name
     ja, jb = (json.loads((d / "run.json").read_text()) for d in (a, b))
-    for key in runner_module.TIMING_FIELDS:
+    for key in TIMING_FIELDS:
         ja.pop(key), jb.pop(key)
     ja["config"]["run"].pop("out"), jb["config"]["run"].pop("out")
     assert ja == jb

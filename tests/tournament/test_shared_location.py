@@ -17,6 +17,7 @@ import pytest
 from mexsim.errors import Interrupted
 from mexsim.run import runner
 from mexsim.run import url_runner as shared
+from mexsim.store import location
 from mexsim.tournament.config import load_config, with_overrides
 from tests.tournament.runs import (
     config_text,
@@ -57,7 +58,7 @@ def url(path: Path) -> str:
 
 
 def manifest(out: Path) -> dict[str, Any]:
-    return json.loads((out / shared.MANIFEST).read_text())
+    return json.loads((out / location.MANIFEST).read_text())
 
 
 def parts_table(out: Path, kind: str) -> pa.Table:
@@ -88,8 +89,8 @@ def test_a_url_out_holds_the_rows_and_row_groups_of_a_local_run(local: Path, cfg
     assert url(out) in result.stdout
     same_content(local, out)
     m = manifest(out)
-    assert m["format"] == shared.MANIFEST_FORMAT and m["matches"] == MATCHES
-    assert not (out / shared.WORK_FILE).exists()
+    assert m["format"] == location.MANIFEST_FORMAT and m["matches"] == MATCHES
+    assert not (out / location.WORK_FILE).exists()
     assert sorted(p.name for p in (out / "matches").iterdir()) == [
         Path(f).name for f in m["files"]["matches"]]  # nothing but the committed parts
     run = json.loads((out / "run.json").read_text())
@@ -132,7 +133,7 @@ def test_an_interrupted_url_run_resumes_to_the_same_content(local: Path, cfg: Pa
     assert "--resume" in str(caught.value) and url(out) in str(caught.value)
     # blocks in flight may still write theirs after the count: a floor, said as one
     assert "interrupted: at least " in str(caught.value)
-    assert not (out / shared.MANIFEST).exists() and (out / shared.WORK_FILE).exists()
+    assert not (out / location.MANIFEST).exists() and (out / location.WORK_FILE).exists()
     monkeypatch.setattr(shared, "play_and_write", original)
 
     again = run_cli(cfg, "--out", url(out), "--quiet")  # without --resume: named, kept

@@ -231,7 +231,7 @@ def test_a_workers_results_travel_as_int16_and_arrive_as_the_kernels_wrote_them(
     value for value."""
     import numpy as np
 
-    from mexsim.run.dask.cluster import for_transfer, received
+    from mexsim.run.dask.transfer import for_transfer, received
 
     rng = np.random.default_rng(3)
     res = rng.integers(-40, 2_000, size=(5, 13, 4, 6), dtype=np.int64)

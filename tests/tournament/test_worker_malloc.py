@@ -66,7 +66,7 @@ def test_every_kind_of_worker_task_restores_it_before_play(tmp_path, monkeypatch
 
     calls: list[str] = []
     monkeypatch.setattr(cluster, "restore_mmap_threshold", lambda: calls.append("restore"))
-    monkeypatch.setattr("mexsim.run.url_runner.play_and_write",
+    monkeypatch.setattr("mexsim.run.url_block.play_and_write",
                         lambda *args: calls.append("play"))
     config = load_config(write_config(tmp_path, config_text(tmp_path / "r", matches=4)))
     res = cluster.play_remote_blocks(config, {}, __version__, [(0, 4)])

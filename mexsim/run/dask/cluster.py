@@ -47,6 +47,7 @@ from mexsim.errors import ConfigError
 from mexsim.run.dask.block_tasks import BlockTasks, blocks_per_task
 from mexsim.run.dask.socket_folder import own_fork_server_folder
 from mexsim.run.dask.stale_scratch import remove_stale_scratch, scratch_folder
+from mexsim.run.dask.transfer import for_transfer
 from mexsim.run.dask.worker_malloc import restore_mmap_threshold
 from mexsim.run.dask.worker_signals import blocked_in_children, start_resource_tracker
 from mexsim.tournament.config import Config
@@ -122,13 +123,14 @@ def strategy_sources(config: Config) -> dict[str, tuple[str, str, str]]:
     """Strategy name -> (file name, source text, its path here) of every strategy the run
     uses that does not ship with mexsim (the built-ins are on every worker already); the
     path names the file in what a worker says of it."""
-    from mexsim.strategy.registry import BUILTIN_STRATEGIES, available_strategies
+    from mexsim.strategy.origin import BUILTIN_FOLDER
+    from mexsim.strategy.registry import available_strategies
 
     known = available_strategies(config.strategy_dirs)
     sources = {}
     for name in sorted({p.strategy for p in config.players}):
         path = Path(known[name].path)
-        if path.parent != BUILTIN_STRATEGIES:
+        if path.parent != BUILTIN_FOLDER:
             sources[name] = (path.name, path.read_text(encoding="utf-8"), str(path))
     return sources
 
@@ -234,9 +236,10 @@ def _worker_strategies(config: Config, sources: dict[str, tuple[str, str, str]]
 def load_builtin_strategies() -> None:
     """Load every built-in strategy into this process's cache of the worker's
     strategies (the fork server of a local cluster's workers: worker_preload.py)."""
-    from mexsim.strategy.registry import BUILTIN_STRATEGIES, load_strategy_file
+    from mexsim.strategy.origin import BUILTIN_FOLDER
+    from mexsim.strategy.registry import load_strategy_file
 
-    for path in sorted(BUILTIN_STRATEGIES.glob("*.py")):
+    for path in sorted(BUILTIN_FOLDER.glob("*.py")):
         if not path.name.startswith("_") and path not in _WORKER_STRATEGIES:
             _WORKER_STRATEGIES[path] = load_strategy_file(path)
 
@@ -253,21 +256,6 @@ def _worker_players(config: Config, sources: dict[str, tuple[str, str, str]], ve
     worker_config = _worker_config(config, sources)
     return worker_config, player_policies(worker_config,
                                           _worker_strategies(worker_config, sources))
-
-
-def for_transfer(res: np.ndarray) -> np.ndarray:
-    """A block's results as the worker sends them: int16, a quarter of the int64 bytes
-    (2.5 GB a million default matches through the client's socket), when every value
-    fits, as the results files' columns need anyway (mexsim/store/result_tables.py);
-    the client widens them again (``received``)."""
-    if res.size and (res.min() < np.iinfo(np.int16).min or res.max() > np.iinfo(np.int16).max):
-        return res
-    return res.astype(np.int16)
-
-
-def received(res: np.ndarray) -> np.ndarray:
-    """A block's results from a worker, as the kernels write them (int64)."""
-    return res.astype(np.int64, copy=False)
 
 
 def play_remote_blocks(config: Config, sources: dict[str, tuple[str, str, str]], version: str,
@@ -300,7 +288,7 @@ def play_write_remote_blocks(config: Config, sources: dict[str, tuple[str, str, 
     (first match and count in ``spans``; their luck scored by the client's ``model``
     when given), write their parts there (mexsim/run/url_runner.py) and return only
     each block's totals, deals and luck-adjusted totals."""
-    from mexsim.run.url_runner import play_and_write
+    from mexsim.run.url_block import play_and_write
 
     worker_config, players = _worker_players(config, sources, version)
     return [play_and_write(url, run_id, worker_config, players, index, first, n, model)

@@ -42,11 +42,11 @@ def preload() -> bool:
     they were loaded): only from numba's cache, never compiling."""
     import distributed  # noqa: F401  what a worker process imports first
 
-    from mexsim.jit.compile_notice import cache_is_cold
+    from mexsim.game.engine_cache import engine_is_cold
     from mexsim.run import block_play as blockplay  # noqa: F401  a task's modules
     from mexsim.run.dask import cluster
 
-    if cache_is_cold():
+    if engine_is_cold():
         return False  # a compile here would only repeat the client's
     from mexsim.run.compile_jobs import compile_engine
 

@@ -29,7 +29,7 @@ another seat at which it sheds its heaviest tiles (0: never).
 import numpy as np
 from numba import njit
 
-from mexsim.game.bits import popcount
+from mexsim.jit.bits import popcount
 from mexsim.strategy.api import (
     carrying_word,
     hand_size,

@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from mexsim.game.bits import popcount
+from mexsim.jit.bits import popcount
 from mexsim.jit.compile_notice import compiling
 from mexsim.planner import longest_chain
 from mexsim.planner.router import longest_unweighted_chain

@@ -1,0 +1,59 @@
+"""What a run prepares before its first block, and how a block becomes its tables: the
+luck model, the engine loaded before any thread, the (rounds, matches) tables of a block
+played here or on a cluster. Shared by the folder run and the URL run."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pyarrow as pa
+
+from mexsim.jit.compile_notice import compiling
+from mexsim.run.block_play import play_block, play_luck_block
+from mexsim.run.dask.transfer import received
+from mexsim.store.result_tables import block_tables
+from mexsim.strategy.policy import Policy
+from mexsim.tournament.config import Config, config_schedule
+from mexsim.tournament.luck import LuckModel, fit_luck_model
+
+
+def luck_model(config: Config, players: list[Policy]) -> LuckModel | None:
+    """The run's value model when ``[analysis] luck`` is on (else None): the pilot,
+    played once before any thread or worker, then fixed for the run (docs/luck.md)."""
+    if not config.luck:
+        return None
+    with compiling("the luck scorer"):
+        return fit_luck_model(config, players)
+
+
+def load_engine(config: Config, players: list[Policy], cluster: str | None,
+                model: LuckModel | None) -> None:
+    """Load (or compile) the kernels here, before any thread exists, unless every block
+    is played on a cluster (whose workers load them: worker_preload.py) and no luck
+    model was fitted here (which loads them). The strategies are loaded and vetted
+    here in any case (``player_policies``), so a broken one is refused before play."""
+    if cluster and model is None:
+        return
+    with compiling("the engine"):
+        play_block(config, players, 0, 0)
+
+
+def played_tables(config: Config, players: list[Policy], names: list[str], first: int,
+                  n: int, model: LuckModel | None = None, remote: Any = None
+                  ) -> tuple[pa.Table, pa.Table]:
+    """The (rounds, matches) tables of matches first … first+n-1: played here, or the
+    result of ``remote`` (a cluster's future), with their luck scored by ``model`` when
+    given. Shared by the folder run and the shared location's writers (shared.py), so
+    that both write the same rows."""
+    luck = None
+    if model is not None:
+        res, *luck = (play_luck_block(config, players, first, n, model) if remote is None
+                      else remote.result())
+    else:
+        res = play_block(config, players, first, n) if remote is None else remote.result()
+    if remote is not None:
+        res = received(res)
+    schedule = config_schedule(config)
+    return block_tables(res, first, config.rules.max_pip, schedule.seating(first, n), names,
+                        [p.strategy for p in config.players], schedule.deals(first, n),
+                        None if luck is None else (luck[0], luck[1]))

@@ -1,0 +1,43 @@
+"""Ctrl-C, SIGTERM and SIGHUP stop a run in its main thread, until its results are being
+put in place."""
+
+from __future__ import annotations
+
+import signal
+import threading
+from typing import Any
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+class Stop(BaseException):
+    """Raised in the main thread by a stop signal's handler."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+class StopSignals:
+    """Turns Ctrl-C, SIGTERM and SIGHUP into ``Stop`` in the main thread. Once the
+    results are being put in place (``finishing``), a signal is ignored: the step is
+    short, and stopping it half-way would help no one."""
+
+    def __init__(self) -> None:
+        self.finishing = False
+        self.previous: dict[int, Any] = {}
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if not self.finishing:
+            raise Stop(signum)
+
+    def install(self) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            return  # a library caller's thread: signals stay theirs
+        for signum in STOP_SIGNALS:
+            self.previous[signum] = signal.signal(signum, self._handle)
+
+    def restore(self) -> None:
+        for signum, handler in self.previous.items():
+            signal.signal(signum, handler)
+        self.previous.clear()

@@ -1,0 +1,33 @@
+"""A config with every option spelled out, as run.json records it, and the identity of
+the run it describes (mexsim/tournament/identity.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mexsim.strategy.registry import available_strategies
+from mexsim.tournament.config import Config, config_schedule
+from mexsim.tournament.identity import run_identity
+
+
+def resolved_config(config: Config) -> dict:
+    """Every option spelled out, as run.json records it (``analysis`` only when an
+    option is on: a run without one keeps the identity and run.json it always had)."""
+    return {
+        "run": {"matches": config.matches, "seed": config.seed, "out": config.out,
+                "strategies": list(config.strategy_dirs)},
+        "rules": config.rules.to_dict(),
+        "seating": {"rotate": config.rotate},
+        "tournament": {"duplicate": config.duplicate, "table_size": config.table_size,
+                       "deals": config.deals,
+                       "schedule_cycle": config_schedule(config).cycle},
+        "players": [{"name": p.name, "strategy": p.strategy, "params": p.params}
+                    | ({"sweep": p.sweep, "swept": list(p.swept)} if p.sweep else {})
+                    for p in config.players],
+    } | ({"analysis": {"luck": True}} if config.luck else {})
+
+
+def config_identity(config: Config) -> dict[str, Any]:
+    known = available_strategies(config.strategy_dirs)
+    used = {p.strategy: known[p.strategy].path for p in config.players}
+    return run_identity(resolved_config(config), used)
