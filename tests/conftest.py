@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import pytest
 
+import tests.profiles  # noqa: F401  the Hypothesis profile, loaded before any test
+
 
 def pytest_configure(config: pytest.Config) -> None:
     if hasattr(config, "workerinput"):  # a test process: its controller warmed the cache

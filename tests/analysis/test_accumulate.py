@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from mexsim.analysis.accumulate import Moments, RunAccumulator, accumulate
 from mexsim.analysis.comparison import analyze, analyze_statistics
+from tests.profiles import examples
 
 PLAYERS = ["p0", "p1", "p2", "p3"]
 
@@ -39,7 +40,7 @@ def in_blocks(totals, deals, cuts):
     return acc.close()
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(runs())
 def test_any_block_split_gives_the_tables_of_one_block(run) -> None:
     totals, deals, cuts = run
@@ -81,7 +82,7 @@ def test_tied_swept_players_keep_their_order_whatever_the_split() -> None:
     test_any_block_split_gives_the_tables_of_one_block.hypothesis.inner_test(
         (totals, np.repeat(np.arange(13), 3), [4]))
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.lists(st.lists(st.floats(-1e3, 1e3), min_size=1, max_size=30), min_size=1,
                 max_size=5))
 def test_moments_merge_like_one_sample(chunks) -> None:

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from mexsim.analysis.accumulate import JACKKNIFE_GROUPS, accumulate
 from mexsim.analysis.ratings import ELO_SCALE, expected_share, fit_strengths, rate
+from tests.profiles import examples
 
 
 def pairs_by_hand(totals: np.ndarray, groups: np.ndarray, n_groups: int):
@@ -26,7 +27,7 @@ def pairs_by_hand(totals: np.ndarray, groups: np.ndarray, n_groups: int):
     return score, met
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.data())
 def test_pair_counts_equal_a_count_by_hand(data) -> None:
     n, p = data.draw(st.integers(1, 12)), data.draw(st.integers(2, 5))

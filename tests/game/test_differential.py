@@ -14,12 +14,13 @@ from mexsim.game.reference import play_match
 from mexsim.game.rng import STREAM_SHUFFLE, Xoshiro, key_py, seed_words, stream_key, xoshiro_bounded
 from mexsim.strategy.policy import Policy, resolve_policies
 from mexsim.strategy.registry import available_strategies
+from tests.profiles import examples
 from tests.strategies_hyp import matches, rules_and_seats, seeds
 
 PROBES = Path(__file__).resolve().parents[1] / "fixtures" / "strategies_probe"
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(rules_and_seats(), seeds, matches)
 def test_core_and_reference_traces_are_identical(case, seed, match):
     rules, seats = case
@@ -27,7 +28,7 @@ def test_core_and_reference_traces_are_identical(case, seed, match):
     assert core_trace(rules, seats, seed, match) == reference.events
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(rules_and_seats(max_players=6), seeds, matches)
 def test_recording_a_trace_does_not_change_the_result(case, seed, match):
     rules, seats = case
@@ -39,7 +40,7 @@ def test_recording_a_trace_does_not_change_the_result(case, seed, match):
     np.testing.assert_array_equal(quiet, batch)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(rules_and_seats(max_players=5), seeds, matches)
 def test_result_rows_agree_with_the_reference(case, seed, match):
     rules, seats = case
@@ -55,7 +56,7 @@ def test_result_rows_agree_with_the_reference(case, seed, match):
         assert went_out == ([] if rr.blocked else [rr.went_out])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(seeds, matches, matches)
 def test_numba_and_python_generators_agree(seed, match, n):
     n = n % 5000 + 1
@@ -91,7 +92,7 @@ def test_a_match_depends_on_seed_and_match_index_only():
     assert not np.array_equal(block[0], other_seed)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(rules_and_seats(max_players=6), seeds, matches, st.data())
 def test_the_views_agree_word_for_word_at_every_decision(case, seed, match, data):
     """Seats of view_hash choose by a hash of their whole view: one word differing

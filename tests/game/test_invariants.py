@@ -8,6 +8,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 
 from mexsim.game.reference import Round, deal, make_players, static_view
+from tests.profiles import examples
 from tests.strategies_hyp import matches, rules_and_seats, seeds
 
 
@@ -43,7 +44,7 @@ def legal_anywhere(rnd: Round, seat: int) -> bool:
     return bool(rnd.moves_on(seat, rnd.usable_trains(seat, first_turn=False)))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(rules_and_seats(max_players=7), seeds, matches)
 def test_invariants_hold_after_every_event(case, seed, match):
     rules, seats = case

@@ -20,6 +20,7 @@ from mexsim.game.reference import Round, play_match
 from mexsim.game.rules import MAX_PLAYERS, MIN_HAND_SIZE, MIN_PLAYERS, resolve_rules, tile_count
 from mexsim.strategy import api
 from mexsim.strategy.policy import resolve_policies
+from tests.profiles import examples
 from tests.strategies_hyp import matches, rules_and_seats, seeds
 
 
@@ -61,7 +62,7 @@ def test_the_history_fits_the_longest_round_of_every_set_and_table():
     assert worst == V.MAX_HISTORY
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(rules_and_seats(max_players=6), seeds, matches)
 def test_the_public_table_is_the_game_as_played(case, seed, match):
     """At every decision: the tiles on each train and on the table, the counters and the
@@ -122,7 +123,7 @@ def test_the_public_table_is_the_game_as_played(case, seed, match):
         assert got == expected
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(rules_and_seats(max_players=8), seeds, matches)
 def test_lacking_numbers_are_never_in_the_hand(case, seed, match):
     """lacking_numbers(view, seat) is a proof, not a guess: at every decision, no seat

@@ -24,6 +24,7 @@ from mexsim.planner.dense import weighted_dense_chain
 from mexsim.planner.router import longest_unweighted_chain, trusted_joined_unweighted_chain
 from tests.planner.brute_force import longest_chain_brute_force
 from tests.planner.general import general_chain
+from tests.profiles import examples
 from tests.strategy.test_strategies import (
     assert_plan_is_best,
     best_value,
@@ -41,13 +42,13 @@ def weighted_hands(sizes: dict[int, tuple[int, int]]) -> st.SearchStrategy:
     return hands(sizes, WEIGHTS)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(weighted_hands({6: (2, 7), 9: (2, 7), 12: (2, 7)}))
 def test_weighted_planner_equals_brute_force(case):
     assert_plan_is_best(case, longest_chain_brute_force)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(weighted_hands({6: (8, 17), 9: (12, 20), 12: (14, 20)}))
 def test_weighted_planner_is_exact_on_dense_hands(case):
     """Many cycles: the weighted T-join bound and certificate, the search below them."""
@@ -56,7 +57,7 @@ def test_weighted_planner_is_exact_on_dense_hands(case):
 
 # each example's brute force takes seconds: a few of these densest hands, and the
 # weighted paths are held to the general planner on many more below
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(12), deadline=None)
 @given(st.integers(0, 2**32 - 1), st.sampled_from([0.5, 1.0, 0.3]))
 def test_weighted_planner_is_exact_on_full_double_six_sets(seed, pip_weight):
     """All 28 tiles of a double-6 set but a few: every number has high degree, the
@@ -95,7 +96,7 @@ def test_weighted_planner_prefers_pips_to_length():
         assert value == pytest.approx(worth)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.integers(0, 2**32 - 1), st.sampled_from([0.0, 0.5, 1.0]))
 def test_planner_is_exact_on_big_sparse_hands(seed, pip_weight):
     """16–19 tiles of a double-12 set: about half of such hands join 15 or more tiles to
@@ -107,7 +108,7 @@ def test_planner_is_exact_on_big_sparse_hands(seed, pip_weight):
     assert_plan_is_best((12, hand, start, pip_weight), best_value)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.integers(0, 2**32 - 1), st.sampled_from([0.0, 0.5, 1.0, 0.3]))
 def test_planner_is_exact_on_trees_hanging_off_cycles(seed, pip_weight):
     """A random tree over some numbers of a double-12 set, a few tiles closing cycles
@@ -159,7 +160,7 @@ def assert_weighted_dense_is_best(case: tuple) -> None:
     assert_plan_is_best(case, best_value, weighted_dense_plan)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(weighted_hands({6: (2, 17), 9: (8, 20)}))
 def test_weighted_dense_path_equals_the_definition(case):
     """Weighted hands on bitmask words: Dijkstra by tile value prices the T-join
@@ -167,7 +168,7 @@ def test_weighted_dense_path_equals_the_definition(case):
     assert_weighted_dense_is_best(case)
 
 
-@settings(max_examples=10, deadline=None)  # each example's brute force takes seconds
+@settings(max_examples=examples(10), deadline=None)  # each example's brute force takes seconds
 @given(st.integers(0, 2**32 - 1), WEIGHTS)
 def test_weighted_dense_path_on_full_double_six_sets(seed, pip_weight):
     """18–22 of the 28 double-6 tiles: the densest hands, on the weighted bitmask path
@@ -179,7 +180,7 @@ def test_weighted_dense_path_on_full_double_six_sets(seed, pip_weight):
     assert_plan_is_best((6, hand, start, pip_weight), best_value)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(hands({6: (12, 17), 9: (14, 20)}, st.just(0.0)))
 def test_dense_unweighted_planner_equals_the_definition(case):
     """Unweighted hands with many cycles take the bitmask branch and bound
@@ -217,7 +218,7 @@ def bridged_hands(draw: st.DrawFn, weights: st.SearchStrategy[float] = UNWEIGHTE
     return 12, hand, int(rng.integers(0, 13)), draw(weights)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(bridged_hands())
 def test_dense_planner_is_exact_across_bridges(case):
     """A trail that crosses a bridge away from the start never comes back: hands made
@@ -225,7 +226,7 @@ def test_dense_planner_is_exact_across_bridges(case):
     assert_plan_is_best(case, best_value)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(bridged_hands(WEIGHTS))
 def test_weighted_dense_path_is_exact_across_bridges(case):
     """Weighted clusters joined by bridges: each piece beyond a bridge is solved apart
@@ -235,7 +236,7 @@ def test_weighted_dense_path_is_exact_across_bridges(case):
     assert_plan_is_best(case, best_value)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.integers(0, 2**32 - 1), WEIGHTS)
 def test_weighted_dense_path_equals_the_general_planner(seed, pip_weight):
     """18–24 tiles of a double-12 set, weighted: the bitmask path and the general
@@ -252,7 +253,7 @@ def test_weighted_dense_path_equals_the_general_planner(seed, pip_weight):
     assert value == pytest.approx(expected, abs=1e-9)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.integers(0, 2**32 - 1))
 def test_dense_planner_equals_the_general_planner(seed):
     """18–24 tiles of a double-12 set, unweighted: the bitmask path and the general
@@ -265,7 +266,7 @@ def test_dense_planner_equals_the_general_planner(seed):
     assert value == general_plan(12, hand, start)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(hands({6: (0, 17), 9: (0, 20), 12: (0, 24), 15: (0, 30)}, UNWEIGHTED))
 def test_the_kernels_unchecked_planner_plans_the_same_chain(case):
     """trusted_joined_unweighted_chain, which the kernel's longest_train plans with once

@@ -15,6 +15,7 @@ from mexsim.game.tiles import tile_set
 from mexsim.planner.limits import SPARSE_CYCLES
 from mexsim.planner.limits import SPARSE_NODE_BUDGET as NODE_BUDGET
 from mexsim.planner.sparse import sparse_chain, sparse_count_chain
+from tests.profiles import examples
 from tests.strategy.test_strategies import best_value, check_chain, hands, tables
 
 
@@ -42,7 +43,7 @@ def run_sparse(max_pip: int, hand: list[int], start: int, pip_weight: float,
     return taken, chain[:length].tolist(), value
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(hands({6: (2, 14), 9: (2, 16), 12: (2, 18), 15: (2, 18)}))
 def test_sparse_path_takes_exactly_the_sparse_hands_and_plans_them_exactly(case):
     max_pip, hand, start, pip_weight = case
@@ -54,7 +55,7 @@ def test_sparse_path_takes_exactly_the_sparse_hands_and_plans_them_exactly(case)
         assert abs(value - best_value(start, [ts.tile(t) for t in hand], pip_weight)) < 1e-9
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.integers(0, 2**32 - 1), st.sampled_from([0.0, 0.5]))
 def test_sparse_path_on_double_fifteen_paths_through_number_fifteen(seed, pip_weight):
     """Long paths and small cycles over all 16 numbers of a double-15 set, with their
@@ -86,7 +87,7 @@ def test_a_tree_hanging_off_a_cycle_is_entered_last():
     assert [ts.tile(t) for t in chain[-3:]] == [(2, 4), (4, 5), (5, 5)]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(hands({9: (4, 14), 12: (8, 18)}, st.sampled_from([0.0, 1.0])), st.integers(1, 40))
 def test_a_search_out_of_steps_hands_the_plan_back(case, budget):
     """Unweighted plans get a few dozen steps here before the dense path takes them
@@ -120,7 +121,7 @@ def run_counting(max_pip: int, hand: list[int], start: int, budget: int = NODE_B
     return taken, chain[:length].tolist(), value
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(hands({6: (2, 14), 9: (2, 16), 12: (2, 18), 15: (2, 18)}, st.just(0.0)),
        st.sampled_from([NODE_BUDGET, 96, 8]))
 def test_the_counting_form_is_the_weighted_form_at_weight_zero(case, budget):

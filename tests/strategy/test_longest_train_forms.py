@@ -28,12 +28,13 @@ from mexsim.planner.router import longest_unweighted_chain
 from mexsim.strategy.policy import Policy
 from mexsim.strategy.registry import available_strategies, load_strategy_file
 from mexsim.testing import check_strategy
+from tests.profiles import examples
 from tests.strategy.test_strategies import hands, plan, tables
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(hands({6: (0, 17), 9: (0, 20), 12: (0, 20)}, st.just(0.0)))
 def test_the_counting_entry_plans_the_chain_longest_chain_plans_at_weight_0(case):
     max_pip, hand, start, _ = case
@@ -53,7 +54,7 @@ def test_pip_weight_picks_the_form():
     assert list(weighted.signatures) == list(info.decide.signatures)  # compiled, one form
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(st.integers(0, 2**32 - 1), st.sampled_from([2, 3, 4]), st.sampled_from([9, 12]))
 def test_both_forms_play_alike_at_pip_weight_0(seed, players, max_pip):
     """Every seat longest_train at pip_weight 0: its own form, then the weighted one

@@ -37,6 +37,7 @@ from mexsim.planner import longest_chain
 from mexsim.strategy.policy import Policy
 from mexsim.strategy.registry import available_strategies
 from tests.planner.brute_force import longest_chain_brute_force
+from tests.profiles import examples
 from tests.strategies_hyp import matches, rules_and_seats, seeds
 
 BUILTINS = available_strategies()
@@ -145,7 +146,7 @@ def as_seen_by(name: str, d: Decision, tested: int) -> tuple[np.ndarray, np.ndar
 
 
 @pytest.mark.parametrize("name", NAMES)
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(data=st.data())
 def test_returns_only_legal_moves(name, data):
     rules, seats, seed, match, tested = data.draw(games(name))
@@ -162,7 +163,7 @@ def test_returns_only_legal_moves(name, data):
 
 
 @pytest.mark.parametrize("name", NAMES)
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(data=st.data())
 def test_deterministic_for_a_given_random_stream(name, data):
     """Same view (random stream words and notes included): same choice, same view
@@ -188,7 +189,7 @@ def test_deterministic_for_a_given_random_stream(name, data):
 
 
 @pytest.mark.parametrize("name", NAMES)
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(data=st.data())
 def test_both_engines_play_it_alike(name, data):
     """The numba core and the reference engine hand it the same views (notes, params,
@@ -287,7 +288,7 @@ def core_first_view(rules, r, hands, boneyard, seed, match) -> np.ndarray:
     return works[0].copy()
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(twin_deals())
 def test_the_view_holds_no_hidden_information(case):
     """Deals that differ only in the other hands and the boneyard give the mover the
@@ -400,7 +401,7 @@ def hands(draw: st.DrawFn, sizes: dict[int, tuple[int, int]],
     return max_pip, hand, draw(st.integers(0, max_pip)), draw(weights)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(hands({6: (0, 7), 9: (0, 7), 12: (0, 7)}))
 def test_planner_equals_brute_force(case):
     assert_plan_is_best(case, longest_chain_brute_force)
@@ -417,7 +418,7 @@ def assert_plan_is_best(case: tuple, best, planner=None) -> None:
     assert value == pytest.approx(best(start, [ts.tile(t) for t in hand], pip_weight))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(hands({6: (8, 17), 9: (12, 20)}))
 def test_planner_is_exact_on_dense_hands(case):
     """Hands with many cycles, where the planner branches and bounds (T-join bound,
@@ -447,7 +448,7 @@ def greedy_chains(max_pip: int, hand: list[int], start: int, pip_weight: float,
     return best
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(hands({9: (25, 25), 12: (25, 25)}))
 def test_planner_on_a_25_tile_hand(case):
     max_pip, hand, start, pip_weight = case
@@ -472,7 +473,7 @@ def planned_tiles(view: np.ndarray, start: int, stop: int) -> list[int]:
             for p in range(start, stop)]
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(data=st.data())
 def test_longest_train_keeps_only_best_plans(data):
     """Whether it planned afresh or kept its plan (skipping planned tiles laid by forced

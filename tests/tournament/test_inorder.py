@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mexsim.run.in_order import take_in_order
+from tests.profiles import examples
 
 BLOCKS = [(first, 10) for first in range(0, 120, 10)]  # 12 blocks of 10 matches
 
@@ -38,7 +39,7 @@ class Recorder:
         self.taken.append((index, result))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(kept=st.sets(st.integers(0, 11)), in_flight=st.integers(1, 5))
 def test_every_block_is_taken_once_in_order_and_kept_ones_are_not_played(
         kept: set[int], in_flight: int) -> None:

@@ -30,6 +30,7 @@ from mexsim.run.runner import run
 from mexsim.tournament.config import config_schedule, load_config, with_overrides
 from mexsim.tournament.lineup import match_policies
 from mexsim.tournament.schedule import Schedule, table_count
+from tests.profiles import examples
 from tests.tournament.test_config import players as players_toml
 from tests.tournament.test_config import write
 
@@ -62,7 +63,7 @@ def play(folder: Path, text: str, workers: int = 1) -> tuple[Path, dict]:
 # --- the schedule ---------------------------------------------------------------------
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.integers(3, 12).flatmap(
     lambda n: st.tuples(st.just(n), st.integers(2, min(n, 10)), st.integers(0, 2**64 - 1),
                         st.booleans())))
@@ -264,7 +265,7 @@ def test_pool_run_matches_the_schedule_and_replays(tmp_path: Path) -> None:
 # --- head to head, ratings ------------------------------------------------------------
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(st.integers(0, 2**32 - 1), st.booleans())
 def test_head_to_head_matches_a_direct_count(seed: int, pooled: bool) -> None:
     rng = np.random.default_rng(seed)
