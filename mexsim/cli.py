@@ -43,7 +43,7 @@ from mexsim.tournament.config import (
 try:  # typer >= 0.2x vendors click as typer._click
     from typer._click.exceptions import ClickException
 except ImportError:  # pragma: no cover - older typer depends on click itself
-    from click.exceptions import ClickException  # type: ignore[no-redef]
+    from click.exceptions import ClickException  # type: ignore[assignment]
 
 RUN_ERROR = 1  # a strategy misbehaved while playing
 USAGE_ERROR = 2  # bad configuration, options or output path; refused before play

@@ -93,8 +93,8 @@ class RunStatistics:
     deals: int = 0
     duplicate: bool = False  # some deal was played in more than one match
     complete: bool = True  # every player played every deal (no pool)
-    player_matches: np.ndarray = field(default=None)  # type: ignore[assignment]
-    win_sum: np.ndarray = field(default=None)  # type: ignore[assignment]
+    player_matches: np.ndarray = field(default=None)  # type: ignore[arg-type]
+    win_sum: np.ndarray = field(default=None)  # type: ignore[arg-type]
     totals: Moments = field(default=None)  # type: ignore[assignment]  # per-deal totals
     wins: Moments = field(default=None)  # type: ignore[assignment]  # per-deal win shares
     pairs: Moments = field(default=None)  # type: ignore[assignment]  # per-deal differences
@@ -102,14 +102,14 @@ class RunStatistics:
     grand_sum: float = 0.0  # over every (deal, player) result
     grand_count: float = 0.0
     # the pool's intra-block normal equations (deals with two players or more)
-    info: np.ndarray = field(default=None)  # type: ignore[assignment]
-    q: np.ndarray = field(default=None)  # type: ignore[assignment]
+    info: np.ndarray = field(default=None)  # type: ignore[arg-type]
+    q: np.ndarray = field(default=None)  # type: ignore[arg-type]
     centred_squares: float = 0.0
     block_df: float = 0.0  # sum over those deals of (players at the deal - 1)
     # per jackknife group and ordered pair, over matches: finished ahead, tied, both played
-    ahead: np.ndarray = field(default=None)  # type: ignore[assignment]
-    tied: np.ndarray = field(default=None)  # type: ignore[assignment]
-    met: np.ndarray = field(default=None)  # type: ignore[assignment]
+    ahead: np.ndarray = field(default=None)  # type: ignore[arg-type]
+    tied: np.ndarray = field(default=None)  # type: ignore[arg-type]
+    met: np.ndarray = field(default=None)  # type: ignore[arg-type]
     # a luck-adjusted run ([analysis] luck = true, docs/luck.md): the same statistics of
     # the luck-adjusted totals
     luck_adjusted: RunStatistics | None = None

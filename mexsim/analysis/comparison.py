@@ -12,7 +12,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -128,7 +128,7 @@ def analyze_directory(directory: Path) -> tuple[Analysis, ResultsDigest]:
     return analyze_digest(digest, _sweeps_of(directory / "run.json")), digest
 
 
-def config_sweeps(players: Sequence[object]) -> dict[str, list[str]]:
+def config_sweeps(players: Sequence[Any]) -> dict[str, list[str]]:
     """Sweep name -> its players, from PlayerSpec-like objects (``name``, ``sweep``)."""
     sweeps: dict[str, list[str]] = {}
     for p in players:

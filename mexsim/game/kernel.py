@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from mexsim.game.contexts import Outputs, PlayerArrays, RoundScratch
 from mexsim.game.enums import (
@@ -136,6 +135,7 @@ from mexsim.game.view import (
     TRAIN_TILES,
     WORDS,
 )
+from mexsim.jit.bits import trailing_zeros
 
 # Unsigned indices where the turn loop is hottest: numba tests a signed index for a
 # negative value (Python's wraparound) on every access; an unsigned one it cannot be

@@ -14,10 +14,10 @@ tests/strategy/test_plugins.py plays one against the other, move for move.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from mexsim.game.private_table import HI_COPY, LO_COPY, NUMBER_COPY
 from mexsim.game.view import MAX_WORDS, MOVE_TILE, MOVE_TRAIN, OPEN_DOUBLES, TRAIN_END
+from mexsim.jit.options import compiled
 
 # unsigned: numba tests a signed index for a negative value at every access
 UMOVE_TILE = np.uint64(MOVE_TILE)
@@ -29,7 +29,7 @@ UTRAIN_END = np.uint64(TRAIN_END)
 # loop, which keeps them, each array it takes took and dropped a count at every
 # decision (a third of a match of 4 x early_doubles in those atomic adds: docs/speed.md,
 # "tenth pass")
-@njit(cache=True, _nrt=False)
+@compiled(cache=True, refcounts=False)
 def early_doubles_choice(st, hand_at, seat, nm, laid, n_open, own_first):
     """The move early_doubles chooses among the nm listed in ``st`` (the kernel's
     private table, laid out as the view, with copies of the tile tables: private_table.py),

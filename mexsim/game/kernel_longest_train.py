@@ -30,7 +30,6 @@ from functools import cache
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from mexsim.game.private_table import (
     DENSE,
@@ -56,8 +55,9 @@ from mexsim.game.view import (
     TILES,
     TRAIN_END,
 )
-from mexsim.jit.bits import popcount
+from mexsim.jit.bits import popcount, trailing_zeros
 from mexsim.jit.compile_notice import compiling
+from mexsim.jit.options import compiled
 from mexsim.planner.router import trusted_joined_unweighted_chain
 from mexsim.planner.stack_array import stack_array
 
@@ -313,5 +313,5 @@ def in_table_decide():
     from mexsim.game.signature import DECIDE_SIGNATURE
 
     with compiling("longest_train for the engine"):
-        return njit(DECIDE_SIGNATURE, cache=True, boundscheck=False,
-                    _nrt=False)(longest_train_in_table)
+        return compiled(DECIDE_SIGNATURE, cache=True, boundscheck=False,
+                        refcounts=False)(longest_train_in_table)

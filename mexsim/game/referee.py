@@ -71,6 +71,8 @@ class RefereeError(Exception):
 class _Referee:
     """The replay state. One instance checks one match (or one round)."""
 
+    prev_seat: int | None
+
     def __init__(self, events: list[Any], rules: Rules | None = None) -> None:
         self.events = events
         # event index -> the legal moves offered at that play, when asked for
@@ -314,7 +316,7 @@ class _Referee:
         self.queue: list[int] = []  # R13: trains with an open double, oldest first
         self.had_turn = [False] * P  # R11
         self.passes = 0  # R15
-        self.prev_seat: int | None = None  # the seat whose turn just ended, and how
+        self.prev_seat = None  # the seat whose turn just ended, and how
         self.prev_end = _ENDED_BY_TILE
         self.penalties: list[int] = []
 
@@ -541,6 +543,7 @@ class _Referee:
         """Note the legal moves of the play just read, in the engines' move order
         (docs/rules.md: train by train as ``trains`` lists them, each by tile number)."""
         hand = sorted(self.hands[s], key=lambda c: (-((c >> 4) + (c & 15)), -(c & 15)))
+        assert self.offered is not None  # asked for: play() calls this only then
         self.offered[self.pos - 1] = [
             ([code >> 4, code & 15], MEXICAN if t == self.P else t)
             for t in trains for code in hand if self.end[t] in (code >> 4, code & 15)]

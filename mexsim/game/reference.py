@@ -218,8 +218,8 @@ class Round:
         for w in range(self.ts.number_mask.shape[1]):
             word = sum(1 << (t - 64 * w) for t in self.hands[seat] if t >> 6 == w)
             v[V.HAND + w] = as_int64(word)
-        for i, (tile, train) in enumerate(moves):
-            v[V.MOVE_TILE + i], v[V.MOVE_TRAIN + i] = tile, train
+        for i, (tile, onto) in enumerate(moves):
+            v[V.MOVE_TILE + i], v[V.MOVE_TRAIN + i] = tile, onto
         # nothing of another seat's moves beyond the mover's own
         v[V.MOVE_TILE + len(moves):V.MOVE_TILE + V.MAX_MOVES] = 0
         v[V.MOVE_TRAIN + len(moves):V.MOVE_TRAIN + V.MAX_MOVES] = 0

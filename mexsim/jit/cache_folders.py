@@ -34,7 +34,7 @@ def prune_unused(folder: Path, keep_days: float = KEEP_DAYS,
     """Remove the other versions' folders beside ``folder`` unused for ``keep_days``
     days (last marked, or last changed if never marked); returns those removed."""
     cutoff = (time.time() if now is None else now) - keep_days * 86400
-    removed = []
+    removed: list[Path] = []
     try:
         siblings = list(folder.parent.iterdir())
     except OSError:

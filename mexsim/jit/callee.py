@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from numba import njit
 from numba.core.registry import CPUDispatcher
 
-CALLEE_OPTIONS = {"cache": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+from mexsim.jit.options import become, callee_compiled
+
 CALLEES: list[Any] = []  # every function compiled so, for tests/test_callee.py
 
 
@@ -36,10 +36,10 @@ class CalleeDispatcher(CPUDispatcher):
 
 
 def callee(func: Callable | None = None, **options: Any) -> Any:
-    """``@callee`` or ``@callee(error_model=...)``: njit(cache=True) without wrappers."""
+    """``@callee`` or ``@callee(refcounts=False)``: njit(cache=True) without wrappers
+    (mexsim/jit/options.py, ``compiled``, says what the options are)."""
     if func is None:
         return lambda f: callee(f, **options)
-    dispatcher = njit(**CALLEE_OPTIONS, **options)(func)
-    dispatcher.__class__ = CalleeDispatcher  # the same object, a Python call refused
+    dispatcher = become(callee_compiled(func, **options), CalleeDispatcher)  # a Python call refused
     CALLEES.append(dispatcher)
     return dispatcher

@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from mexsim.jit.cache_folders import mark_used, prune_unused
 
@@ -40,16 +40,6 @@ _current: list[CompileNotice] = []  # the notice open in this process, if any
 def cache_folder() -> Path:
     """This version's numba cache folder (mexsim/__init__.py chooses it)."""
     return Path(os.environ["NUMBA_CACHE_DIR"])
-
-
-def index_of(dispatcher: Any) -> Path | None:
-    """numba's index file of a cached compiled function in this process's cache folder
-    (None if numba's internals moved). numba keys its entries on the source file's path
-    too, so a copy of mexsim installed elsewhere starts cold beside a compiled one."""
-    try:
-        return Path(dispatcher._cache._cache_file._index_path)
-    except AttributeError:
-        return None
 
 
 def cache_is_cold(index: Path | None) -> bool:

@@ -58,10 +58,10 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
 
-from mexsim.jit.bits import popcount
+from mexsim.jit.bits import popcount, trailing_zeros
 from mexsim.jit.callee import callee
+from mexsim.jit.options import compiled
 from mexsim.planner.limits import (
     DENSE_FALLBACK_BUDGET,
     DENSE_NODE_BUDGET,
@@ -127,9 +127,9 @@ TABLE = DP + (1 << CAP)
 SCRATCH = TABLE + 4 * TABLE_CAP
 
 
-# with reference counts (numba's _nrt), whoever calls it: it makes its scratch and the
+# with reference counts (refcounts=True), whoever calls it: it makes its scratch and the
 # search its table of states (mexsim/planner/state_table.py)
-@njit(cache=True, _nrt=True)
+@compiled(cache=True, refcounts=True)
 def dense_chain(start, hand, n, lo, hi, max_pip, chain):
     """Best chain from ``start`` with the tiles hand[:n], every tile worth 1. Writes the
     chain's tiles in laying order to ``chain`` and returns (length, value)."""
@@ -146,7 +146,7 @@ def dense_chain_in(s, start, hand, n, lo, hi, max_pip, chain):
     return _plan(s, s, None, start, hand, n, lo, hi, max_pip, chain)
 
 
-@njit(cache=True, _nrt=True)
+@compiled(cache=True, refcounts=True)
 def weighted_dense_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
     """dense_chain for weighted hands: a tile is worth 1 + pip_weight * pips (floats,
     compared within EPS). The same code, compiled a second time with the values read
@@ -171,11 +171,11 @@ def weighted_dense_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chai
 
 
 # The helpers below make no array, and are compiled without numba's reference counts
-# (_nrt=False): each array argument's count was taken and dropped at every call, atomic
+# (refcounts=False): each array argument's count was taken and dropped at every call, atomic
 # adds that were a fifth of the dense path's time. _search_on_heap makes its table of
 # states and keeps them; it says so, since a callee that does not inherits its
 # caller's setting.
-@callee(_nrt=False)
+@callee(refcounts=False)
 def _tile(f, w, x, y):
     """The value of tile x|y: 1 unweighted (w None), else its float value."""
     if w is None:
@@ -183,7 +183,7 @@ def _tile(f, w, x, y):
     return f[WT + x * WIDTH + y]
 
 
-@callee(_nrt=False)
+@callee(refcounts=False)
 def _double(f, w, dbl, x):
     """The value of number x's double if held (dbl), else 0."""
     if w is None:
@@ -191,7 +191,7 @@ def _double(f, w, dbl, x):
     return f[DW + x] if (dbl >> x) & 1 else 0.0
 
 
-@callee(_nrt=False)
+@callee(refcounts=False)
 def _eps(w):
     """Values are counts unweighted (exact), floats compared within EPS weighted."""
     if w is None:
@@ -199,7 +199,7 @@ def _eps(w):
     return EPS
 
 
-@callee(_nrt=False)
+@callee(refcounts=False)
 def _plan(s, f, w, start, hand, n, lo, hi, max_pip, chain):
     """dense_chain with scratch ``s``, values in ``f`` (s itself, or its float view
     when weighted: ``w`` is f then, None unweighted)."""
@@ -300,7 +300,7 @@ def _plan(s, f, w, start, hand, n, lo, hi, max_pip, chain):
     return length, float(best_value)
 
 
-@callee(_nrt=False)
+@callee(refcounts=False)
 def _bridges(s, start):
     """The bridges of the part joined to start (Tarjan's low links, a depth-first
     search on words), innermost first (in the order the search leaves them): their
@@ -352,7 +352,7 @@ def _bridges(s, start):
     return n
 
 
-@callee(_nrt=False)
+@callee(refcounts=False)
 def _solve(s, f, w, start, dbl, m):
     """The best trail from start over the words as they are, plus the piece at its
     end (TAIL): (value, length), its numbers after start in BEST[1:]."""
@@ -378,7 +378,7 @@ def _solve(s, f, w, start, dbl, m):
     return best_value, best_len
 
 
-@callee(_nrt=False)
+@callee(refcounts=False)
 def _component(s, v):
     """The numbers joined to v by unused tiles (a word)."""
     comp = 1 << v
@@ -394,7 +394,7 @@ def _component(s, v):
     return comp
 
 
-@callee(_nrt=False)
+@callee(refcounts=False)
 def _reach(s, f, w, v, seen, dbl):
     """(Tiles reachable from v plus the doubles a chain could still add there and the
     most it gains at its end, the count of odd numbers other than v, a quick bound on
@@ -463,7 +463,7 @@ def _reach(s, f, w, v, seen, dbl):
     return total + gain, n_odd, loss, odd, bonus
 
 
-@callee(_nrt=False)
+@callee(refcounts=False)
 def _min_removal(s, f, w, v, odd, n_odd, seen, dbl, bonus):
     """Least count a trail from v must leave out of what _reach counted: a minimum
     matching by BFS distance of the odd numbers other than v, v when it is even, and a
@@ -528,7 +528,7 @@ def _min_removal(s, f, w, v, odd, n_odd, seen, dbl, bonus):
     return _matching(f, size), size
 
 
-@callee(_nrt=False)
+@callee(refcounts=False)
 def _bfs(s, i, src):
     """Distances in tiles from src (DIST[i], for the numbers reached) and the layers
     (LAYER[i][d]: the numbers d tiles away), as words."""
@@ -554,7 +554,7 @@ def _bfs(s, i, src):
             s[DIST + i * WIDTH + x] = d
 
 
-@callee(_nrt=False)
+@callee(refcounts=False)
 def _dijkstra(s, f, i, src, seen, dbl, need):
     """Weighted hands: shortest distances by tile value from src (DIST[i], floats) and
     the number each is reached from (LAYER[i], ints), on words; the nearest is picked
@@ -598,7 +598,7 @@ def _dijkstra(s, f, i, src, seen, dbl, need):
                 s[parent + y] = x
 
 
-@callee(_nrt=False)
+@callee(refcounts=False)
 def _matching(s, size):
     """Cheapest perfect matching of 0..size-1 by PAIR (i < j), as planner._matching:
     DP[mask] for the masks 'match the lowest one with another' reaches from all. ``s``
@@ -630,7 +630,7 @@ def _matching(s, size):
     return s[DP + (1 << size) - 1]
 
 
-@callee(_nrt=False)
+@callee(refcounts=False)
 def _completion(s, f, w, v, value, size, seen, dbl):
     """The unused tiles joined to v less the minimum T-join _min_removal matched (size
     numbers; 0: all of them, when every number but v and one other is even), laid as
@@ -702,7 +702,7 @@ def _completion(s, f, w, v, value, size, seen, dbl):
     return value + f[TAIL + s[TRAIL + n - 1]], n - 1
 
 
-@callee(_nrt=False)
+@callee(refcounts=False)
 def _improve(s, f, w, start, root, seen, dbl, m, best_value, best_len, bound):
     """The best chain from a chain worth best_value (BEST) when none is worth more than
     bound: aspiration, then a fallback search from random walks. Returns (value,
@@ -741,7 +741,7 @@ def _improve(s, f, w, start, root, seen, dbl, m, best_value, best_len, bound):
     return (value, length) if found else (best_value, best_len)
 
 
-@callee(_nrt=False)
+@callee(refcounts=False)
 def _walks(s, f, w, start, root, seen0, dbl):
     """The best of WALKS random chains from start (TRAIL[1:]; the last walk's numbers
     in STACK). Returns (value, length); leaves the words as found."""
@@ -788,7 +788,7 @@ def _walks(s, f, w, start, root, seen0, dbl):
     return best_value, best_len
 
 
-@callee(_nrt=False)
+@callee(refcounts=False)
 def _search(s, f, w, start, root, seen, dbl, m, threshold, stop, budget):
     """_search_in with its table of states in the scratch (TABLE): no allocation and no
     reference counts, which were ~2 % of a match of 4 x longest_train when each of a
@@ -805,7 +805,7 @@ def _search(s, f, w, start, root, seen, dbl, m, threshold, stop, budget):
     return found, value, length, nodes
 
 
-@callee(_nrt=True)
+@callee(refcounts=True)
 def _search_on_heap(s, f, w, start, root, seen, dbl, m, threshold, stop, budget):
     """_search_in with its table on the heap, 16 times the scratch's and then larger
     until the search fits (with numba's reference counts, for the table's arrays)."""
@@ -831,7 +831,7 @@ def _unwind(s, depth):
         depth -= 1
 
 
-@callee(_nrt=False)
+@callee(refcounts=False)
 def _search_in(s, f, w, start, root, seen, dbl, m, threshold, stop, budget, tab_v, tab_m):
     """Depth-first branch and bound for the best trail from start worth more than
     threshold, in at most ``budget`` nodes; ``stop`` bounds every trail, so one worth

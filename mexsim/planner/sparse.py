@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
 
-from mexsim.jit.bits import popcount
+from mexsim.jit.bits import popcount, trailing_zeros
+from mexsim.jit.options import compiled
 from mexsim.planner.limits import DEPTH, EPS, SPARSE_CYCLES, WIDTH
 from mexsim.planner.stack_array import stack_array
 
@@ -51,10 +51,10 @@ SCRATCH = INTS + TAIL_W + WIDTH  # one scratch in the plan's own frame, ~6 KiB
 u64 = np.uint64
 
 
-# No reference counts (numba's _nrt off): the sparse path makes no array and returns
+# No reference counts (refcounts=False): the sparse path makes no array and returns
 # none, and taking and dropping its arguments' counts, atomic adds, was ~2 % of a
 # match of 4 x longest_train (docs/speed.md, "seventh pass")
-@njit(cache=True, _nrt=False)
+@compiled(cache=True, refcounts=False)
 def sparse_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain, budget):
     """Best chain from ``start`` with the tiles hand[:n] when the tiles joined to start
     close at most SPARSE_CYCLES independent cycles and trying their trails settles it
@@ -63,7 +63,7 @@ def sparse_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain, budge
     return _sparse(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain, budget)
 
 
-@njit(cache=True, _nrt=False)
+@compiled(cache=True, refcounts=False)
 def sparse_count_chain(start, hand, n, lo, hi, max_pip, chain, budget):
     """sparse_chain with every tile worth 1 (pip_weight 0), the same chain: compiled
     with ``weight`` None, so numba prunes every weighted branch and values are counts

@@ -14,14 +14,15 @@ default), and the dense planner's 164 KiB scratch in a frame crashed such a thre
 
 from __future__ import annotations
 
+from typing import Any
+
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 from numba.np.arrayobj import populate_array
 
 
-@intrinsic
-def stack_array(typingctx, size):
+def _stack_array(typingctx, size):
     """An int64 array of ``size`` slots (a compile-time constant) in the caller's frame."""
     if not isinstance(size, types.IntegerLiteral) or size.literal_value <= 0:
         return None
@@ -39,3 +40,7 @@ def stack_array(typingctx, size):
         return array._getvalue()
 
     return array_type(size), codegen
+
+
+# typed Any: Python's type checker cannot see through numba's intrinsics
+stack_array: Any = intrinsic(_stack_array)

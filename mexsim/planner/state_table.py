@@ -12,13 +12,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from mexsim.jit.options import compiled
+
 # the multipliers of splitmix64 (mexsim/game/rng.py), as a hash of (end, tiles used)
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX = np.uint64(0xBF58476D1CE4E5B9)
 FIRST_SIZE = 256
 
 
-@njit(cache=True, _nrt=True)
+@compiled(cache=True, refcounts=True)
 def new_table(on):
     """An empty table (a one-slot dummy when ``on`` is false: more than 64 tiles)."""
     size = FIRST_SIZE if on else 1
@@ -54,7 +56,7 @@ def full(table_v, n_table):
     return 2 * n_table > table_v.shape[0]
 
 
-@njit(cache=True, _nrt=True)
+@compiled(cache=True, refcounts=True)
 def grown(table_v, table_m):
     """The table doubled, its entries re-inserted."""
     size = 2 * table_v.shape[0]

@@ -114,7 +114,8 @@ def run_job(job: str) -> None:
 
         in_table_decide()
     elif job == WEIGHTED_LONGEST_TRAIN:
-        from mexsim.strategy.origin import BUILTIN_FOLDER, load_strategy_file
+        from mexsim.strategy.origin import BUILTIN_FOLDER
+        from mexsim.strategy.registry import load_strategy_file
 
         info = load_strategy_file(BUILTIN_FOLDER / f"{LONGEST_TRAIN}.py")
         info.decide_with(tuple(1.0 for _ in info.params))
@@ -131,8 +132,9 @@ def compile_engine() -> None:
 
     from mexsim.game.play import play_scheduled
     from mexsim.game.rules import resolve_rules
-    from mexsim.strategy.origin import BUILTIN_FOLDER, load_strategy_file
+    from mexsim.strategy.origin import BUILTIN_FOLDER
     from mexsim.strategy.policy import Policy
+    from mexsim.strategy.registry import load_strategy_file
 
     greedy = load_strategy_file(BUILTIN_FOLDER / "greedy.py")
     rules = resolve_rules({}, 2)

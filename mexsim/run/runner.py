@@ -235,9 +235,10 @@ def _stale_work(out: Path, rid: str, identity: dict[str, Any], resume: bool, for
     if resume and ours is None:
         other = next((w for w in others if w.info()), None)
         if other is not None and not force:
+            theirs = other.info() or {}
             raise ConfigError(
                 f"{out}: cannot resume: the interrupted run in {other.path} had another "
-                f"config ({differences(other.info()['identity'], identity)}); run it with "
+                f"config ({differences(theirs['identity'], identity)}); run it with "
                 "that config, or add --force to discard it and start afresh")
         note(f"nothing to resume for {out}: starting afresh")
     for stale in others:

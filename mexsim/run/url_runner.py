@@ -124,6 +124,7 @@ def _play(config: Config, players: list, location: Location, rid: str,
         def start(index: int, first: int, n: int) -> Any:
             if tasks:
                 return tasks.start(index)
+            assert pool is not None  # no cluster: threads play the blocks
             return pool.submit(play_and_write, url, rid, config, players, index, first, n,
                                model)
 

@@ -165,10 +165,12 @@ class _Compilers:
         process = subprocess.Popen(server_command(), stdin=subprocess.PIPE,
                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                    encoding="ascii", bufsize=1)
+        assert process.stdout is not None  # piped
         self.selector.register(process.stdout, selectors.EVENT_READ, process)
         return process
 
     def _give(self, process: subprocess.Popen, job: str) -> None:
+        assert process.stdin is not None  # piped
         try:
             process.stdin.write(encode_job(job) + "\n")
             process.stdin.flush()
@@ -188,6 +190,7 @@ class _Compilers:
                 self._drop(process)
 
     def _drop(self, process: subprocess.Popen) -> None:
+        assert process.stdout is not None  # piped
         self.selector.unregister(process.stdout)
         self.busy.pop(process, None)
         _stop(process)
@@ -198,7 +201,8 @@ def _stop(process: subprocess.Popen) -> None:
     process.wait()
     for pipe in (process.stdin, process.stdout):
         with contextlib.suppress(OSError):  # a write it never read: nothing to keep
-            pipe.close()
+            if pipe is not None:
+                pipe.close()
 
 
 def server_command() -> list[str]:

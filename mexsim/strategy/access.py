@@ -19,11 +19,11 @@ from __future__ import annotations
 import operator
 from collections import namedtuple
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 from numba import njit, types
 from numba.core.errors import TypingError
-from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import overload
 
 from mexsim.game.view import (
@@ -55,6 +55,7 @@ from mexsim.game.view import (
     TRAIN_LEN,
     TRAIN_MARKED,
 )
+from mexsim.jit.bits import trailing_zeros
 
 inline = njit(inline="always")
 
@@ -392,7 +393,7 @@ def flag_param(params, k):
     return params[k] >= 0.5
 
 
-def param_index(params: Mapping[str, float]):
+def param_index(params: Mapping[str, float | tuple[float, float, float]]) -> Any:
     """A named tuple of the PARAMS positions, so ``params[P.pip_weight]`` reads by name:
     ``P = param_index(PARAMS)`` at module level (numba freezes it as constants)."""
     return namedtuple("ParamIndex", list(params))(*range(len(params)))

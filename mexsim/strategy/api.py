@@ -32,12 +32,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-from numba import njit
 from numba.core.dispatcher import Dispatcher
 
 from mexsim.game.rng import xoshiro_bounded
 from mexsim.game.signature import DECIDE_SIGNATURE
 from mexsim.game.view import H_DRAW, H_ENGINE, H_MARK, H_PASS, H_PLAY, RNG
+from mexsim.jit.options import check_bounds, compiled, never_cache
 from mexsim.strategy.access import (
     boneyard_size,
     carries,
@@ -195,19 +195,17 @@ def strategy(func: Callable) -> Dispatcher:
 
         check_builtins_in(func.__globals__)
         for helper in _own_uncompiled_helpers(func):
-            helper.targetoptions["boundscheck"] = True
+            check_bounds(helper)
     cache = imported_by_mexsim(func)
     if not cache:  # a file the user imported themselves: its helpers compile afresh too
-        from numba.core.caching import NullCache
-
         for helper in _own_uncompiled_helpers(func):
-            helper._cache = NullCache()  # numba has no public switch back from cache=True
+            never_cache(helper)
     # A built-in's decide makes no array itself (code it calls that does, as the dense
-    # planner, is compiled with _nrt=True), so it is compiled without numba's reference
+    # planner, is compiled with refcounts=True), so it is compiled without numba's reference
     # counts: they took and dropped the view's count twice a decision, each an atomic
     # add (~3.5 % of a match of 4 x longest_train, docs/speed.md). A user's decide may
     # make arrays, and keeps them.
-    return njit(DECIDE_SIGNATURE, cache=cache, boundscheck=checked, _nrt=checked)(func)
+    return compiled(DECIDE_SIGNATURE, cache=cache, boundscheck=checked, refcounts=checked)(func)
 
 
 def own_helpers(func: Callable) -> list[Dispatcher]:
@@ -223,7 +221,7 @@ def _own_uncompiled_helpers(func: Callable) -> list[Dispatcher]:
     return [helper for helper in own_helpers(func) if not helper.overloads]
 
 
-@njit(cache=True, _nrt=False)  # as the built-ins' decide (above), whoever calls it first
+@compiled(cache=True, refcounts=False)  # as the built-ins' decide (above), whoever calls it first
 def random_below(view, n):
     """A uniform number in 0..n-1 from the mover's own stream (advances it); n from 1
     to 2**32 - 1 (the draw takes 32 bits: a larger n never ended)."""

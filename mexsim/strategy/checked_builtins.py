@@ -24,6 +24,7 @@ from typing import Any
 from numba import njit
 from numba.core.dispatcher import Dispatcher
 
+from mexsim.jit.options import options_of
 from mexsim.strategy.origin import BUILTIN_FOLDER, is_builtin
 
 # what a twin keeps of its original's options: the rest (the on-disk cache, which keys
@@ -44,8 +45,9 @@ def check_builtins_in(namespace: dict[str, Any]) -> None:
             twin = _twins(value.py_func.__module__).get(id(value))
             if twin is not None:
                 namespace[name] = twin
-        elif isinstance(value, types.ModuleType) and getattr(value, "__file__", None) and (
-                Path(value.__file__).resolve().parent == BUILTIN_FOLDER):
+        elif isinstance(value, types.ModuleType) and (
+                file := getattr(value, "__file__", None)) and (
+                Path(file).resolve().parent == BUILTIN_FOLDER):
             namespace[name] = _checked_module(value.__name__)
 
 
@@ -78,7 +80,7 @@ def _checked_globals(module_name: str) -> tuple[dict[str, Any], dict[int, Any]]:
         clone.__qualname__ = func.__qualname__
         clone.__module__ = func.__module__
         clone.__kwdefaults__ = func.__kwdefaults__
-        options = {k: v for k, v in value.targetoptions.items() if k in KEPT_OPTIONS}
+        options = options_of(value, KEPT_OPTIONS)
         twin = njit(boundscheck=True, **options)(clone)
         namespace[name] = twin
         twins[id(value)] = twin

@@ -28,6 +28,7 @@ from typing import Any
 from mexsim.errors import ConfigError, StrategyFileWarning, Terminated
 from mexsim.game.strategy_limits import MAX_MEMORY, MAX_PARAMS
 from mexsim.jit.compile_notice import compiling
+from mexsim.jit.options import checks_bounds
 from mexsim.strategy.origin import (
     BUILTIN_FOLDER,
     BUILTIN_PACKAGE,
@@ -255,11 +256,11 @@ def _strategy_info(path: Path, module: Any) -> StrategyInfo:
     memory = getattr(module, "MEMORY", 0)
     if isinstance(memory, bool) or not isinstance(memory, int) or not 0 <= memory <= MAX_MEMORY:
         raise ConfigError(f"{path}: MEMORY must be an integer 0..{MAX_MEMORY}, got {memory!r}")
-    decide = getattr(module, "decide", None)
+    decide: Any = getattr(module, "decide", None)
     signatures = getattr(decide, "signatures", None)
     trusted = bool(signatures) and is_builtin(decide.py_func)
     if (not signatures or list(signatures) != [DECIDE_SIGNATURE.args]
-            or bool(decide.targetoptions.get("boundscheck")) == trusted):
+            or checks_bounds(decide) == trusted):
         raise ConfigError(
             f"{path}: 'decide' must be compiled with @mexsim.strategy.api.strategy "
             "(signature int64(int64[::1], float64[::1]))")
@@ -278,7 +279,7 @@ def _builtin_decide_for(module: Any) -> Any:
     """The file's ``decide_for`` if a built-in file defines it, else None. ``trusted``
     says only that ``decide`` is a built-in's: a user's file may import one, and its
     own decide_for would then pick unvetted code to play unchecked."""
-    decide_for = getattr(module, "decide_for", None)
+    decide_for: Any = getattr(module, "decide_for", None)
     code = getattr(decide_for, "__code__", None)
     return decide_for if code is not None and is_builtin(decide_for) else None
 

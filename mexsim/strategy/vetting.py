@@ -28,6 +28,7 @@ from numba.core.errors import NumbaError
 
 from mexsim.errors import ConfigError
 from mexsim.game.signature import DECIDE_SIGNATURE
+from mexsim.jit.options import llvm_code, llvm_codes, return_type
 from mexsim.strategy.api import own_helpers
 
 # What numba's lowering calls to reach the global generator state of np.random and of
@@ -66,9 +67,8 @@ def vet_strategy(path: Path, decide: Dispatcher) -> None:
         twin.compile(DECIDE_SIGNATURE.args)
     except NumbaError as exc:
         raise VettingError(compile_error_line(path, exc), "loads") from exc
-    result = twin.overloads[DECIDE_SIGNATURE.args]
     where = f"{path}:{_def_line(decide.py_func)}"
-    returned = types.unliteral(result.signature.return_type)
+    returned = types.unliteral(return_type(twin, DECIDE_SIGNATURE.args))
     if returned == types.none:
         raise VettingError(f"{where}: decide never returns a move: every path raises or "
                            "ends without 'return' (return the index of a legal move)",
@@ -81,7 +81,7 @@ def vet_strategy(path: Path, decide: Dispatcher) -> None:
         raise VettingError(f"{where}: decide returns {returned}, not an integer: it would "
                            "be truncated to a move index (return int(...) if that is meant)",
                            "returns an integer")
-    code = result.library.get_llvm_str()
+    code = llvm_code(twin, DECIDE_SIGNATURE.args)
     used = [s for s in GLOBAL_RANDOM_SYMBOLS if s in code]
     if used:
         source = "np.random" if "np" in used[0] else "random"
@@ -91,9 +91,8 @@ def vet_strategy(path: Path, decide: Dispatcher) -> None:
             "(the seat's own stream)", "uses no global random state")
     own = _own_code(code)
     # in decide's code, and in each helper's, as decide's may have folded a call away
-    helpers = (_own_code(compiled.library.get_llvm_str())
-               for helper in own_helpers(decide.py_func)
-               for compiled in list(helper.overloads.values()))
+    helpers = (_own_code(code) for helper in own_helpers(decide.py_func)
+               for code in llvm_codes(helper))
     recursive = next((name for name in map(_recursive_function, (own, *helpers))
                       if name is not None), None)
     if recursive is not None:

@@ -15,7 +15,7 @@ import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from mexsim.errors import ConfigError
 from mexsim.game.rules import (
@@ -397,15 +397,16 @@ def _players(where: str, tables: list[dict[str, Any]], dirs: tuple[str, ...]
             name = _unique(strategy, taken)
             taken.add(name)
         if not swept:
-            players.append(PlayerSpec(name=name, strategy=strategy, params=params))
+            players.append(PlayerSpec(name=name, strategy=strategy,
+                                      params=cast(dict[str, float], params)))
             continue
         # A parameter sweep: one player per combination of the listed values, named by
         # them, e.g. longest_train[pip_weight=0.5].
-        for values in itertools.product(*(params[key] for key in swept)):
+        for values in itertools.product(*(cast(list[float], params[key]) for key in swept)):
             label = ",".join(f"{key}={show(v)}" for key, v in zip(swept, values, strict=True))
             variant = _unique(f"{name}[{label}]", taken)
             taken.add(variant)
-            chosen = dict(params) | {
+            chosen = cast(dict[str, float], dict(params)) | {
                 key: float(v) for key, v in zip(swept, values, strict=True)}
             players.append(PlayerSpec(name=variant, strategy=strategy, params=chosen,
                                       sweep=name, swept=swept))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,7 @@ def differences(old: dict[str, Any], new: dict[str, Any], limit: int = 3) -> str
 
 
 def _flatten(value: Any, prefix: str = "") -> dict[str, Any]:
+    items: Iterable[tuple[Any, Any]]
     if isinstance(value, dict):
         items = value.items()
     elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):

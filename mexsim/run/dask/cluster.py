@@ -216,6 +216,7 @@ def _worker_strategies(config: Config, sources: dict[str, tuple[str, str, str]]
 
     known = {}
     for name in sorted({p.strategy for p in config.players}):
+        path: Path | None
         if name in sources:
             path = Path(config.strategy_dirs[0]) / sources[name][0]
         else:

@@ -37,7 +37,7 @@ def own_fork_server_folder() -> None:
     user's to see)."""
     from multiprocessing import process, util
 
-    config = process.current_process()._config
+    config = process.current_process()._config  # type: ignore[attr-defined]  # private
     if config.get("tempdir") is not None:
         return  # made already: its sockets have worked or failed by now
     prefix = f"{FORK_FOLDER_PREFIX}{os.getpid()}-"

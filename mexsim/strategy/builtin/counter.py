@@ -30,6 +30,7 @@ import numpy as np
 from numba import njit
 
 from mexsim.jit.bits import popcount
+from mexsim.jit.options import compiled
 from mexsim.strategy.api import (
     carrying_word,
     hand_size,
@@ -140,7 +141,7 @@ def _endgame(view, threshold):
     return fewest <= threshold
 
 
-@njit(cache=True, _nrt=False)
+@compiled(cache=True, refcounts=False)
 def _choose(view, own_end, params):
     p0, p1, p2 = _mask_word(view, 0), _mask_word(view, 1), _mask_word(view, 2)
     pos = note(view, PLAN_POS)

@@ -23,10 +23,10 @@ from functools import cache
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
 
-from mexsim.jit.bits import popcount
+from mexsim.jit.bits import popcount, trailing_zeros
 from mexsim.jit.compile_notice import compiling
+from mexsim.jit.options import compiled
 from mexsim.planner import longest_chain
 from mexsim.planner.router import longest_unweighted_chain
 from mexsim.planner.stack_array import stack_array
@@ -106,7 +106,7 @@ def _keep_hand(view, h0, h1, h2):
     set_note(view, PLAN_HAND + 2, np.int64(h2))
 
 
-@njit(cache=True, _nrt=False)
+@compiled(cache=True, refcounts=False)
 def _catch_up(view, own_end, m0, m1, m2):
     """Whether the rest of the plan still stands, skipping the planned tiles laid since
     (a forced move is played without asking the strategy, so its notes miss it); m0..m2
@@ -142,7 +142,7 @@ def _catch_up(view, own_end, m0, m1, m2):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@compiled(cache=True, refcounts=False)
 def _reachable_numbers(view, start, h0, h1, h2):
     """The numbers joined to ``start`` by tiles of the hand, as a bitmask."""
     reach = 1 << start
@@ -179,7 +179,7 @@ def _hand_tiles(scratch, h0, h1, h2):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@compiled(cache=True, refcounts=False)
 def _keep_plan(view, chain, length, own_end, h0, h1, h2):
     length = min(length, MAX_PLAN)
     for w in range(21):
@@ -203,7 +203,7 @@ def _keep_plan(view, chain, length, own_end, h0, h1, h2):
 # Two planning functions, and so two decides: pip_weight 0 (the default) plans with the
 # planner's counting form alone, which spares a first run compiling its weighted form
 # (numba compiles every callee, taken or not); any other weight plans with both.
-@njit(cache=True, _nrt=False)
+@compiled(cache=True, refcounts=False)
 def _replan(view, own_end, h0, h1, h2):
     scratch = stack_array(SCRATCH)  # no allocation: ~100 plans a match
     n = _hand_tiles(scratch, h0, h1, h2)
@@ -214,7 +214,7 @@ def _replan(view, own_end, h0, h1, h2):
     _keep_plan(view, scratch[n:], length, own_end, h0, h1, h2)
 
 
-@njit(cache=True, _nrt=False)
+@compiled(cache=True, refcounts=False)
 def _replan_weighted(view, pip_weight, own_end, h0, h1, h2):
     scratch = stack_array(SCRATCH)  # no allocation: ~100 plans a match
     n = _hand_tiles(scratch, h0, h1, h2)

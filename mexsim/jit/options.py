@@ -1,0 +1,95 @@
+"""numba's private options and internals, spelled in this one module.
+
+mexsim leans on a few things numba does not document: compiling without reference
+counts (``_nrt=False``: the built-ins' hot code makes no arrays, and each call took and
+dropped its arguments' counts, atomic adds), a compiled function without its Python and
+C entry points (``no_cpython_wrapper``, ``no_cfunc_wrapper``: mexsim/jit/callee.py), a
+dispatcher's options changed before its first compile (a user's helpers get the bounds
+check), its disk cache switched off after ``cache=True``, the index file of its cache
+entry, and the LLVM code and return type of a compiled signature (vetting). A numba
+upgrade that renames or drops any of them would fail silently elsewhere (a user's helper
+without its bounds check, code with reference counts again); here it fails loudly:
+tests/jit/test_numba_options.py holds each one to what mexsim needs of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from numba import njit
+
+_REFCOUNTS = "_nrt"
+# a function only compiled code calls: no Python or C entry point (mexsim/jit/callee.py)
+CALLEE_OPTIONS: dict[str, Any] = {"cache": True, "no_cpython_wrapper": True,
+                                  "no_cfunc_wrapper": True}
+
+
+def compiled(*args: Any, refcounts: bool | None = None, **options: Any) -> Any:
+    """numba's ``njit(*args, **options)``; ``refcounts=False`` compiles without numba's
+    reference counting (only for code that makes no array and keeps none)."""
+    if refcounts is not None:
+        options[_REFCOUNTS] = refcounts
+    return njit(*args, **options)
+
+
+def callee_compiled(func: Any, **options: Any) -> Any:
+    """``func`` compiled with CALLEE_OPTIONS (``refcounts`` as for ``compiled``)."""
+    return compiled(**CALLEE_OPTIONS, **options)(func)
+
+
+def become(dispatcher: Any, cls: type) -> Any:
+    """The same dispatcher object, of a subclass that changes how Python calls it."""
+    dispatcher.__class__ = cls
+    return dispatcher
+
+
+def check_bounds(dispatcher: Any) -> None:
+    """A dispatcher not compiled yet gets numba's bounds check when it is compiled."""
+    dispatcher.targetoptions["boundscheck"] = True
+
+
+def checks_bounds(dispatcher: Any) -> bool:
+    """Whether ``dispatcher`` was compiled (or will be) with the bounds check."""
+    return bool(dispatcher.targetoptions.get("boundscheck"))
+
+
+def options_of(dispatcher: Any, names: Iterable[str]) -> dict[str, Any]:
+    """Those of ``dispatcher``'s compile options named in ``names``."""
+    wanted = set(names)
+    return {k: v for k, v in dispatcher.targetoptions.items() if k in wanted}
+
+
+def never_cache(dispatcher: Any) -> None:
+    """``dispatcher`` compiles afresh in every process, although declared
+    ``cache=True`` (numba has no public switch back)."""
+    from numba.core.caching import NullCache
+
+    dispatcher._cache = NullCache()
+
+
+def cache_index(dispatcher: Any) -> Path | None:
+    """numba's index file of a cached compiled function in this process's cache folder
+    (None if numba's internals moved). numba keys its entries on the source file's path
+    too, so a copy of mexsim installed elsewhere starts cold beside a compiled one."""
+    try:
+        return Path(dispatcher._cache._cache_file._index_path)
+    except AttributeError:
+        return None
+
+
+def llvm_code(dispatcher: Any, args: Any) -> str:
+    """The LLVM code of ``dispatcher`` compiled for the argument types ``args``."""
+    return str(dispatcher.overloads[args].library.get_llvm_str())
+
+
+def llvm_codes(dispatcher: Any) -> list[str]:
+    """The LLVM code of every signature ``dispatcher`` has compiled."""
+    return [str(result.library.get_llvm_str())
+            for result in list(dispatcher.overloads.values())]
+
+
+def return_type(dispatcher: Any, args: Any) -> Any:
+    """The numba type ``dispatcher`` compiled for ``args`` returns."""
+    return dispatcher.overloads[args].signature.return_type

@@ -1,0 +1,81 @@
+"""numba's private options and internals, as mexsim/jit/options.py spells them, still do
+what mexsim needs of them: a numba upgrade that drops or renames one fails here, loudly,
+instead of leaving a user's helper without its bounds check or the built-ins' code with
+reference counts again."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numba import njit, types
+
+from mexsim.jit import options
+from mexsim.jit.callee import CalleeDispatcher, callee
+
+ARRAY = (types.int64[::1],)
+
+
+@njit
+def _first(a):
+    return a[0]
+
+
+def _passes_its_array_on(a):
+    b = a
+    return _first(b) + a[1]
+
+
+def _index(a, i):
+    return a[i]
+
+
+def test_code_compiled_without_reference_counts_takes_none():
+    counted = options.compiled(refcounts=True)(_passes_its_array_on)
+    uncounted = options.compiled(refcounts=False)(_passes_its_array_on)
+    counted.compile(ARRAY)
+    uncounted.compile(ARRAY)
+    assert "NRT_incref" in options.llvm_code(counted, ARRAY)  # what the option takes away
+    code = options.llvm_code(uncounted, ARRAY)
+    assert "NRT_incref" not in code and "NRT_decref" not in code
+    a = np.arange(3, dtype=np.int64)
+    assert uncounted(a) == counted(a) == 1
+
+
+def test_a_helper_given_the_bounds_check_before_its_compile_raises():
+    helper = njit(_index)
+    assert not options.checks_bounds(helper)
+    options.check_bounds(helper)
+    assert options.checks_bounds(helper)
+    assert options.options_of(helper, ["boundscheck"]) == {"boundscheck": True}
+    with pytest.raises(IndexError):
+        helper(np.zeros(3, dtype=np.int64), 5)
+
+
+def test_a_function_never_cached_has_no_cache_index():
+    cached = njit(cache=True)(_index)
+    assert options.cache_index(cached) is not None  # where numba keeps its entry
+    options.never_cache(cached)
+    cached(np.zeros(3, dtype=np.int64), 1)  # compiles, writes nothing
+    assert options.cache_index(cached) is None
+
+
+def test_the_compiled_return_type_and_code_are_read():
+    twin = njit(_index)
+    args = (types.int64[::1], types.int64)
+    twin.compile(args)
+    assert options.return_type(twin, args) == types.int64
+    assert "define" in options.llvm_code(twin, args)
+    assert options.llvm_codes(twin) == [options.llvm_code(twin, args)]
+
+
+def _callee_only(a):
+    return a[0] + 1
+
+
+def test_a_callee_has_no_python_entry_point_and_refuses_a_python_call():
+    helper = callee(_callee_only)
+    assert isinstance(helper, CalleeDispatcher)
+    assert options.options_of(helper, ["no_cpython_wrapper", "no_cfunc_wrapper"]) == {
+        "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+    with pytest.raises(TypeError, match="no Python entry point"):
+        helper(np.zeros(2, dtype=np.int64))
