@@ -27,24 +27,43 @@ ROOT = Path(__file__).resolve().parents[1]
 def cold_run(workers: int | None) -> tuple[float, list[str]]:
     cache = Path(tempfile.mkdtemp(prefix="mexsim-cold-"))
     try:
-        args = [sys.executable, "-m", "mexsim", "run", "configs/default.toml", "--matches",
-                "1", "--out", str(cache / "out")]
+        args = [
+            sys.executable,
+            "-m",
+            "mexsim",
+            "run",
+            "configs/default.toml",
+            "--matches",
+            "1",
+            "--out",
+            str(cache / "out"),
+        ]
         if workers:
             args += ["--workers", str(workers)]
         start = time.perf_counter()
-        done = subprocess.run(args, cwd=ROOT, env=os.environ | {"XDG_CACHE_HOME": str(cache)},
-                              capture_output=True, text=True, check=True)
+        done = subprocess.run(
+            args,
+            cwd=ROOT,
+            env=os.environ | {"XDG_CACHE_HOME": str(cache)},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         wall = time.perf_counter() - start
-        return wall, [line for line in done.stderr.splitlines()
-                      if line.startswith("mexsim: compiling")]
+        return wall, [
+            line for line in done.stderr.splitlines() if line.startswith("mexsim: compiling")
+        ]
     finally:
         shutil.rmtree(cache, ignore_errors=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--one-core", action="store_true",
-                        help="also time the first run with --workers 1 (no parallel warm-up)")
+    parser.add_argument(
+        "--one-core",
+        action="store_true",
+        help="also time the first run with --workers 1 (no parallel warm-up)",
+    )
     args = parser.parse_args()
     print("cold start: `mexsim run configs/default.toml --matches 1`, empty cache")
     wall, lines = cold_run(None)
@@ -53,8 +72,10 @@ def main() -> None:
         print(f"    {line}")
     if args.one_core:
         wall_one, _ = cold_run(1)
-        print(f"  --workers 1 (compiled in turn): {wall_one:.1f} s "
-              f"(parallel warm-up: {wall_one / wall:.2f}x)")
+        print(
+            f"  --workers 1 (compiled in turn): {wall_one:.1f} s "
+            f"(parallel warm-up: {wall_one / wall:.2f}x)"
+        )
 
 
 if __name__ == "__main__":

@@ -45,8 +45,9 @@ def rate(fn, n: int, repeats: int = 1) -> float:
 
 def core_rate(rules, n: int, dispatch: int = Dispatch.plugin) -> float:
     play_matches_results(rules, SEATS, SEED, 0, 2, dispatch=dispatch)  # compile / load
-    return rate(lambda k: play_matches_results(rules, SEATS, SEED, 0, k, dispatch=dispatch),
-                n, repeats=3)
+    return rate(
+        lambda k: play_matches_results(rules, SEATS, SEED, 0, k, dispatch=dispatch), n, repeats=3
+    )
 
 
 def turns_a_match(rules, n: int = 200) -> float:
@@ -85,8 +86,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--core-matches", type=int, default=30_000)
     parser.add_argument("--reference-matches", type=int, default=100)
-    parser.add_argument("--limit-only", action="store_true",
-                        help="only the core against the prototype")
+    parser.add_argument(
+        "--limit-only", action="store_true", help="only the core against the prototype"
+    )
     args = parser.parse_args()
     rules = resolve_rules({"preset": "seed-001"}, 4)
     if not args.limit_only:
@@ -100,8 +102,10 @@ def presets_and_dispatch(args: argparse.Namespace) -> None:
     for preset in PRESETS:
         rules = resolve_rules({"preset": preset}, 4)
         fast = core_rate(rules, args.core_matches)
-        slow = rate(lambda k, rules=rules: [play_match(rules, SEED, m, SEATS)
-                                            for m in range(k)], args.reference_matches)
+        slow = rate(
+            lambda k, rules=rules: [play_match(rules, SEED, m, SEATS) for m in range(k)],
+            args.reference_matches,
+        )
         print(f"{preset:<10} {fast:>9,.0f} {slow:>10,.1f} {fast / slow:>6,.0f}x")
 
     rules = resolve_rules({"preset": "seed-001"}, 4)
@@ -112,8 +116,10 @@ def presets_and_dispatch(args: argparse.Namespace) -> None:
     print("\ndispatch: 4 x greedy, seed-001, matches per second")
     print(f"  as run (greedy in the kernel)  {plugin:>9,.0f}")
     print(f"  plug-in (first-class function) {called:>9,.0f}")
-    print(f"  hard-wired call                {hardwired:>9,.0f}"
-          f"   plug-in overhead {hardwired / called - 1:+.1%}")
+    print(
+        f"  hard-wired call                {hardwired:>9,.0f}"
+        f"   plug-in overhead {hardwired / called - 1:+.1%}"
+    )
     print(f"  engine alone (no view filled)  {engine:>9,.0f}")
 
 
@@ -122,10 +128,14 @@ def limit(rules, n: int) -> None:
     core, proto, proto_turns = limit_rates(rules, n)
     core_turns = turns_a_match(rules)
     print("\nlimit: 4 x greedy, seed-001, the bare prototype (benchmarks/prototype_engine.py)")
-    print(f"  core       {core:>9,.0f} matches/s, {core_turns:.0f} turns a match, "
-          f"{1e9 / core / core_turns:5.1f} ns a turn")
-    print(f"  prototype  {proto:>9,.0f} matches/s, {proto_turns:.0f} turns a match, "
-          f"{1e9 / proto / proto_turns:5.1f} ns a turn")
+    print(
+        f"  core       {core:>9,.0f} matches/s, {core_turns:.0f} turns a match, "
+        f"{1e9 / core / core_turns:5.1f} ns a turn"
+    )
+    print(
+        f"  prototype  {proto:>9,.0f} matches/s, {proto_turns:.0f} turns a match, "
+        f"{1e9 / proto / proto_turns:5.1f} ns a turn"
+    )
     print(f"  core / prototype {core / proto:.2f} (matches/s; issue 14 asks >= 0.5)")
 
 

@@ -30,20 +30,26 @@ from mexsim.tournament.luck import fit_luck_model
 def widths(folder: str) -> None:
     import pandas as pd
 
-    matches = pd.read_parquet(f"{folder}/matches.parquet",
-                              columns=["match", "player", "total", "luck", "deal"])
+    matches = pd.read_parquet(
+        f"{folder}/matches.parquet", columns=["match", "player", "total", "luck", "deal"]
+    )
     matches["adjusted"] = matches["total"] - matches["luck"]
     players = list(dict.fromkeys(matches["player"].astype(str)))
-    unit = matches.groupby(["deal", "player"], observed=True)[
-        ["total", "adjusted", "luck"]].mean().unstack()
+    unit = (
+        matches.groupby(["deal", "player"], observed=True)[["total", "adjusted", "luck"]]
+        .mean()
+        .unstack()
+    )
     n = len(unit)
     print(f"{folder}: {matches['match'].nunique():,} matches, {n:,} deals")
     for p in players:
         luck = unit["luck"][p]
-        print(f"  luck of {p} per match: {luck.mean():+.3f} +- "
-              f"{1.96 * luck.std(ddof=1) / np.sqrt(n):.3f}")
+        print(
+            f"  luck of {p} per match: {luck.mean():+.3f} +- "
+            f"{1.96 * luck.std(ddof=1) / np.sqrt(n):.3f}"
+        )
     for i, a in enumerate(players):
-        for b in players[i + 1:]:
+        for b in players[i + 1 :]:
             half = {}
             for kind in ("total", "adjusted"):
                 diff = unit[kind][a] - unit[kind][b]
@@ -69,8 +75,10 @@ def main() -> None:
     deals, seating = schedule.deals(0, args.matches), schedule.seating(0, args.matches)
     start = time.process_time()
     model = fit_luck_model(config, players)  # compiles too, the first time
-    print(f"pilot and fit (first call compiles): {time.process_time() - start:.1f} s CPU; "
-          f"R2 {model.r2:.3f}")
+    print(
+        f"pilot and fit (first call compiles): {time.process_time() - start:.1f} s CPU; "
+        f"R2 {model.r2:.3f}"
+    )
     weights = np.array(model.weights)
     play_scheduled(config.rules, players, config.seed, ids[:1], deals[:1], seating[:1])
     best = {"off": np.inf, "on": np.inf}
@@ -80,13 +88,16 @@ def main() -> None:
             if label == "off":
                 play_scheduled(config.rules, players, config.seed, ids, deals, seating)
             else:
-                play_scheduled_luck(config.rules, players, config.seed, ids, deals, seating,
-                                    weights)
+                play_scheduled_luck(
+                    config.rules, players, config.seed, ids, deals, seating, weights
+                )
             best[label] = min(best[label], time.process_time() - start)
     off, on = (args.matches / best[k] for k in ("off", "on"))
-    print(f"{args.config}: {args.matches:,} matches, one thread, best of {args.repeats}: "
-          f"luck off {off:,.0f} matches/CPU s, luck on {on:,.0f} matches/CPU s "
-          f"(x{best['on'] / best['off']:.2f} the CPU time)")
+    print(
+        f"{args.config}: {args.matches:,} matches, one thread, best of {args.repeats}: "
+        f"luck off {off:,.0f} matches/CPU s, luck on {on:,.0f} matches/CPU s "
+        f"(x{best['on'] / best['off']:.2f} the CPU time)"
+    )
 
 
 if __name__ == "__main__":

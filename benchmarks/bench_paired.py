@@ -53,9 +53,11 @@ from mexsim.game.rules import resolve_rules
 from mexsim.strategy.policy import resolve_policies
 
 SEED = 2026
-TABLES = {"greedy": ["greedy"] * 4,
-          "default": ["longest_train", "early_doubles", "greedy", "random"],
-          "longest": ["longest_train"] * 4}
+TABLES = {
+    "greedy": ["greedy"] * 4,
+    "default": ["longest_train", "early_doubles", "greedy", "random"],
+    "longest": ["longest_train"] * 4,
+}
 MATCHES = {"greedy": 600, "default": 400, "longest": 250}  # ~50 ms a run
 OLD = "mexsim_rev"
 
@@ -64,13 +66,15 @@ def import_revision(rev: str, k: int = 0):
     """mexsim/ at ``rev`` as package OLD (OLD + str(k) for k > 0): its play and rules
     modules, and its own resolve_policies (each side seats its own policies)."""
     root = Path(__file__).resolve().parent.parent
-    commit = subprocess.run(["git", "rev-parse", rev], cwd=root, check=True,
-                            capture_output=True, text=True).stdout.strip()
+    commit = subprocess.run(
+        ["git", "rev-parse", rev], cwd=root, check=True, capture_output=True, text=True
+    ).stdout.strip()
     name = OLD + (str(k) if k else "")
     folder = root / "build" / (f"bench-rev-{commit[:12]}" + (f"-{k}" if k else ""))
     if not (folder / name).is_dir():
-        data = subprocess.run(["git", "archive", commit, "mexsim"], cwd=root, check=True,
-                              capture_output=True).stdout
+        data = subprocess.run(
+            ["git", "archive", commit, "mexsim"], cwd=root, check=True, capture_output=True
+        ).stdout
         work = folder.with_name(folder.name + ".partial")
         shutil.rmtree(work, ignore_errors=True)  # what an interrupted run left
         with tarfile.open(fileobj=BytesIO(data)) as tar:
@@ -82,9 +86,11 @@ def import_revision(rev: str, k: int = 0):
         (work / "mexsim").rename(work / name)
         work.rename(folder)  # whole or not at all: an interrupted copy is redone
     sys.path.insert(0, str(folder))
-    return (importlib.import_module(f"{name}.game.play"),
-            importlib.import_module(f"{name}.game.rules"),
-            importlib.import_module(f"{name}.strategy.policy").resolve_policies)
+    return (
+        importlib.import_module(f"{name}.game.play"),
+        importlib.import_module(f"{name}.game.rules"),
+        importlib.import_module(f"{name}.strategy.policy").resolve_policies,
+    )
 
 
 def cpu_us(fn, n: int) -> float:
@@ -107,14 +113,16 @@ def compare(spec: str, olds: list[tuple[str, object, object, object]], pairs: in
         rules_old = old_rules.resolve_rules({"preset": "seed-001"}, 4)
         old_seats = old_resolve(names)
         if not np.array_equal(
-                old_play.play_matches_results(rules_old, old_seats, SEED, 0, 200,
-                                              dispatch=dispatch),
-                expected):
+            old_play.play_matches_results(rules_old, old_seats, SEED, 0, 200, dispatch=dispatch),
+            expected,
+        ):
             return f"{spec}: {label} and the working tree play differently; not timed"
-        runs[label] = (lambda p, r, s: lambda: p.play_matches_results(
-            r, s, SEED, 0, n, dispatch=dispatch))(old_play, rules_old, old_seats)
-    runs["new"] = lambda: new_play.play_matches_results(rules_new, seats, SEED, 0, n,
-                                                        dispatch=dispatch)
+        runs[label] = (
+            lambda p, r, s: lambda: p.play_matches_results(r, s, SEED, 0, n, dispatch=dispatch)
+        )(old_play, rules_old, old_seats)
+    runs["new"] = lambda: new_play.play_matches_results(
+        rules_new, seats, SEED, 0, n, dispatch=dispatch
+    )
     if name == "greedy" and dispatch == 0:
         args = prototype_tables()
         runs["prototype"] = lambda: play_prototype(SEED, 0, n, *args)
@@ -137,20 +145,28 @@ def compare(spec: str, olds: list[tuple[str, object, object, object]], pairs: in
     if len(steps) > 1:
         steps.append((labels[0], "new"))  # the whole chain
     for before, after in steps:
-        line = (f"{spec:<10} µs a match, median: {before} {med[before]:.1f}, {after} "
-                f"{med[after]:.1f}; {before}/{after} {ratio(before, after)}")
+        line = (
+            f"{spec:<10} µs a match, median: {before} {med[before]:.1f}, {after} "
+            f"{med[after]:.1f}; {before}/{after} {ratio(before, after)}"
+        )
         if "prototype" in med:
-            line += (f"; prototype {med['prototype']:.1f}: core/prototype {before} "
-                     f"{ratio('prototype', before)}, {after} {ratio('prototype', after)}")
+            line += (
+                f"; prototype {med['prototype']:.1f}: core/prototype {before} "
+                f"{ratio('prototype', before)}, {after} {ratio('prototype', after)}"
+            )
         lines.append(line)
     return "\n".join(lines)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--rev", default="main",
-                        help="the git revision(s) to compare against, oldest first, by commas")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--rev",
+        default="main",
+        help="the git revision(s) to compare against, oldest first, by commas",
+    )
     parser.add_argument("--tables", default="greedy,greedy:2,default,longest")
     parser.add_argument("--pairs", type=int, default=80)
     args = parser.parse_args()

@@ -27,10 +27,15 @@ TABLES = {
 
 def header(rules, seats: list[str], match: int) -> dict:
     """The trace's first event, as `mexsim replay` writes it."""
-    return {"event": "match", "match": match, "seed": SEED,
-            "players": [{"seat": s, "player": f"p{s}", "strategy": name}
-                        for s, name in enumerate(seats)],
-            "rules": rules.to_dict()}
+    return {
+        "event": "match",
+        "match": match,
+        "seed": SEED,
+        "players": [
+            {"seat": s, "player": f"p{s}", "strategy": name} for s, name in enumerate(seats)
+        ],
+        "rules": rules.to_dict(),
+    }
 
 
 def ms_a_match(traces: list[list[dict]], repeats: int = 3) -> float:
@@ -51,8 +56,10 @@ def main() -> None:
     print("referee: a match's trace checked, double-12, one core (target < 20 ms)")
     for name, seats in TABLES.items():
         policies = resolve_policies(seats)
-        traces = [core_trace(rules, policies, SEED, m, header=header(rules, seats, m))
-                  for m in range(args.matches)]
+        traces = [
+            core_trace(rules, policies, SEED, m, header=header(rules, seats, m))
+            for m in range(args.matches)
+        ]
         events = sum(len(t) for t in traces) / len(traces)
         print(f"  {name:<14} {ms_a_match(traces):6.1f} ms a match ({events:.0f} events)")
 

@@ -69,6 +69,7 @@ class Phases:
                 with self.lock:
                     self.cpu[name] += time.thread_time() - start
                     self.calls[name] += 1
+
         return timed
 
 
@@ -93,8 +94,14 @@ def write_tables_for(config: Any) -> Callable[[Path, Any], None]:
     kinds = [p.strategy for p in config.players]
 
     def write_tables(folder: Path, statistics: Any) -> None:
-        analysis = analyze_statistics(statistics, names, kinds, config_sweeps(config.players),
-                                      np.full(len(names), np.nan), config.rules.rounds)
+        analysis = analyze_statistics(
+            statistics,
+            names,
+            kinds,
+            config_sweeps(config.players),
+            np.full(len(names), np.nan),
+            config.rules.rounds,
+        )
         analysis.write(folder)
         analysis.format()
 
@@ -114,21 +121,45 @@ def phases(matches: int, work: Path) -> tuple[dict[str, float], float]:
     undo: list = []
     patch(runner, "play_block", timer.wrap("play", runner.play_block), undo)
     patch(runner, "block_tables", timer.wrap("Arrow conversion", runner.block_tables), undo)
-    patch(parts.WorkFolder, "write_block",
-          timer.wrap("Parquet: part files", parts.WorkFolder.write_block), undo)
-    patch(parts.Appender, "_loop", timer.wrap("Parquet: results files (own threads)",
-                                              parts.Appender._loop), undo)
+    patch(
+        parts.WorkFolder,
+        "write_block",
+        timer.wrap("Parquet: part files", parts.WorkFolder.write_block),
+        undo,
+    )
+    patch(
+        parts.Appender,
+        "_loop",
+        timer.wrap("Parquet: results files (own threads)", parts.Appender._loop),
+        undo,
+    )
     patch(parts, "read_block", timer.wrap("read back", parts.read_block), undo)
     patch(parts, "block_totals", timer.wrap("fold: block totals", parts.block_totals), undo)
     patch(RunAccumulator, "add", timer.wrap("fold: accumulate", RunAccumulator.add), undo)
-    patch(runner.output, "publish", timer.wrap("end: publish (fsync, swap)",
-                                               runner.output.publish), undo)
-    patch(parts.WorkFolder, "remove", timer.wrap("end: remove the parts",
-                                                 parts.WorkFolder.remove), undo)
-    patch(summary, "ratings_from_statistics",
-          timer.wrap("ratings", summary.ratings_from_statistics), undo)
-    patch(comparison, "head_to_head_table",
-          timer.wrap("head to head", comparison.head_to_head_table), undo)
+    patch(
+        runner.output,
+        "publish",
+        timer.wrap("end: publish (fsync, swap)", runner.output.publish),
+        undo,
+    )
+    patch(
+        parts.WorkFolder,
+        "remove",
+        timer.wrap("end: remove the parts", parts.WorkFolder.remove),
+        undo,
+    )
+    patch(
+        summary,
+        "ratings_from_statistics",
+        timer.wrap("ratings", summary.ratings_from_statistics),
+        undo,
+    )
+    patch(
+        comparison,
+        "head_to_head_table",
+        timer.wrap("head to head", comparison.head_to_head_table),
+        undo,
+    )
     last_block = [0.0]
 
     def progress(n: int) -> None:
@@ -139,8 +170,9 @@ def phases(matches: int, work: Path) -> tuple[dict[str, float], float]:
         # a first tiny run loads the kernels, so that the timed one measures the run only
         runner.run(load_default(10), work / "warm", 1, force=True)
         cpu0 = time.process_time()
-        result = runner.run(config, work / "phases", 1, force=True, progress=progress,
-                            write_tables=write_tables)
+        result = runner.run(
+            config, work / "phases", 1, force=True, progress=progress, write_tables=write_tables
+        )
         done = time.perf_counter()
         cpu = time.process_time() - cpu0
     finally:
@@ -155,19 +187,26 @@ def phases(matches: int, work: Path) -> tuple[dict[str, float], float]:
     tables = c.pop("tables at the end (all)", 0.0)
     c["tables: ratings"] = c.pop("ratings", 0.0)
     c["tables: head to head"] = c.pop("head to head", 0.0)
-    c["tables: the rest (summary, pairs, csv)"] = tables - c["tables: ratings"] - c[
-        "tables: head to head"]
+    c["tables: the rest (summary, pairs, csv)"] = (
+        tables - c["tables: ratings"] - c["tables: head to head"]
+    )
     post_play = done - last_block[0]
     play_rate = matches / c["play"]
-    print(f"phases: {matches:,} matches of configs/default.toml, --workers 1 (in process), "
-          f"wall {result.wall_seconds:.1f} s, process CPU {cpu:.1f} s")
+    print(
+        f"phases: {matches:,} matches of configs/default.toml, --workers 1 (in process), "
+        f"wall {result.wall_seconds:.1f} s, process CPU {cpu:.1f} s"
+    )
     width = max(len(k) for k in c)
     for name, seconds in sorted(c.items(), key=lambda kv: -kv[1]):
-        print(f"  {name:<{width}}  {seconds:8.2f} s CPU  {100 * seconds / cpu:5.1f} %  "
-              f"{1e6 * seconds / matches:7.2f} us/match")
+        print(
+            f"  {name:<{width}}  {seconds:8.2f} s CPU  {100 * seconds / cpu:5.1f} %  "
+            f"{1e6 * seconds / matches:7.2f} us/match"
+        )
     print(f"  one core plays {play_rate:,.0f} matches/s (CPU time of the playing thread)")
-    print(f"  after the last block: {post_play:.2f} s = "
-          f"{100 * post_play / result.wall_seconds:.1f} % of the run (target <= 5 %)")
+    print(
+        f"  after the last block: {post_play:.2f} s = "
+        f"{100 * post_play / result.wall_seconds:.1f} % of the run (target <= 5 %)"
+    )
     return c, play_rate
 
 
@@ -188,8 +227,7 @@ def ceiling(matches: int, work: Path, play_rate: float | None) -> None:
     size = all_blocks[0][1]
     distinct = min(8, len(all_blocks))
     cpu0 = time.thread_time()
-    played = [runner.play_block(config, players, first, n)
-              for first, n in all_blocks[:distinct]]
+    played = [runner.play_block(config, players, first, n) for first, n in all_blocks[:distinct]]
     play_cpu = time.thread_time() - cpu0
     if play_rate is None:
         play_rate = sum(n for _, n in all_blocks[:distinct]) / play_cpu
@@ -209,29 +247,40 @@ def ceiling(matches: int, work: Path, play_rate: float | None) -> None:
     undo: list = []
     patch(runner, "play_block", pre_played, undo)
     patch(parts.Appender, "_loop", loop, undo)
-    patch(parts.Assembler, "add", serial.wrap("main thread: queue and fold",
-                                              parts.Assembler.add), undo)
+    patch(
+        parts.Assembler,
+        "add",
+        serial.wrap("main thread: queue and fold", parts.Assembler.add),
+        undo,
+    )
     try:
         cpu0 = time.process_time()
-        result = runner.run(config, work / "ceiling", threads, force=True,
-                            write_tables=write_tables_for(config))
+        result = runner.run(
+            config, work / "ceiling", threads, force=True, write_tables=write_tables_for(config)
+        )
         cpu = time.process_time() - cpu0
     finally:
         for target, attribute, original in reversed(undo):
             setattr(target, attribute, original)
     rate = matches / result.play_seconds
-    print(f"writer ceiling: {matches:,} pre-played matches through the runner "
-          f"({threads} threads convert and write parts, two append to the results files, the "
-          "main thread folds): "
-          f"{result.play_seconds:.1f} s, process CPU {cpu:.1f} s (with the end of the run)")
-    print(f"  {rate:,.0f} matches/s = {rate / play_rate:.1f} x one core's play rate of "
-          f"{play_rate:,.0f} matches/s (target >= 10 x), on the {threads} cores of this machine")
+    print(
+        f"writer ceiling: {matches:,} pre-played matches through the runner "
+        f"({threads} threads convert and write parts, two append to the results files, the "
+        "main thread folds): "
+        f"{result.play_seconds:.1f} s, process CPU {cpu:.1f} s (with the end of the run)"
+    )
+    print(
+        f"  {rate:,.0f} matches/s = {rate / play_rate:.1f} x one core's play rate of "
+        f"{play_rate:,.0f} matches/s (target >= 10 x), on the {threads} cores of this machine"
+    )
     step, busiest = max(serial.cpu.items(), key=lambda kv: kv[1])
     for name, seconds in sorted(serial.cpu.items()):
         print(f"  serial step {name}: {1e6 * seconds / matches:.2f} us/match CPU")
-    print(f"  with cores to spare, the busiest serial step ({step}) caps the run at "
-          f"{matches / busiest:,.0f} matches/s = {matches / busiest / play_rate:.1f} x one "
-          "core's play rate (target >= 10 x)")
+    print(
+        f"  with cores to spare, the busiest serial step ({step}) caps the run at "
+        f"{matches / busiest:,.0f} matches/s = {matches / busiest / play_rate:.1f} x one "
+        "core's play rate (target >= 10 x)"
+    )
 
 
 # A small launcher between this process and the measured one: a child forked from this
@@ -266,9 +315,12 @@ def child(args: list[str]) -> tuple[float, float, float]:
     child (wait4)."""
     with tempfile.NamedTemporaryFile(suffix=".json") as report:
         start = time.perf_counter()
-        done = subprocess.run([sys.executable, "-c", LAUNCHER, report.name, sys.executable,
-                               "-m", "mexsim", *args], cwd=ROOT, stderr=subprocess.PIPE,
-                              text=True)
+        done = subprocess.run(
+            [sys.executable, "-c", LAUNCHER, report.name, sys.executable, "-m", "mexsim", *args],
+            cwd=ROOT,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         wall = time.perf_counter() - start
         status, cpu, maxrss_kb = json.loads(Path(report.name).read_text() or "[1, 0, 0]")
     if done.returncode != 0 or status != 0:
@@ -276,18 +328,24 @@ def child(args: list[str]) -> tuple[float, float, float]:
     return wall, cpu, maxrss_kb / 1024
 
 
-BUSY_LOOP = ("import time\nstart = time.process_time()\ntotal = 0\n"
-             "for i in range(20_000_000):\n    total += i\nprint(time.process_time() - start)")
+BUSY_LOOP = (
+    "import time\nstart = time.process_time()\ntotal = 0\n"
+    "for i in range(20_000_000):\n    total += i\nprint(time.process_time() - start)"
+)
 
 
 def machine_speedup() -> float:
     """What two cores give here at best: two copies of a pure-Python loop at once
     against one alone, in CPU time per copy (a virtual machine's two cores may share
     one physical core, and then no program scales to 2 x)."""
+
     def copies(n: int) -> float:
-        procs = [subprocess.Popen([sys.executable, "-c", BUSY_LOOP], stdout=subprocess.PIPE,
-                                  text=True) for _ in range(n)]
+        procs = [
+            subprocess.Popen([sys.executable, "-c", BUSY_LOOP], stdout=subprocess.PIPE, text=True)
+            for _ in range(n)
+        ]
         return max(float(p.communicate()[0]) for p in procs)
+
     alone = copies(1)
     return 2 * alone / copies(2)
 
@@ -302,8 +360,10 @@ def end_to_end(matches: int, work: Path, dask: bool, rounds: int = 1) -> None:
     rows = [("--workers 1", ["--workers", "1"]), ("--workers 2", ["--workers", "2"])]
     if dask:
         rows.append(("--cluster local:2", ["--cluster", "local:2"]))
-    print(f"end to end: `mexsim run configs/default.toml --matches {matches}` in a fresh "
-          f"process (wall of the whole command), {rounds} round(s)")
+    print(
+        f"end to end: `mexsim run configs/default.toml --matches {matches}` in a fresh "
+        f"process (wall of the whole command), {rounds} round(s)"
+    )
     scaling, cluster = [], []
     order = random.Random(matches)
     for r in range(rounds):
@@ -311,8 +371,10 @@ def end_to_end(matches: int, work: Path, dask: bool, rounds: int = 1) -> None:
         for label, extra in order.sample(rows, len(rows)):
             wall, cpu, rss = child([*base, "--out", str(work / "e2e"), *extra])
             walls[label] = wall
-            print(f"  {r + 1}: {label:<18} wall {wall:7.1f} s  {matches / wall:9,.0f} "
-                  f"matches/s  CPU {cpu:6.1f} s (with its children)  peak {rss:,.0f} MB")
+            print(
+                f"  {r + 1}: {label:<18} wall {wall:7.1f} s  {matches / wall:9,.0f} "
+                f"matches/s  CPU {cpu:6.1f} s (with its children)  peak {rss:,.0f} MB"
+            )
         scaling.append(walls["--workers 1"] / walls["--workers 2"])
         line = f"  {r + 1}: 2 workers / 1 worker {scaling[-1]:.2f} x"
         if dask:
@@ -321,18 +383,20 @@ def end_to_end(matches: int, work: Path, dask: bool, rounds: int = 1) -> None:
         print(line, flush=True)
 
     def spread(values: list[float]) -> str:
-        return (f"{statistics.median(values):.2f}"
-                + (f" (rounds {min(values):.2f}-{max(values):.2f})" if len(values) > 1 else ""))
+        return f"{statistics.median(values):.2f}" + (
+            f" (rounds {min(values):.2f}-{max(values):.2f})" if len(values) > 1 else ""
+        )
 
-    print(f"  2 workers / 1 worker: {spread(scaling)} x "
-          f"(target >= 1.8 x; this machine's own: {machine_speedup():.2f} x)")
+    print(
+        f"  2 workers / 1 worker: {spread(scaling)} x "
+        f"(target >= 1.8 x; this machine's own: {machine_speedup():.2f} x)"
+    )
     if dask:
         print(f"  local:2 / 2 threads (wall): {spread(cluster)} (target <= 1.10)")
         # what the cluster adds whatever the size: its start-up (worker processes,
         # their imports and numba cache) and shutdown, from a run of a single block
         small = [*base[:3], "64", *base[4:], "--out", str(work / "e2e")]
-        fixed = (child([*small, "--cluster", "local:2"])[0]
-                 - child([*small, "--workers", "2"])[0])
+        fixed = child([*small, "--cluster", "local:2"])[0] - child([*small, "--workers", "2"])[0]
         print(f"  local:2's fixed cost (a 64-match run, local:2 minus 2 threads): {fixed:.1f} s")
 
 
@@ -340,27 +404,55 @@ def memory(sizes: list[int], work: Path) -> None:
     print("memory: peak RSS of a fresh `mexsim run --workers 2` and `mexsim report`")
     for size in sizes:
         out = work / f"mem-{size}"
-        wall, _, run_rss = child(["run", str(CONFIG), "--matches", str(size), "--quiet",
-                                  "--force", "--workers", "2", "--out", str(out)])
+        wall, _, run_rss = child(
+            [
+                "run",
+                str(CONFIG),
+                "--matches",
+                str(size),
+                "--quiet",
+                "--force",
+                "--workers",
+                "2",
+                "--out",
+                str(out),
+            ]
+        )
         rwall, _, report_rss = child(["report", str(out)])
-        print(f"  {size:>12,} matches: run {run_rss:7,.0f} MB ({wall:.1f} s), "
-              f"report {report_rss:7,.0f} MB ({rwall:.1f} s)")
+        print(
+            f"  {size:>12,} matches: run {run_rss:7,.0f} MB ({wall:.1f} s), "
+            f"report {report_rss:7,.0f} MB ({rwall:.1f} s)"
+        )
         shutil.rmtree(out, ignore_errors=True)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--matches", type=int, default=200_000,
-                        help="matches for the phases, the ceiling and end to end")
-    parser.add_argument("--memory-sizes", default="20000,80000",
-                        help="comma-separated match counts for the memory rows "
-                             "(e.g. 1000000,2000000,10000000)")
-    parser.add_argument("--rounds", type=int, default=1,
-                        help="end to end: rounds of 1 worker, 2 workers and local:2, each "
-                             "in a new order; the ratios' medians are the figures")
-    parser.add_argument("--only", default=",".join(SECTIONS),
-                        help=f"comma-separated sections of {', '.join(SECTIONS)}")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--matches",
+        type=int,
+        default=200_000,
+        help="matches for the phases, the ceiling and end to end",
+    )
+    parser.add_argument(
+        "--memory-sizes",
+        default="20000,80000",
+        help="comma-separated match counts for the memory rows (e.g. 1000000,2000000,10000000)",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="end to end: rounds of 1 worker, 2 workers and local:2, each "
+        "in a new order; the ratios' medians are the figures",
+    )
+    parser.add_argument(
+        "--only",
+        default=",".join(SECTIONS),
+        help=f"comma-separated sections of {', '.join(SECTIONS)}",
+    )
     args = parser.parse_args()
     chosen = set(args.only.split(","))
     unknown = chosen - set(SECTIONS)
@@ -369,6 +461,7 @@ def main() -> None:
     sizes = [int(float(s)) for s in args.memory_sizes.split(",") if s.strip()]
     try:
         import distributed  # noqa: F401
+
         dask = True
     except ImportError:
         dask = False

@@ -43,16 +43,16 @@ TABLES: dict[str, list[str | tuple[str, float]]] = {
     "default (lt, ed, greedy, random)": ["longest_train", "early_doubles", "greedy", "random"],
     # called with the view and its public table (the kernel plays longest_train itself)
     "4 x counter": ["counter"] * 4,
-    "counter + 3 x longest_train": ["counter", "longest_train", "longest_train",
-                                    "longest_train"],
+    "counter + 3 x longest_train": ["counter", "longest_train", "longest_train", "longest_train"],
 }
 
 
 def table_rate(names: list[str | tuple[str, float]], n: int, repeats: int = 5) -> float:
     rules = resolve_rules({"preset": "seed-001"}, 4)
     strategies = available_strategies()
-    seats = resolve_policies([Policy(strategies[s[0]], (s[1],)) if isinstance(s, tuple) else s
-                              for s in names])
+    seats = resolve_policies(
+        [Policy(strategies[s[0]], (s[1],)) if isinstance(s, tuple) else s for s in names]
+    )
     play_matches_results(rules, seats, 2026, 0, 2)  # compile / load the cache
     return rate(lambda k: play_matches_results(rules, seats, 2026, 0, k), n, repeats)
 
@@ -75,18 +75,23 @@ def boundscheck_cost(n: int) -> list[tuple[str, float, float]]:
             for info in (builtins[name], users[f"{name}_checked"]):
                 seats = [Policy(info, tuple(info.params.values()))] * 4
                 play_matches_results(rules, seats, 2026, 0, 2)  # compile / load the cache
-                rates.append(rate(lambda k, s=seats: play_matches_results(rules, s, 2026, 0, k),
-                                  size, 5))
+                rates.append(
+                    rate(lambda k, s=seats: play_matches_results(rules, s, 2026, 0, k), size, 5)
+                )
             out.append((name, rates[0], rates[1]))
     return out
 
 
 def print_boundscheck_cost(n: int) -> None:
-    print("bounds check: 4 x a built-in vs the same file as a user's (bounds-checked) "
-          "strategy, one core, matches per second")
+    print(
+        "bounds check: 4 x a built-in vs the same file as a user's (bounds-checked) "
+        "strategy, one core, matches per second"
+    )
     for name, trusted, checked in boundscheck_cost(n):
-        print(f"  {name:<15} {trusted:>9,.0f} {checked:>9,.0f}  "
-              f"({(trusted / checked - 1) * 100:+.1f} % time)")
+        print(
+            f"  {name:<15} {trusted:>9,.0f} {checked:>9,.0f}  "
+            f"({(trusted / checked - 1) * 100:+.1f} % time)"
+        )
 
 
 def planner_times(size: int, hands: int, pip_weight: float) -> tuple[float, float, float]:
@@ -97,16 +102,24 @@ def planner_times(size: int, hands: int, pip_weight: float) -> tuple[float, floa
     for _ in range(hands):
         hand = np.array(rng.sample(range(ts.count), size), dtype=np.int64)
         start = time.perf_counter()
-        longest_chain(rng.randint(0, 12), hand, size, ts.lo, ts.hi, ts.pips, pip_weight, 12,
-                      chain)
+        longest_chain(rng.randint(0, 12), hand, size, ts.lo, ts.hi, ts.pips, pip_weight, 12, chain)
         times.append(time.perf_counter() - start)
     times.sort()
     return times[len(times) // 2], times[int(len(times) * 0.99)], times[-1]
 
 
 def warm_start() -> float:
-    cmd = [sys.executable, "-m", "mexsim", "replay", "configs/default.toml", "--match", "0",
-           "--format", "jsonl"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "mexsim",
+        "replay",
+        "configs/default.toml",
+        "--match",
+        "0",
+        "--format",
+        "jsonl",
+    ]
     subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True)  # warm the cache
     start = time.perf_counter()
     subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True)
@@ -128,15 +141,26 @@ def main() -> None:
         n = args.matches * (10 if fast else 1)
         print(f"  {label:<34} {table_rate(seats, n):>9,.0f}")
     ts = tile_set(12)
-    longest_chain(0, np.zeros(1, dtype=np.int64), 0, ts.lo, ts.hi, ts.pips, 0.0, 12,
-                  np.zeros(1, dtype=np.int64))  # compile / load for these array types
+    longest_chain(
+        0,
+        np.zeros(1, dtype=np.int64),
+        0,
+        ts.lo,
+        ts.hi,
+        ts.pips,
+        0.0,
+        12,
+        np.zeros(1, dtype=np.int64),
+    )  # compile / load for these array types
     print("\nplanner (longest_chain), random double-12 hands, microseconds")
     print(f"  {'pip_weight':>10} {'tiles':>5} {'median':>9} {'p99':>9} {'max':>11}")
     for pip_weight in (0.0, 1.0):
         for size in (15, 20, 25):
             med, p99, worst = planner_times(size, args.hands, pip_weight)
-            print(f"  {pip_weight:>10} {size:>5} {med * 1e6:>9.1f} {p99 * 1e6:>9.1f}"
-                  f" {worst * 1e6:>11.1f}")
+            print(
+                f"  {pip_weight:>10} {size:>5} {med * 1e6:>9.1f} {p99 * 1e6:>9.1f}"
+                f" {worst * 1e6:>11.1f}"
+            )
     print(f"\nwarm start (1-match replay of configs/default.toml): {warm_start():.2f} s\n")
     print_boundscheck_cost(args.matches)
 

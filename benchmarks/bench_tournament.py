@@ -31,14 +31,19 @@ TABLE = ("greedy", "early_doubles", "mexican_first", "random")
 
 
 def config_text(out: Path, matches: int, tournament: str, players: list[str]) -> str:
-    body = "".join(f'[[players]]\nstrategy = "{s}"\nname = "{n}"\n' for n, s in
-                   zip(players, [p.split("#")[0] for p in players], strict=True))
-    return (f"[run]\nmatches = {matches}\nseed = 2026\nout = {json.dumps(str(out))}\n"
-            f"[tournament]\n{tournament}{body}")
+    body = "".join(
+        f'[[players]]\nstrategy = "{s}"\nname = "{n}"\n'
+        for n, s in zip(players, [p.split("#")[0] for p in players], strict=True)
+    )
+    return (
+        f"[run]\nmatches = {matches}\nseed = 2026\nout = {json.dumps(str(out))}\n"
+        f"[tournament]\n{tournament}{body}"
+    )
 
 
-def play(work: Path, label: str, matches: int, tournament: str, players: list[str]
-         ) -> tuple[dict, float]:
+def play(
+    work: Path, label: str, matches: int, tournament: str, players: list[str]
+) -> tuple[dict, float]:
     path = work / f"{label}.toml"
     path.write_text(config_text(work / label, matches, tournament, players))
     cfg = load_config(path)
@@ -65,27 +70,30 @@ def compare(work: Path, label: str, players: list[str], matches: int) -> float:
     for kind, tournament in (("independent", ""), ("duplicate", "duplicate = true\n")):
         got, rate = play(work, f"{label}-{kind}", matches, tournament, players)
         start = time.perf_counter()
-        analysis = analyze(got["totals"], got["deals"], got["names"], got["strategies"],
-                           {}, 13)
-        runs[kind] = (analysis.summary.set_index("player"), rate,
-                      time.perf_counter() - start, got)
+        analysis = analyze(got["totals"], got["deals"], got["names"], got["strategies"], {}, 13)
+        runs[kind] = (analysis.summary.set_index("player"), rate, time.perf_counter() - start, got)
     print(f"tournament: {matches:,} matches of {', '.join(players)} (seed-001 rules)")
     ind, dup = runs["independent"][0], runs["duplicate"][0]
     best = ind.index[0]
-    print("  95% interval on the paired difference from the best, width "
-          "(independent -> duplicate, ratio; unpaired independent for contrast):")
+    print(
+        "  95% interval on the paired difference from the best, width "
+        "(independent -> duplicate, ratio; unpaired independent for contrast):"
+    )
     got = runs["independent"][3]
     for player in ind.index[1:]:
         w_ind = ind.loc[player, "diff_vs_best_hi"] - ind.loc[player, "diff_vs_best_lo"]
         w_dup = dup.loc[player, "diff_vs_best_hi"] - dup.loc[player, "diff_vs_best_lo"]
-        w_unp = unpaired_width(got["totals"], got["names"].index(player),
-                               got["names"].index(best))
-        print(f"    {player:14s} {w_ind:6.2f} -> {w_dup:6.2f}  ratio {w_dup / w_ind:.2f}   "
-              f"(unpaired {w_unp:6.2f}: ratio {w_dup / w_unp:.2f}; diff "
-              f"{ind.loc[player, 'diff_vs_best']:+.1f} / {dup.loc[player, 'diff_vs_best']:+.1f})")
+        w_unp = unpaired_width(got["totals"], got["names"].index(player), got["names"].index(best))
+        print(
+            f"    {player:14s} {w_ind:6.2f} -> {w_dup:6.2f}  ratio {w_dup / w_ind:.2f}   "
+            f"(unpaired {w_unp:6.2f}: ratio {w_dup / w_unp:.2f}; diff "
+            f"{ind.loc[player, 'diff_vs_best']:+.1f} / {dup.loc[player, 'diff_vs_best']:+.1f})"
+        )
     for kind, (_, rate, seconds, _) in runs.items():
-        print(f"  {kind}: {rate:,.0f} matches/s; analysis (ratings, head to head) "
-              f"{seconds:.1f} s = {1e6 * seconds / matches:.0f} us/match")
+        print(
+            f"  {kind}: {rate:,.0f} matches/s; analysis (ratings, head to head) "
+            f"{seconds:.1f} s = {1e6 * seconds / matches:.0f} us/match"
+        )
     return runs["independent"][1]
 
 
@@ -99,10 +107,11 @@ def main() -> None:
         plain = compare(work, "four", list(TABLE), args.matches)
         compare(work, "two", list(TABLE[:2]), args.matches)
         pool = [f"{s}#{i}" for i in range(2) for s in TABLE]
-        _, pool_rate = play(work, "pool", args.matches, "table_size = 4\nduplicate = true\n",
-                            pool)
-        print(f"  pool of 8 at tables of 4, duplicate: {pool_rate:,.0f} matches/s "
-              f"(plain 4-player table {plain:,.0f})")
+        _, pool_rate = play(work, "pool", args.matches, "table_size = 4\nduplicate = true\n", pool)
+        print(
+            f"  pool of 8 at tables of 4, duplicate: {pool_rate:,.0f} matches/s "
+            f"(plain 4-player table {plain:,.0f})"
+        )
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

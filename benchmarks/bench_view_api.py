@@ -27,9 +27,17 @@ STATES = 2_000
 REPEATS = 7
 PASSES = 200  # over all the states, per timing
 
-RECORD = np.dtype([("n_moves", np.int64), ("seat", np.int64), ("players", np.int64),
-                   ("move_tile", np.int64, V.MAX_MOVES), ("move_train", np.int64, V.MAX_MOVES),
-                   ("tile_pips", np.int64, V.MAX_TILES)], align=True)
+RECORD = np.dtype(
+    [
+        ("n_moves", np.int64),
+        ("seat", np.int64),
+        ("players", np.int64),
+        ("move_tile", np.int64, V.MAX_MOVES),
+        ("move_train", np.int64, V.MAX_MOVES),
+        ("tile_pips", np.int64, V.MAX_TILES),
+    ],
+    align=True,
+)
 
 
 def states() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -78,8 +86,9 @@ def mexican_raw(view, params):
     for i in range(view[V.N_MOVES]):
         tr = view[V.MOVE_TRAIN + i]
         rank = 0 if tr == mexican else (2 if tr == seat else 1)
-        if rank < best_rank or (rank == best_rank
-                                and view[V.MOVE_TILE + i] < view[V.MOVE_TILE + best]):
+        if rank < best_rank or (
+            rank == best_rank and view[V.MOVE_TILE + i] < view[V.MOVE_TILE + best]
+        ):
             best, best_rank = i, rank
     return best
 
@@ -91,7 +100,8 @@ def mexican_named(view, params):
         train = move_train(view, i)
         rank = 0 if is_mexican(view, train) else (2 if is_mine(view, train) else 1)
         if rank < best_rank or (
-                rank == best_rank and heavier(move_tile(view, i), move_tile(view, best))):
+            rank == best_rank and heavier(move_tile(view, i), move_tile(view, best))
+        ):
             best, best_rank = i, rank
     return best
 
@@ -159,16 +169,19 @@ def main() -> None:
     params = np.zeros(V.MAX_PARAMS)
     rec_sig = types.int64(typeof(records[0]), types.float64[::1])
     print("decide per call (ns), first-class function call, best of 7, process time")
-    for label, raw, named, record in (("greedy", greedy_raw, greedy_named, greedy_record),
-                                      ("mexican_first", mexican_raw, mexican_named,
-                                       mexican_record)):
+    for label, raw, named, record in (
+        ("greedy", greedy_raw, greedy_named, greedy_record),
+        ("mexican_first", mexican_raw, mexican_named, mexican_record),
+    ):
         record_fc = njit(rec_sig)(record.py_func)
         a, ca = per_call(drive_view, raw, view, compact, params)
         b, cb = per_call(drive_view, named, view, compact, params)
         c, cc = per_call(drive_record, record_fc, records, compact, params)
         assert ca == cb == cc, (ca, cb, cc)
-        print(f"  {label:<14} raw offsets {a:6.2f}   accessors {b:6.2f} ({b / a - 1:+.1%})"
-              f"   record view {c:6.2f} ({c / a - 1:+.1%})")
+        print(
+            f"  {label:<14} raw offsets {a:6.2f}   accessors {b:6.2f} ({b / a - 1:+.1%})"
+            f"   record view {c:6.2f} ({c / a - 1:+.1%})"
+        )
 
 
 if __name__ == "__main__":

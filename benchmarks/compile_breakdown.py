@@ -36,8 +36,12 @@ class CompileTimes(event.Listener):
     def on_end(self, ev) -> None:
         key = (id(ev.data["dispatcher"]), str(ev.data["args"]))
         func = ev.data["dispatcher"].py_func
-        self.times.append((time.perf_counter() - self.started.pop(key),
-                           f"{func.__module__}.{func.__qualname__} {key[1]}"))
+        self.times.append(
+            (
+                time.perf_counter() - self.started.pop(key),
+                f"{func.__module__}.{func.__qualname__} {key[1]}",
+            )
+        )
 
 
 def main() -> None:
@@ -60,8 +64,8 @@ def main() -> None:
     compile_engine()
     print(f"  the engine (run)        {time.perf_counter() - start:6.1f}")
     print(f"\nthe {args.top} longest compiles (inclusive seconds, function and argument types)")
-    for seconds, what in sorted(listener.times, reverse=True)[:args.top]:
-        print(f"  {seconds:6.1f}  {what[:args.width]}")
+    for seconds, what in sorted(listener.times, reverse=True)[: args.top]:
+        print(f"  {seconds:6.1f}  {what[: args.width]}")
 
 
 if __name__ == "__main__":

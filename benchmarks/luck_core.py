@@ -124,8 +124,7 @@ def _all_values(stats, P, mover, bone, n_open, marked, holder, mu, sd, coef, x, 
 
 
 @njit(cache=True)
-def replay(ev, P, N, set_aside, lo, hi, pips, mu, sd, coef, collect, X, Xrs, deal_luck,
-           draw_luck):
+def replay(ev, P, N, set_aside, lo, hi, pips, mu, sd, coef, collect, X, Xrs, deal_luck, draw_luck):
     """Walk one match's event rows. collect: write the features after each chance event
     (deal, draw) of every seat to X (rows), with (round, seat) in Xrs; returns rows.
     Otherwise add each chance event's luck to deal_luck[round, seat] / draw_luck."""
@@ -186,18 +185,19 @@ def replay(ev, P, N, set_aside, lo, hi, pips, mu, sd, coef, collect, X, Xrs, dea
                 holder = rot_owner[engine_tile] if not set_aside else -1
                 mover = holder if holder >= 0 else rnd % P
                 for k in range(P):
-                    seat_stats(rot_owner, k, ends, P, N, lo, hi, pips, engine_tile, hand,
-                               chain, stats[k])
+                    seat_stats(
+                        rot_owner, k, ends, P, N, lo, hi, pips, engine_tile, hand, chain, stats[k]
+                    )
                 if collect and rot == 0:
                     for j in range(P):
-                        seat_features(j, stats, P, mover, bone, n_open, marked, holder,
-                                      X[rows])
+                        seat_features(j, stats, P, mover, bone, n_open, marked, holder, X[rows])
                         Xrs[rows, 0] = rnd
                         Xrs[rows, 1] = j
                         rows += 1
                 if not collect:
-                    _all_values(stats, P, mover, bone, n_open, marked, holder, mu, sd,
-                                coef, x, vals)
+                    _all_values(
+                        stats, P, mover, bone, n_open, marked, holder, mu, sd, coef, x, vals
+                    )
                     if rot == 0:
                         for j in range(P):
                             deal_luck[rnd, j] += vals[j]
@@ -206,14 +206,14 @@ def replay(ev, P, N, set_aside, lo, hi, pips, mu, sd, coef, collect, X, Xrs, dea
                 for j in range(P):
                     deal_luck[rnd, j] -= acc[j] / P
             for k in range(P):  # the actual hands again
-                seat_stats(owner, k, ends, P, N, lo, hi, pips, engine_tile, hand, chain,
-                           stats[k])
+                seat_stats(owner, k, ends, P, N, lo, hi, pips, engine_tile, hand, chain, stats[k])
                 dirty[k] = 0
         if kind == Event.draw:
             for k in range(P):
                 if dirty[k]:
-                    seat_stats(owner, k, ends, P, N, lo, hi, pips, engine_tile, hand, chain,
-                               stats[k])
+                    seat_stats(
+                        owner, k, ends, P, N, lo, hi, pips, engine_tile, hand, chain, stats[k]
+                    )
                     dirty[k] = 0
             holder = owner[engine_tile] if not placed else -1
             mover = s if placed or t == engine_tile else (s + 1) % P
@@ -226,12 +226,12 @@ def replay(ev, P, N, set_aside, lo, hi, pips, mu, sd, coef, collect, X, Xrs, dea
                         continue
                     owner[u] = s
                     save[:] = stats[s]
-                    seat_stats(owner, s, ends, P, N, lo, hi, pips, engine_tile, hand, chain,
-                               stats[s])
+                    seat_stats(
+                        owner, s, ends, P, N, lo, hi, pips, engine_tile, hand, chain, stats[s]
+                    )
                     h = owner[engine_tile] if not placed else -1
                     mv = s if (placed or u == engine_tile) else (s + 1) % P
-                    _all_values(stats, P, mv, bone - 1, n_open, marked, h, mu, sd, coef, x,
-                                vals)
+                    _all_values(stats, P, mv, bone - 1, n_open, marked, h, mu, sd, coef, x, vals)
                     acc += vals
                     cnt += 1
                     if u == t:

@@ -39,8 +39,24 @@ def _replay_order(order, fixed, n, u, keys, q, out):
 
 
 @njit(cache=True)
-def rollout_luck(seed, match, rnd, order, n, rules, funcs, seats, tiles, view, ev, keys, R,
-                 deal_luck, draw_luck, actual):
+def rollout_luck(
+    seed,
+    match,
+    rnd,
+    order,
+    n,
+    rules,
+    funcs,
+    seats,
+    tiles,
+    view,
+    ev,
+    keys,
+    R,
+    deal_luck,
+    draw_luck,
+    actual,
+):
     """Play the round from order[:n] (penalties into actual[seat]) and score its deal
     (seat rotations of the hands) and every draw with rollout values (R replays).
     rules, funcs, seats, tiles: the kernels' arguments (mexsim/game/contexts.py)."""
@@ -49,8 +65,9 @@ def rollout_luck(seed, match, rnd, order, n, rules, funcs, seats, tiles, view, e
     res = np.zeros((N + 1, P, N_FIELDS), dtype=np.int64)
     status = np.zeros(N_STATUS, dtype=np.int64)
     buf = np.empty(T, dtype=np.int64)
-    n_ev = play_dealt_round(seed, match, rnd, order, n, rules, funcs, seats, tiles,
-                            Outputs(view, res, ev, status))
+    n_ev = play_dealt_round(
+        seed, match, rnd, order, n, rules, funcs, seats, tiles, Outputs(view, res, ev, status)
+    )
     for s in range(P):
         actual[s] = res[rnd, s, Field.penalty]
     draws = np.empty(n, dtype=np.int64)
@@ -69,7 +86,7 @@ def rollout_luck(seed, match, rnd, order, n, rules, funcs, seats, tiles, view, e
     for rot in range(P):
         for s in range(P):
             src = (s + rot) % P  # seat s gets the hand of seat s + rot
-            rot_order[s * H:(s + 1) * H] = order[src * H:(src + 1) * H]
+            rot_order[s * H : (s + 1) * H] = order[src * H : (src + 1) * H]
         rot_order[dealt:n] = order[dealt:n]
         for q in range(R):
             _replay_order(rot_order, dealt, n, -1, keys, q, buf)

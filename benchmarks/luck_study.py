@@ -56,9 +56,13 @@ def rotated_args(rules, idx):
     out = []
     for r in range(P):
         who = np.array([idx[(s - r) % P] for s in range(P)])
-        seats = PlayerArrays(players.func[who].copy(), players.params[who].copy(),
-                             players.n_params[who].copy(), players.n_memory[who].copy(),
-                             players.calling[who].copy())
+        seats = PlayerArrays(
+            players.func[who].copy(),
+            players.params[who].copy(),
+            players.n_params[who].copy(),
+            players.n_memory[who].copy(),
+            players.calling[who].copy(),
+        )
         out.append((numbers, funcs, seats, tiles))
     return out
 
@@ -75,8 +79,15 @@ def play_block(rules, idx, seed, deals):
             ev = np.zeros((cap, N_EVENT_FIELDS), dtype=np.int64)
             status = np.zeros(N_STATUS, dtype=np.int64)
             work = np.zeros(view.SIZE, dtype=np.int64)
-            n = kernel.play_match(_seed(seed), d * P + r, d, *rot_args[r],
-                                  Outputs(work, res, ev, status), True, Dispatch.plugin)
+            n = kernel.play_match(
+                _seed(seed),
+                d * P + r,
+                d,
+                *rot_args[r],
+                Outputs(work, res, ev, status),
+                True,
+                Dispatch.plugin,
+            )
             out.append((d, r, res, ev[:n].copy()))
     return out
 
@@ -89,8 +100,23 @@ def collect(rules, block):
     for _, _, res, ev in block:
         X = np.zeros((len(ev) * P + 100, NF))
         rs = np.zeros((len(ev) * P + 100, 2), dtype=np.int64)
-        n = replay(ev, P, rules.max_pip, rules.engine == "set_aside", ts.lo, ts.hi, ts.pips,
-                   dummy, dummy, dummy, True, X, rs, dl, dl)
+        n = replay(
+            ev,
+            P,
+            rules.max_pip,
+            rules.engine == "set_aside",
+            ts.lo,
+            ts.hi,
+            ts.pips,
+            dummy,
+            dummy,
+            dummy,
+            True,
+            X,
+            rs,
+            dl,
+            dl,
+        )
         Xs.append(X[:n])
         ys.append(res[rs[:n, 0], rs[:n, 1], Field.penalty])
     return np.concatenate(Xs), np.concatenate(ys).astype(float)
@@ -109,7 +135,7 @@ def fit(X, y, ridge=1.0, linear=False):
     sd[sd == 0] = 1.0
     Bm = basis((X - mu) / sd)
     if linear:
-        Bm[:, 1 + NF:] = 0.0
+        Bm[:, 1 + NF :] = 0.0
     A = Bm.T @ Bm + ridge * np.eye(Bm.shape[1])
     A[0, 0] -= ridge
     coef = np.linalg.solve(A, Bm.T @ y)
@@ -128,8 +154,23 @@ def luck_block(rules, block, mu, sd, coef):
     for _, _, _, ev in block:
         dl = np.zeros((rules.rounds, P))
         wl = np.zeros((rules.rounds, P))
-        replay(ev, P, rules.max_pip, rules.engine == "set_aside", ts.lo, ts.hi, ts.pips,
-               mu, sd, coef, False, X, rs, dl, wl)
+        replay(
+            ev,
+            P,
+            rules.max_pip,
+            rules.engine == "set_aside",
+            ts.lo,
+            ts.hi,
+            ts.pips,
+            mu,
+            sd,
+            coef,
+            False,
+            X,
+            rs,
+            dl,
+            wl,
+        )
         out.append((dl, wl))
     return out
 
@@ -162,9 +203,22 @@ def widths(tot, a, b):
     return indep, dup, diff.mean()
 
 
-FEATURES = ("n", "pips", "doubles", "playable", "chain", "n-chain", "pips-chainpips",
-            "marked", "min_n_others", "min_rest_others", "boneyard", "open", "turn_dist",
-            "holder")
+FEATURES = (
+    "n",
+    "pips",
+    "doubles",
+    "playable",
+    "chain",
+    "n-chain",
+    "pips-chainpips",
+    "marked",
+    "min_n_others",
+    "min_rest_others",
+    "boneyard",
+    "open",
+    "turn_dist",
+    "holder",
+)
 
 
 def study(name, rules, idx, seed, pilot, deals, ridge, variants=False):
@@ -174,11 +228,15 @@ def study(name, rules, idx, seed, pilot, deals, ridge, variants=False):
     X, y = collect(rules, play_block(rules, idx, seed + 1, pilot))
     mu, sd, coef, r2 = fit(X, y, ridge)
     *_, r2lin = fit(X, y, ridge, linear=True)
-    print(f"[{name}] pilot: {pilot} deals x {P} rotations, {len(y)} rows; R2 quadratic "
-          f"{r2:.3f}, linear {r2lin:.3f} ({time.perf_counter() - t0:.0f} s)")
+    print(
+        f"[{name}] pilot: {pilot} deals x {P} rotations, {len(y)} rows; R2 quadratic "
+        f"{r2:.3f}, linear {r2lin:.3f} ({time.perf_counter() - t0:.0f} s)"
+    )
     cor = [np.corrcoef(X[:, a], y)[0, 1] if X[:, a].std() > 0 else 0.0 for a in range(NF)]
-    print("  corr with penalty: " + ", ".join(f"{n} {c:+.2f}" for n, c in
-                                              zip(FEATURES, cor, strict=True)))
+    print(
+        "  corr with penalty: "
+        + ", ".join(f"{n} {c:+.2f}" for n, c in zip(FEATURES, cor, strict=True))
+    )
     t2 = time.perf_counter()
     tb = play_block(rules, idx, seed, deals)
     t3 = time.perf_counter()
@@ -187,8 +245,10 @@ def study(name, rules, idx, seed, pilot, deals, ridge, variants=False):
     raw, deal, draw = player_totals(rules, tb, lucks)
     adj = raw - deal - draw
     M = len(tb)
-    print(f"[{name}] test: {deals} deals x {P} rotations = {M} matches; play {t3 - t2:.1f} s, "
-          f"luck {t4 - t3:.1f} s ({1e3 * (t4 - t3) / M:.1f} ms/match)")
+    print(
+        f"[{name}] test: {deals} deals x {P} rotations = {M} matches; play {t3 - t2:.1f} s, "
+        f"luck {t4 - t3:.1f} s ({1e3 * (t4 - t3) / M:.1f} ms/match)"
+    )
     if len(set(idx)) == 1:
         # identical deterministic players replay one game per deal in every rotation, so
         # the duplicate difference is 0 by construction: check independent deals instead
@@ -196,37 +256,48 @@ def study(name, rules, idx, seed, pilot, deals, ridge, variants=False):
         for label, tot in (("raw", raw), ("adjusted", adj)):
             d = tot[:, 0, 0] - tot[:, 0, 1]
             half = Z * d.std(ddof=1) / np.sqrt(len(d))
-            print(f"  player 0 - player 1 over {len(d)} independent matches, {label}: "
-                  f"{d.mean():+.2f} +- {half:.2f}")
+            print(
+                f"  player 0 - player 1 over {len(d)} independent matches, {label}: "
+                f"{d.mean():+.2f} +- {half:.2f}"
+            )
         variants = False
     else:
-        print("  95 % interval widths of the paired difference at equal matches; ratios to the "
-              "raw duplicate-deal width; means +- half-width (duplicate)")
-        print(f"  {'pair':30s} {'indep':>6s} {'dup':>6s} {'adj-ind':>7s} {'adj-dup':>7s} "
-              f"{'a-ind/dup':>9s} {'a-dup/dup':>9s} {'raw mean':>15s} {'adjusted mean':>15s}")
+        print(
+            "  95 % interval widths of the paired difference at equal matches; ratios to the "
+            "raw duplicate-deal width; means +- half-width (duplicate)"
+        )
+        print(
+            f"  {'pair':30s} {'indep':>6s} {'dup':>6s} {'adj-ind':>7s} {'adj-dup':>7s} "
+            f"{'a-ind/dup':>9s} {'a-dup/dup':>9s} {'raw mean':>15s} {'adjusted mean':>15s}"
+        )
         for a in range(P):
             for b in range(a + 1, P):
                 wi, wd, m_raw = widths(raw, a, b)
                 ai, ad, m_adj = widths(adj, a, b)
                 pair = f"{a}:{players[a]} - {b}:{players[b]}"
-                print(f"  {pair:30s} {wi:6.2f} {wd:6.2f} {ai:7.2f} {ad:7.2f} {ai / wd:9.3f} "
-                      f"{ad / wd:9.3f} {m_raw:8.2f} +-{wd / 2:5.2f} {m_adj:8.2f} +-{ad / 2:5.2f}")
+                print(
+                    f"  {pair:30s} {wi:6.2f} {wd:6.2f} {ai:7.2f} {ad:7.2f} {ai / wd:9.3f} "
+                    f"{ad / wd:9.3f} {m_raw:8.2f} +-{wd / 2:5.2f} {m_adj:8.2f} +-{ad / 2:5.2f}"
+                )
     for i in range(P):  # luck has mean zero: a deal's rotations are one unit
         li = (deal + draw)[:, :, i].mean(axis=1)
         half = Z * li.std(ddof=1) / np.sqrt(len(li))
         print(f"  luck of player {i} per match: {li.mean():+.2f} +- {half:.2f}")
     if variants:  # smaller models: what the chain features and the products add
-        for label, cols, linear in (("quadratic without chain features", [4, 5, 6, 9], False),
-                                    ("linear", [], True)):
+        for label, cols, linear in (
+            ("quadratic without chain features", [4, 5, 6, 9], False),
+            ("linear", [], True),
+        ):
             Xv = X.copy()
             Xv[:, cols] = 0.0
             vmu, vsd, vcoef, vr2 = fit(Xv, y, ridge, linear)
-            vraw, vdeal, vdraw = player_totals(rules, tb, luck_block(rules, tb, vmu, vsd,
-                                                                      vcoef))
-            ratios = [widths(vraw - vdeal - vdraw, a, b)[1] / widths(raw, a, b)[1]
-                      for a in range(P) for b in range(a + 1, P)]
-            print(f"  {label} (R2 {vr2:.3f}): adj-dup/dup "
-                  + " ".join(f"{r:.3f}" for r in ratios))
+            vraw, vdeal, vdraw = player_totals(rules, tb, luck_block(rules, tb, vmu, vsd, vcoef))
+            ratios = [
+                widths(vraw - vdeal - vdraw, a, b)[1] / widths(raw, a, b)[1]
+                for a in range(P)
+                for b in range(a + 1, P)
+            ]
+            print(f"  {label} (R2 {vr2:.3f}): adj-dup/dup " + " ".join(f"{r:.3f}" for r in ratios))
     return mu, sd, coef
 
 
@@ -262,16 +333,57 @@ def ceiling(name, rules, idx, seed, deals, R, mu, sd, coef):
             dl = np.zeros(P)
             wl = np.zeros(P)
             actual = np.zeros(P)
-            n_ev = rollout_luck(_seed(seed), d, 0, order, len(order), *rot_args[r],
-                                work, ev, keys[0], R, dl, wl, actual)
+            n_ev = rollout_luck(
+                _seed(seed),
+                d,
+                0,
+                order,
+                len(order),
+                *rot_args[r],
+                work,
+                ev,
+                keys[0],
+                R,
+                dl,
+                wl,
+                actual,
+            )
             dl2 = np.zeros(P)
             wl2 = np.zeros(P)
-            rollout_luck(_seed(seed), d, 0, order, len(order), *rot_args[r], work,
-                         np.zeros_like(ev), keys[1], R, dl2, wl2, np.zeros(P))
+            rollout_luck(
+                _seed(seed),
+                d,
+                0,
+                order,
+                len(order),
+                *rot_args[r],
+                work,
+                np.zeros_like(ev),
+                keys[1],
+                R,
+                dl2,
+                wl2,
+                np.zeros(P),
+            )
             fdl = np.zeros((rules.rounds, P))
             fwl = np.zeros((rules.rounds, P))
-            replay(ev[:n_ev], P, rules.max_pip, rules.engine == "set_aside", ts.lo, ts.hi,
-                   ts.pips, mu, sd, coef, False, Xd, rs, fdl, fwl)
+            replay(
+                ev[:n_ev],
+                P,
+                rules.max_pip,
+                rules.engine == "set_aside",
+                ts.lo,
+                ts.hi,
+                ts.pips,
+                mu,
+                sd,
+                coef,
+                False,
+                Xd,
+                rs,
+                fdl,
+                fwl,
+            )
             for i in range(P):
                 s = (i + r) % P
                 raw[d, r, i] = actual[s]
@@ -279,11 +391,14 @@ def ceiling(name, rules, idx, seed, deals, R, mu, sd, coef):
                 roll2[d, r, i] = actual[s] - dl2[s] - wl2[s]
                 adj_fit[d, r, i] = actual[s] - fdl[0, s] - fwl[0, s]
     t1 = time.perf_counter()
-    print(f"[{name}] ceiling, round 0: {deals} deals x {P} rotations, {R} rollouts "
-          f"({t1 - t0:.0f} s)")
-    print(f"  {'pair':34s} {'indep':>7s} {'dup':>7s} {'fit-ind':>7s} {'fit-dup':>7s} "
-          f"{'roll-ind':>8s} {'roll-dup':>8s} {'fit/dup':>7s} {'roll/dup':>8s} "
-          f"{'noise removed':>13s}")
+    print(
+        f"[{name}] ceiling, round 0: {deals} deals x {P} rotations, {R} rollouts ({t1 - t0:.0f} s)"
+    )
+    print(
+        f"  {'pair':34s} {'indep':>7s} {'dup':>7s} {'fit-ind':>7s} {'fit-dup':>7s} "
+        f"{'roll-ind':>8s} {'roll-dup':>8s} {'fit/dup':>7s} {'roll/dup':>8s} "
+        f"{'noise removed':>13s}"
+    )
     for a in range(P):
         for b in range(a + 1, P):
             wi, wd, _ = widths(raw, a, b)
@@ -296,9 +411,11 @@ def ceiling(name, rules, idx, seed, deals, R, mu, sd, coef):
             v_adj = (u1.var(ddof=1) + u2.var(ddof=1)) / 2
             v_noise = (u1 - u2).var(ddof=1) / 2
             clean = np.sqrt(max(v_adj - v_noise, 0.0) / u_raw.var(ddof=1))
-            print(f"  {players[a] + ' - ' + players[b]:34s} {wi:7.2f} {wd:7.2f} {fi:7.2f} "
-                  f"{fd:7.2f} {ri:8.2f} {rd:8.2f} {fi / wd:7.3f} {ri / wd:8.3f} "
-                  f"{clean:13.3f}")
+            print(
+                f"  {players[a] + ' - ' + players[b]:34s} {wi:7.2f} {wd:7.2f} {fi:7.2f} "
+                f"{fd:7.2f} {ri:8.2f} {rd:8.2f} {fi / wd:7.3f} {ri / wd:8.3f} "
+                f"{clean:13.3f}"
+            )
 
 
 def main() -> None:

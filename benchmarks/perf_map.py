@@ -33,9 +33,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's mexsim
 
-TABLES = {"greedy": ["greedy"] * 4,
-          "default": ["longest_train", "early_doubles", "greedy", "random"],
-          "longest": ["longest_train"] * 4}
+TABLES = {
+    "greedy": ["greedy"] * 4,
+    "default": ["longest_train", "early_doubles", "greedy", "random"],
+    "longest": ["longest_train"] * 4,
+}
 
 
 def write_perf_map() -> int:
@@ -59,8 +61,9 @@ def write_perf_map() -> int:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--table", choices=sorted(TABLES), default="longest")
     parser.add_argument("--matches", type=int, default=30_000)
     args = parser.parse_args()
@@ -79,8 +82,11 @@ def main() -> None:
     cpu, start = time.process_time(), time.monotonic()
     play.play_matches_results(rules, seats, 2026, 0, args.matches)
     end, cpu = time.monotonic(), time.process_time() - cpu
-    print(f"{args.table}: {cpu / args.matches * 1e6:.1f} µs a match (CPU); "
-          f"perf report --time {start:.3f},{end:.3f}", file=sys.stderr)
+    print(
+        f"{args.table}: {cpu / args.matches * 1e6:.1f} µs a match (CPU); "
+        f"perf report --time {start:.3f},{end:.3f}",
+        file=sys.stderr,
+    )
 
 
 if __name__ == "__main__":

@@ -227,8 +227,13 @@ def play(seed, first_match, n_matches, lo, hi, pips, mask0, mask1):
 def tables() -> tuple[np.ndarray, ...]:
     """(lo, hi, pips, mask0, mask1) of the double-12 set: a number's tiles, word by word."""
     ts = tile_set(N)
-    return (ts.lo, ts.hi, ts.pips, np.ascontiguousarray(ts.number_mask[:, 0]),
-            np.ascontiguousarray(ts.number_mask[:, 1]))
+    return (
+        ts.lo,
+        ts.hi,
+        ts.pips,
+        np.ascontiguousarray(ts.number_mask[:, 0]),
+        np.ascontiguousarray(ts.number_mask[:, 1]),
+    )
 
 
 def prototype_rate(n: int, seed: int = 2026, repeats: int = 3) -> tuple[float, float]:
@@ -248,8 +253,10 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=100_000)
     args = parser.parse_args()
     rate, turns = prototype_rate(args.matches)
-    print(f"prototype: 4 x greedy, seed-001, one core: {rate:,.0f} matches/s, "
-          f"{turns:.0f} turns a match, {1e9 / rate / turns:.1f} ns a turn")
+    print(
+        f"prototype: 4 x greedy, seed-001, one core: {rate:,.0f} matches/s, "
+        f"{turns:.0f} turns a match, {1e9 / rate / turns:.1f} ns a turn"
+    )
 
 
 if __name__ == "__main__":

@@ -105,16 +105,24 @@ def _internal_error(exc: Exception) -> None:
 
         traceback.print_exception(exc, file=sys.stderr)
     what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-    _fail(f"internal error of mexsim {__version__}: {what} (not a fault of the input: "
-          f"please report it with the command; {SHOW_TRACEBACK}=1 shows where it happened)",
-          status=INTERNAL_ERROR)
+    _fail(
+        f"internal error of mexsim {__version__}: {what} (not a fault of the input: "
+        f"please report it with the command; {SHOW_TRACEBACK}=1 shows where it happened)",
+        status=INTERNAL_ERROR,
+    )
 
 
 _python_show_warning = warnings.showwarning
 
 
-def _show_warning(message: Warning | str, category: type[Warning], filename: str,
-                  lineno: int, file: Any = None, line: str | None = None) -> None:
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: Any = None,
+    line: str | None = None,
+) -> None:
     """A skipped strategy file as one line on stderr (other warnings as Python shows them)."""
     if issubclass(category, StrategyFileWarning):
         text = " ".join(str(message).split())
@@ -209,8 +217,9 @@ class _Group(TyperGroup):
         except Terminated as exc:
             import signal
 
-            _fail(f"interrupted by {signal.Signals(exc.signum).name}",
-                  status=SIGNALLED + exc.signum)
+            _fail(
+                f"interrupted by {signal.Signals(exc.signum).name}", status=SIGNALLED + exc.signum
+            )
         except ConfigError as exc:
             _fail(str(exc))
         except StrategyError as exc:  # a strategy misbehaved while playing
@@ -262,13 +271,12 @@ class TraceFormat(StrEnum):
     jsonl = "jsonl"
 
 
-ConfigArg = Annotated[
-    Path, typer.Argument(metavar="CONFIG.toml", help="Run configuration (TOML).")
-]
+ConfigArg = Annotated[Path, typer.Argument(metavar="CONFIG.toml", help="Run configuration (TOML).")]
 StrategiesOpt = Annotated[
     list[Path] | None,
-    typer.Option("--strategies", metavar="DIR",
-                 help="A further folder of strategy files (repeatable)."),
+    typer.Option(
+        "--strategies", metavar="DIR", help="A further folder of strategy files (repeatable)."
+    ),
 ]
 SeedOpt = Annotated[
     int | None,
@@ -286,11 +294,16 @@ def _drawn_seed(cfg, resume: bool):
     if resume:
         seed = interrupted_seed(cfg.out)
         if seed is not None:
-            print(f"mexsim: seed = \"random\": resuming with the interrupted run's seed {seed}",
-                  file=sys.stderr)
+            print(
+                f'mexsim: seed = "random": resuming with the interrupted run\'s seed {seed}',
+                file=sys.stderr,
+            )
             return with_overrides(cfg, seed=seed)
-    print(f"mexsim: seed = \"random\": drew seed {cfg.seed} (run.json records it; "
-          f"--seed {cfg.seed} replays the run)", file=sys.stderr)
+    print(
+        f'mexsim: seed = "random": drew seed {cfg.seed} (run.json records it; '
+        f"--seed {cfg.seed} replays the run)",
+        file=sys.stderr,
+    )
     return cfg
 
 
@@ -299,33 +312,52 @@ def run(
     config: ConfigArg,
     matches: Annotated[int | None, typer.Option(min=1, help="Override run.matches.")] = None,
     seed: SeedOpt = None,
-    out: Annotated[str | None, typer.Option(help="Override run.out (results directory).")
-                   ] = None,
-    workers: Annotated[int | None, typer.Option(
-        min=1, help="Threads playing matches (default: all cores).")] = None,
-    force: Annotated[bool, typer.Option(
-        "--force", help="Replace an existing results directory.")] = False,
-    resume: Annotated[bool, typer.Option(
-        "--resume", help="Continue this config's run that was interrupted or killed.")
+    out: Annotated[str | None, typer.Option(help="Override run.out (results directory).")] = None,
+    workers: Annotated[
+        int | None, typer.Option(min=1, help="Threads playing matches (default: all cores).")
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace an existing results directory.")
+    ] = False,
+    resume: Annotated[
+        bool,
+        typer.Option("--resume", help="Continue this config's run that was interrupted or killed."),
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
     strategies: StrategiesOpt = None,
-    until: Annotated[StopWhen, typer.Option(
-        help="matches: play them all; decided: stop once the best player is separated "
-             "from, or equivalent to, every other (at most run.matches).")
+    until: Annotated[
+        StopWhen,
+        typer.Option(
+            help="matches: play them all; decided: stop once the best player is separated "
+            "from, or equivalent to, every other (at most run.matches)."
+        ),
     ] = StopWhen.matches,
-    confidence: Annotated[float, typer.Option(
-        min=0.5, max=0.999999, help="--until decided: confidence of the verdict.")] = 0.95,
-    margin: Annotated[float, typer.Option(
-        min=0.0, max=1e6,
-        help="--until decided: points of mean total within which players count as equal.")
+    confidence: Annotated[
+        float,
+        typer.Option(min=0.5, max=0.999999, help="--until decided: confidence of the verdict."),
+    ] = 0.95,
+    margin: Annotated[
+        float,
+        typer.Option(
+            min=0.0,
+            max=1e6,
+            help="--until decided: points of mean total within which players count as equal.",
+        ),
     ] = 1.0,
-    cluster: Annotated[str | None, typer.Option(
-        help="Play on a Dask cluster: local:N or a scheduler address (tcp://host:8786); "
-             "overrides run.cluster.")] = None,
-    luck: Annotated[bool, typer.Option(
-        "--luck", help="Luck-adjusted totals beside the raw ones (docs/luck.md); "
-                       "sets analysis.luck.")] = False,
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            help="Play on a Dask cluster: local:N or a scheduler address (tcp://host:8786); "
+            "overrides run.cluster."
+        ),
+    ] = None,
+    luck: Annotated[
+        bool,
+        typer.Option(
+            "--luck",
+            help="Luck-adjusted totals beside the raw ones (docs/luck.md); sets analysis.luck.",
+        ),
+    ] = False,
 ) -> None:
     """Play the matches, write the results directory, print the comparison."""
     import os
@@ -338,10 +370,16 @@ def run(
 
         # a cold cache only (the first run): the config's strategies compile in parallel
         cfg = with_overrides(
-            load_config(config, strategy_dirs=strategies or (),
-                        before_strategies=lambda folders, players: warm_up(
-                            folders, workers, players)),
-            matches=matches, seed=seed, out=out, luck=True if luck else None)
+            load_config(
+                config,
+                strategy_dirs=strategies or (),
+                before_strategies=lambda folders, players: warm_up(folders, workers, players),
+            ),
+            matches=matches,
+            seed=seed,
+            out=out,
+            luck=True if luck else None,
+        )
     if cfg.seed_drawn:
         cfg = _drawn_seed(cfg, resume)
     if cluster or cfg.cluster:  # a local cluster's workers load while the run prepares
@@ -349,8 +387,10 @@ def run(
 
         start_workers_early(cluster or cfg.cluster)
     if cfg.requested_matches is not None:
-        print(f"duplicate deals: {cfg.requested_matches:,} matches rounded up to "
-              f"{cfg.matches:,} = {cfg.deals:,} deals x {cfg.table_size} seat rotations")
+        print(
+            f"duplicate deals: {cfg.requested_matches:,} matches rounded up to "
+            f"{cfg.matches:,} = {cfg.deals:,} deals x {cfg.table_size} seat rotations"
+        )
     if cfg.pool:
         from mexsim.tournament.config import config_schedule
 
@@ -370,8 +410,14 @@ def run(
     shown: list = []
 
     def write_summary(folder: Path, statistics) -> None:
-        analysis = analyze_statistics(statistics, names, kinds, config_sweeps(cfg.players),
-                                      np.full(len(names), np.nan), cfg.rules.rounds)
+        analysis = analyze_statistics(
+            statistics,
+            names,
+            kinds,
+            config_sweeps(cfg.players),
+            np.full(len(names), np.nan),
+            cfg.rules.rounds,
+        )
         analysis.write(folder)
         shown.append(analysis)
 
@@ -379,8 +425,7 @@ def run(
 
     def progress(n: int) -> None:
         if not bars:
-            bars.append(tqdm(total=cfg.matches, unit="match", disable=quiet,
-                             dynamic_ncols=True))
+            bars.append(tqdm(total=cfg.matches, unit="match", disable=quiet, dynamic_ncols=True))
         bars[0].update(n)
 
     def note(line: str) -> None:
@@ -389,10 +434,18 @@ def run(
     try:
         with compile_notice(quiet):  # the engine, when it was never compiled
             result = run_matches(
-                cfg, cfg.out, workers or os.cpu_count() or 1, force=force,
-                progress=progress, write_tables=write_summary, resume=resume, note=note,
-                started=started, cluster=cluster or cfg.cluster,
-                until=StopRule(confidence, margin) if until == StopWhen.decided else None)
+                cfg,
+                cfg.out,
+                workers or os.cpu_count() or 1,
+                force=force,
+                progress=progress,
+                write_tables=write_summary,
+                resume=resume,
+                note=note,
+                started=started,
+                cluster=cluster or cfg.cluster,
+                until=StopRule(confidence, margin) if until == StopWhen.decided else None,
+            )
     except Interrupted as exc:
         for bar in bars:
             bar.close()
@@ -406,28 +459,36 @@ def run(
     finally:
         for bar in bars:
             bar.close()
-    rate = (f"{result.matches_per_second:,.0f} matches/s" if result.played else
-            "all resumed")
+    rate = f"{result.matches_per_second:,.0f} matches/s" if result.played else "all resumed"
     noun = "match" if result.matches == 1 else "matches"
-    print(f"{result.matches:,} {noun} in {result.wall_seconds:.1f} s (play "
-          f"{result.play_seconds:.1f} s, summary {result.summary_seconds:.1f} s; {rate}, "
-          f"{result.workers} worker{'s' if result.workers != 1 else ''}) -> {result.directory}")
+    print(
+        f"{result.matches:,} {noun} in {result.wall_seconds:.1f} s (play "
+        f"{result.play_seconds:.1f} s, summary {result.summary_seconds:.1f} s; {rate}, "
+        f"{result.workers} worker{'s' if result.workers != 1 else ''}) -> {result.directory}"
+    )
     if cfg.pool:
         from mexsim.tournament.config import config_schedule
 
         cycle = config_schedule(cfg).cycle
-        print(f"pool: {len(cfg.players)} players at tables of {cfg.table_size}; every pair "
-              f"meets and every player sits in every seat equally often in each {cycle:,} "
-              f"matches ({result.matches / cycle:,.2f} cycles played)")
+        print(
+            f"pool: {len(cfg.players)} players at tables of {cfg.table_size}; every pair "
+            f"meets and every player sits in every seat equally often in each {cycle:,} "
+            f"matches ({result.matches / cycle:,.2f} cycles played)"
+        )
     print(shown[0].format())
 
 
 @app.command()
 def report(
-    directory: Annotated[str, typer.Argument(
-        metavar="DIR", help="A results directory: the single files (--out DIR) or the "
-                            "parts with manifest.json (--out file:///DIR); a path or "
-                            "a file:// URL.")],
+    directory: Annotated[
+        str,
+        typer.Argument(
+            metavar="DIR",
+            help="A results directory: the single files (--out DIR) or the "
+            "parts with manifest.json (--out file:///DIR); a path or "
+            "a file:// URL.",
+        ),
+    ],
 ) -> None:
     """Print the comparison of a results directory again and write its plots (PNG)."""
     from mexsim.analysis.provenance import local_folder
@@ -451,8 +512,10 @@ def report(
     try:
         written = plot_digest(folder, digest, analysis)
     except OSError as exc:
-        raise OutputError(f"{exc.filename or folder}: cannot write the plots "
-                          f"({exc.strerror or exc}); the tables above are complete") from None
+        raise OutputError(
+            f"{exc.filename or folder}: cannot write the plots "
+            f"({exc.strerror or exc}); the tables above are complete"
+        ) from None
     for path in written:
         print(f"wrote {path}")
 
@@ -461,8 +524,10 @@ def report(
 def replay(
     config: ConfigArg,
     match: Annotated[
-        int, typer.Option("--match", min=0, max=MAX_MATCHES - 1,
-                          help="Match index K to replay (0-based).")
+        int,
+        typer.Option(
+            "--match", min=0, max=MAX_MATCHES - 1, help="Match index K to replay (0-based)."
+        ),
     ],
     seed: SeedOpt = None,
     fmt: Annotated[
@@ -470,9 +535,14 @@ def replay(
         typer.Option("--format", help="text: readable account; jsonl: the trace format."),
     ] = TraceFormat.text,
     strategies: StrategiesOpt = None,
-    moves: Annotated[bool, typer.Option(
-        "--moves", help="text: after each play, the legal moves offered (* = chosen; "
-                        "'forced' when only one).")] = False,
+    moves: Annotated[
+        bool,
+        typer.Option(
+            "--moves",
+            help="text: after each play, the legal moves offered (* = chosen; "
+            "'forced' when only one).",
+        ),
+    ] = False,
 ) -> None:
     """Replay match K of a config (same seeds as `run`), printing every event."""
     check_overrides(seed=seed)
@@ -481,15 +551,18 @@ def replay(
     if cfg.seed_drawn:
         raise ConfigError(
             f'{cfg.path}: seed = "random" draws a new seed each run: replay a run\'s match '
-            'with --seed N, the "seed" of its run.json')
+            'with --seed N, the "seed" of its run.json'
+        )
     if match >= cfg.matches:
         raise ConfigError(
             f"--match {match} is out of range: {cfg.path} plays {cfg.matches} matches "
             f"(allowed: 0..{cfg.matches - 1})"
         )
     if moves and fmt is not TraceFormat.text:
-        raise ConfigError("--moves shows the legal moves in the text format only "
-                          "(drop --format jsonl, or --moves)")
+        raise ConfigError(
+            "--moves shows the legal moves in the text format only "
+            "(drop --format jsonl, or --moves)"
+        )
     from mexsim.tournament.replay import trace_match  # heavy: the numba engine
 
     with compile_notice():
@@ -509,10 +582,15 @@ def replay(
 @app.command("strategies")
 def list_strategies(
     strategies: StrategiesOpt = None,
-    new: Annotated[str | None, typer.Option(
-        "--new", metavar="NAME",
-        help="Write a commented starter strategy NAME.py into ./strategies (or the "
-             "--strategies folder) instead of listing; never overwrites.")] = None,
+    new: Annotated[
+        str | None,
+        typer.Option(
+            "--new",
+            metavar="NAME",
+            help="Write a commented starter strategy NAME.py into ./strategies (or the "
+            "--strategies folder) instead of listing; never overwrites.",
+        ),
+    ] = None,
 ) -> None:
     """List the strategies found, with their descriptions, parameters and defaults."""
     if new is not None:
@@ -522,8 +600,10 @@ def list_strategies(
             raise ConfigError("--new writes into one folder: give at most one --strategies")
         folder = strategies[0] if strategies else Path("strategies")
         path = write_starter(new, folder)
-        print(f"wrote {path}: edit it, then `mexsim check {new}"
-              f"{'' if not strategies else f' --strategies {folder}'}`")
+        print(
+            f"wrote {path}: edit it, then `mexsim check {new}"
+            f"{'' if not strategies else f' --strategies {folder}'}`"
+        )
         return
     from mexsim.strategy.registry import (  # compiles the strategies
         available_strategies,
@@ -540,10 +620,14 @@ def list_strategies(
     width = max((len(name) for name in found), default=0)
     for name in sorted(found):
         info = found[name]
-        params = ", ".join(
-            f"{k} = {v:g}" + (" ({:g}..{:g})".format(*info.bounds[k]) if k in info.bounds
-                              else "")
-            for k, v in info.params.items()) or "none"
+        params = (
+            ", ".join(
+                f"{k} = {v:g}"
+                + (" ({:g}..{:g})".format(*info.bounds[k]) if k in info.bounds else "")
+                for k, v in info.params.items()
+            )
+            or "none"
+        )
         print(f"{name:<{width}}  {info.description}")
         print(f"{'':<{width}}  params: {params}")
         print(f"{'':<{width}}  file:   {_shown_path(info.path)}")
@@ -557,11 +641,14 @@ def _shown_path(path: str) -> str:
 
 @app.command()
 def check(
-    strategy: Annotated[str, typer.Argument(
-        metavar="STRATEGY", help="A strategy name, or the path of a strategy .py file.")],
+    strategy: Annotated[
+        str,
+        typer.Argument(
+            metavar="STRATEGY", help="A strategy name, or the path of a strategy .py file."
+        ),
+    ],
     strategies: StrategiesOpt = None,
-    examples: Annotated[int, typer.Option(
-        min=1, help="Drawn games (rounds) to check it on.")] = 50,
+    examples: Annotated[int, typer.Option(min=1, help="Drawn games (rounds) to check it on.")] = 50,
     seed: Annotated[int, typer.Option(min=0, help="Seed of the drawing (hypothesis).")] = 0,
 ) -> None:
     """Check a strategy against the contract: legal, in bounds, deterministic, timed.

@@ -57,9 +57,7 @@ def need_str(where: str, key: str, value: Any) -> str:
 def need_choice(where: str, key: str, value: Any, choices: tuple[str, ...]) -> str:
     if value not in choices:
         allowed = ", ".join(f'"{c}"' for c in choices)
-        raise ConfigError(
-            f"{where}: '{key}' = {show(value)} is not allowed (allowed: {allowed})"
-        )
+        raise ConfigError(f"{where}: '{key}' = {show(value)} is not allowed (allowed: {allowed})")
     return value
 
 

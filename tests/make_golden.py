@@ -40,9 +40,14 @@ def golden_text(config_path: str, match: int) -> str:
 def reference_text(config_path: str, match: int) -> str:
     """The reference engine's trace of the same match, as JSONL."""
     config = load_config(config_path)
-    record = play_match(config.rules, config.seed, match, match_policies(config, match),
-                        header=match_header(config, match),
-                        deal_no=config_schedule(config).deal_of(match))
+    record = play_match(
+        config.rules,
+        config.seed,
+        match,
+        match_policies(config, match),
+        header=match_header(config, match),
+        deal_no=config_schedule(config).deal_of(match),
+    )
     return "".join(json.dumps(e, separators=(",", ":")) + "\n" for e in record.events)
 
 
@@ -63,8 +68,10 @@ def main() -> int:
         text = golden_text(config_path, match)
         problem = disagreement(config_path, match, text)
         if problem is not None:
-            print(f"make golden: {stem} ({config_path}, match {match}): {problem}; "
-                  "nothing written", file=sys.stderr)
+            print(
+                f"make golden: {stem} ({config_path}, match {match}): {problem}; nothing written",
+                file=sys.stderr,
+            )
             return 1
         texts[stem] = text
     for stem, text in texts.items():

@@ -26,8 +26,14 @@ def policies(draw: st.DrawFn) -> Policy:
     values = []
     for key, default in info.params.items():
         lowest, highest = info.bounds.get(key, UNBOUNDED)
-        values.append(draw(st.one_of(st.sampled_from([default, lowest, highest]),
-                                     st.floats(lowest, highest, allow_nan=False))))
+        values.append(
+            draw(
+                st.one_of(
+                    st.sampled_from([default, lowest, highest]),
+                    st.floats(lowest, highest, allow_nan=False),
+                )
+            )
+        )
     return Policy(info, tuple(values))
 
 
@@ -36,9 +42,11 @@ def rules_and_seats(draw: st.DrawFn, max_players: int = 10) -> tuple[Rules, list
     """Any valid rule options (all presets, overrides, other sets) and a strategy per seat."""
     players = draw(st.integers(2, max_players))
     options: dict = {"preset": draw(st.sampled_from(["seed-001", "seed-000", "standard"]))}
-    for key, values in (("first_turn", ["single", "train"]),
-                        ("engine", ["holder", "set_aside"]),
-                        ("draw_to_start", [False, True])):
+    for key, values in (
+        ("first_turn", ["single", "train"]),
+        ("engine", ["holder", "set_aside"]),
+        ("draw_to_start", [False, True]),
+    ):
         if draw(st.booleans()):
             options[key] = draw(st.sampled_from(values))
     if draw(st.booleans()):

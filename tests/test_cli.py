@@ -18,12 +18,21 @@ from mexsim.tournament.config import Config
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAVY = ("numba", "numpy", "pandas", "pyarrow", "mexsim.tournament.replay", "mexsim.game.kernel")
-GOOD = '[run]\nmatches = 5\nseed = 11\n[[players]]\nstrategy = "greedy"\n' \
-       '[[players]]\nstrategy = "random"\n'
+GOOD = (
+    '[run]\nmatches = 5\nseed = 11\n[[players]]\nstrategy = "greedy"\n'
+    '[[players]]\nstrategy = "random"\n'
+)
 EVENTS: list[dict[str, Any]] = [
-    {"event": "match", "match": 3, "seed": 99,
-     "players": [{"seat": 0, "player": "greedy", "strategy": "greedy"},
-                 {"seat": 1, "player": "random", "strategy": "random"}], "rules": {}},
+    {
+        "event": "match",
+        "match": 3,
+        "seed": 99,
+        "players": [
+            {"seat": 0, "player": "greedy", "strategy": "greedy"},
+            {"seat": 1, "player": "random", "strategy": "random"},
+        ],
+        "rules": {},
+    },
     {"event": "match_end", "totals": [10, 20]},
 ]
 
@@ -70,8 +79,11 @@ def assert_usage_error(result: Any, *parts: str) -> None:
     ("config", "args", "parts"),
     [
         ("[run]\nmatchs = 1\n", [], ["cfg.toml [run]", "'matchs'", "did you mean 'matches'?"]),
-        (GOOD.replace('"random"', '"randon"'), [],
-         ["'randon'", "greedy, longest_train, mexican_first, random"]),
+        (
+            GOOD.replace('"random"', '"randon"'),
+            [],
+            ["'randon'", "greedy, longest_train, mexican_first, random"],
+        ),
         ("[run\n", [], ["TOML syntax error", "line 1"]),
         (GOOD, ["--match", "-1"], ["--match", "0"]),
         (GOOD, ["--match", "5"], ["--match 5", "allowed: 0..4"]),
@@ -80,8 +92,17 @@ def assert_usage_error(result: Any, *parts: str) -> None:
         (GOOD, ["--match", "zero"], ["--match"]),
         (GOOD, ["--match", "0", "--sed", "1"], ["--sed"]),
     ],
-    ids=["unknown-key", "unknown-strategy", "toml-syntax", "negative-match", "match-range",
-         "bad-format", "negative-seed", "match-not-int", "unknown-option"],
+    ids=[
+        "unknown-key",
+        "unknown-strategy",
+        "toml-syntax",
+        "negative-match",
+        "match-range",
+        "bad-format",
+        "negative-seed",
+        "match-not-int",
+        "unknown-option",
+    ],
 )
 def test_usage_and_config_errors(
     tmp_path: Path, config: str, args: list[str], parts: list[str]
@@ -93,14 +114,21 @@ def test_usage_and_config_errors(
     assert_usage_error(result, *parts)
 
 
-@pytest.mark.parametrize(("config", "args", "parts"), [
-    ('[analysis]\nluck = "yes"\n' + GOOD.split("[[players]]", 1)[0], [],
-     ["[analysis]", "'luck'"]),
-    (GOOD, ["--matches", "0"], ["--matches"]),
-    (GOOD, ["--out", ""], ["--out"]),
-])
-def test_run_refuses_before_compiling(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                      config: str, args: list[str], parts: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("config", "args", "parts"),
+    [
+        (
+            '[analysis]\nluck = "yes"\n' + GOOD.split("[[players]]", 1)[0],
+            [],
+            ["[analysis]", "'luck'"],
+        ),
+        (GOOD, ["--matches", "0"], ["--matches"]),
+        (GOOD, ["--out", ""], ["--out"]),
+    ],
+)
+def test_run_refuses_before_compiling(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, config: str, args: list[str], parts: list[str]
+) -> None:
     """On a cold cache `run` compiles the strategies first (minutes): a mistake that
     needs none of them is said at once."""
     import mexsim.run.warmup
@@ -144,7 +172,7 @@ def test_replay_jsonl(tmp_path: Path, fake_replay: list[tuple[Config, int]]) -> 
     lines = result.stdout.splitlines()
     assert [json.loads(line) for line in lines] == EVENTS
     assert lines[1] == '{"event":"match_end","totals":[10,20]}'  # compact separators
-    (config, match), = fake_replay
+    ((config, match),) = fake_replay
     assert (match, config.seed, config.matches, config.path) == (3, 11, 5, str(path))
 
 
@@ -188,8 +216,12 @@ print(json.dumps({{"code": code, "heavy": [m for m in {HEAVY!r} if m in sys.modu
 
 def test_help_imports_nothing_heavy() -> None:
     proc = subprocess.run(
-        [sys.executable, "-c", HELP_PROBE], cwd=ROOT, capture_output=True, text=True,
-        timeout=60, check=False,
+        [sys.executable, "-c", HELP_PROBE],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout.strip().splitlines()[-1])
@@ -208,16 +240,25 @@ app(sys.argv[1:])
 def test_the_command_leaves_the_collector_nothing_at_exit(tmp_path: Path) -> None:
     """gc.freeze() at exit: a process with the kernels loaded ended 1-2 s later without."""
     proc = subprocess.run(
-        [sys.executable, "-c", EXIT_PROBE, "run", str(tmp_path / "missing.toml")], cwd=ROOT,
-        capture_output=True, text=True, timeout=60, check=False)
+        [sys.executable, "-c", EXIT_PROBE, "run", str(tmp_path / "missing.toml")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert proc.returncode == 2, proc.stderr
     assert proc.stdout.splitlines() == ["frozen True"]
 
 
 def test_python_dash_m_help() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "mexsim", "replay", "--help"], cwd=ROOT, capture_output=True,
-        text=True, timeout=60, check=False,
+        [sys.executable, "-m", "mexsim", "replay", "--help"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr
     for option in ("--match", "--seed", "--format"):
@@ -228,6 +269,7 @@ def test_python_dash_m_help() -> None:
 def test_ctrl_c_before_play_is_one_line_and_exit_130(tmp_path: Path, monkeypatch, command):
     """Ctrl-C while the config loads or the strategies compile (before the runner's own
     handlers): 'interrupted', exit 130, no traceback."""
+
     def interrupted(*args: Any, **kwargs: Any) -> None:
         raise KeyboardInterrupt
 
@@ -241,7 +283,8 @@ def test_ctrl_c_before_play_is_one_line_and_exit_130(tmp_path: Path, monkeypatch
 
 @pytest.mark.parametrize("show", [False, True])
 def test_an_internal_error_is_one_line_with_its_own_status(
-        monkeypatch: pytest.MonkeyPatch, show: bool) -> None:
+    monkeypatch: pytest.MonkeyPatch, show: bool
+) -> None:
     """A fault of mexsim's own (here the strategy list failing as no input could make
     it) is one line naming it, exit status 70; the traceback only when asked for."""
     from mexsim.strategy import registry
@@ -269,12 +312,20 @@ def test_a_run_on_threads_does_not_load_dask(tmp_path: Path) -> None:
     """Dask is for --cluster: a run on threads imported it all the same (through the
     cluster module's signal helpers), ~0.3 s of every run's start."""
     config = write(tmp_path, GOOD.replace("[run]\n", f'[run]\nout = "{tmp_path / "out"}"\n'))
-    code = ("import sys\nfrom typer.testing import CliRunner\nfrom mexsim.cli import app\n"
-            f"result = CliRunner().invoke(app, ['run', {str(config)!r}, '--quiet', "
-            "'--workers', '2'])\n"
-            "print(result.exit_code, 'distributed' in sys.modules, 'dask' in sys.modules)")
-    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=600, env=os.environ | {"PYTHONPATH": str(ROOT)})
+    code = (
+        "import sys\nfrom typer.testing import CliRunner\nfrom mexsim.cli import app\n"
+        f"result = CliRunner().invoke(app, ['run', {str(config)!r}, '--quiet', "
+        "'--workers', '2'])\n"
+        "print(result.exit_code, 'distributed' in sys.modules, 'dask' in sys.modules)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=os.environ | {"PYTHONPATH": str(ROOT)},
+    )
     assert done.stdout.split() == ["0", "False", "False"], done.stdout + done.stderr
     assert (tmp_path / "out" / "matches.parquet").exists()
 
@@ -286,8 +337,7 @@ def test_a_match_index_beyond_int64_is_a_usage_error(tmp_path: Path):
     assert_usage_error(runner.invoke(app, ["replay", str(huge), "--match", "0"]), "matches")
     path = write(tmp_path, GOOD)
     assert_usage_error(runner.invoke(app, ["replay", str(path), "--match", str(2**63)]))
-    assert_usage_error(runner.invoke(app, ["run", str(path), "--matches", str(2**63)]),
-                       "--matches")
+    assert_usage_error(runner.invoke(app, ["run", str(path), "--matches", str(2**63)]), "--matches")
 
 
 @pytest.mark.parametrize("args", [["--help"], ["replay", "{cfg}", "--match", "1"]])
@@ -298,10 +348,14 @@ def test_a_full_standard_output_is_an_output_error(tmp_path: Path, args: list[st
         pytest.skip("no /dev/full here")
     path = write(tmp_path, GOOD)
     with open("/dev/full", "w") as full:
-        done = subprocess.run([sys.executable, "-m", "mexsim",
-                               *[a.format(cfg=path) for a in args]],
-                              stdout=full, stderr=subprocess.PIPE, text=True, timeout=600,
-                              check=False)
+        done = subprocess.run(
+            [sys.executable, "-m", "mexsim", *[a.format(cfg=path) for a in args]],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=600,
+            check=False,
+        )
     assert done.returncode == 4, done.stderr
     errors = [line for line in done.stderr.splitlines() if "compiling" not in line]
     assert errors == ["mexsim: error: standard output: cannot write (No space left on device)"]

@@ -14,7 +14,7 @@ import pytest
 
 from tests.tournament.runs import config_text, finish, mexsim, wait_until, write_config
 
-STRATEGY = '''\
+STRATEGY = """\
 exec("import os, pathlib, time\\n"
      "pathlib.Path({marks!r}, str(os.getpid())).touch()\\n"
      "time.sleep(60)\\n")
@@ -28,12 +28,11 @@ DESCRIPTION = "sleeps inside exec as it loads, until a Ctrl-C"
 @strategy
 def decide(view, params):
     return 0
-'''
+"""
 
 
 @pytest.mark.parametrize("command", ["run", "strategies"])
-def test_ctrl_c_inside_a_string_exec_ends_with_status_130(tmp_path: Path,
-                                                          command: str) -> None:
+def test_ctrl_c_inside_a_string_exec_ends_with_status_130(tmp_path: Path, command: str) -> None:
     marks = tmp_path / "loading"
     marks.mkdir()
     mine = tmp_path / "mine"
@@ -41,11 +40,15 @@ def test_ctrl_c_inside_a_string_exec_ends_with_status_130(tmp_path: Path,
     (mine / "slow_to_load.py").write_text(STRATEGY.format(marks=str(marks)))
     players = '[[players]]\nstrategy = "slow_to_load"\n[[players]]\nstrategy = "greedy"\n'
     cfg = write_config(tmp_path, config_text(tmp_path / "r", matches=8, players=players))
-    args = (["run", cfg, "--strategies", mine, "--workers", "1", "--quiet"]
-            if command == "run" else ["strategies", "--strategies", mine])
+    args = (
+        ["run", cfg, "--strategies", mine, "--workers", "1", "--quiet"]
+        if command == "run"
+        else ["strategies", "--strategies", mine]
+    )
     proc = mexsim(*args)
-    wait_until(proc, lambda: (marks / str(proc.pid)).exists(),
-               "the command never loaded the strategy file")
+    wait_until(
+        proc, lambda: (marks / str(proc.pid)).exists(), "the command never loaded the strategy file"
+    )
     proc.send_signal(signal.SIGINT)
     code, _, err = finish(proc, 60)
     assert code == 130, err
@@ -65,10 +68,14 @@ def test_sigterm_while_check_compiles_is_one_line(tmp_path):
     (folder / "slow.py").write_text(
         "import time\nfrom mexsim.strategy.api import strategy\n"
         "NAME = 'slow'\nDESCRIPTION = 'sleeps as it loads'\ntime.sleep(60)\n\n"
-        "@strategy\ndef decide(view, params):\n    return 0\n")
-    proc = subprocess.Popen([sys.executable, "-m", "mexsim", "check", "slow",
-                             "--strategies", str(folder)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        "@strategy\ndef decide(view, params):\n    return 0\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mexsim", "check", "slow", "--strategies", str(folder)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     time.sleep(4)
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=120)

@@ -10,8 +10,9 @@ from mexsim.game.rules import resolve_rules
 from mexsim.validate import need_bool, need_choice, need_int, need_str, show
 
 
-@pytest.mark.parametrize(("value", "text"), [(True, "true"), (False, "false"), ("x", "'x'"),
-                                             (1.5, "1.5"), ([1], "[1]")])
+@pytest.mark.parametrize(
+    ("value", "text"), [(True, "true"), (False, "false"), ("x", "'x'"), (1.5, "1.5"), ([1], "[1]")]
+)
 def test_show_spells_values_as_toml(value, text):
     assert show(value) == text
 
@@ -26,16 +27,26 @@ def test_good_values_pass_through():
 @pytest.mark.parametrize(
     ("check", "message"),
     [
-        (lambda: need_int("f [run]", "matches", True, 1, None),
-         "f [run]: 'matches' must be an integer, got true (allowed: >= 1)"),
-        (lambda: need_int("f [rules]", "max_pip", 16, 6, 15),
-         "f [rules]: 'max_pip' = 16 is out of range (allowed: 6..15)"),
-        (lambda: need_bool("f [seating]", "rotate", "yes"),
-         "f [seating]: 'rotate' must be true or false, got 'yes'"),
-        (lambda: need_str("command line", "--out", " "),
-         "command line: '--out' must be a non-empty string, got ' '"),
-        (lambda: need_choice("f [rules]", "engine", True, ("holder", "set_aside")),
-         "f [rules]: 'engine' = true is not allowed (allowed: \"holder\", \"set_aside\")"),
+        (
+            lambda: need_int("f [run]", "matches", True, 1, None),
+            "f [run]: 'matches' must be an integer, got true (allowed: >= 1)",
+        ),
+        (
+            lambda: need_int("f [rules]", "max_pip", 16, 6, 15),
+            "f [rules]: 'max_pip' = 16 is out of range (allowed: 6..15)",
+        ),
+        (
+            lambda: need_bool("f [seating]", "rotate", "yes"),
+            "f [seating]: 'rotate' must be true or false, got 'yes'",
+        ),
+        (
+            lambda: need_str("command line", "--out", " "),
+            "command line: '--out' must be a non-empty string, got ' '",
+        ),
+        (
+            lambda: need_choice("f [rules]", "engine", True, ("holder", "set_aside")),
+            'f [rules]: \'engine\' = true is not allowed (allowed: "holder", "set_aside")',
+        ),
     ],
 )
 def test_messages(check, message):
@@ -49,8 +60,10 @@ def test_messages(check, message):
     [
         # the rules used to say "got True" and leave out the allowed range
         ({"max_pip": True}, "'max_pip' must be an integer, got true (allowed: 6..15)"),
-        ({"double_blank_points": 2.5},
-         "'double_blank_points' must be an integer, got 2.5 (allowed: 0..1000)"),
+        (
+            {"double_blank_points": 2.5},
+            "'double_blank_points' must be an integer, got 2.5 (allowed: 0..1000)",
+        ),
         ({"draw_to_start": 1}, "'draw_to_start' must be true or false, got 1"),
     ],
 )

@@ -18,27 +18,32 @@ from mexsim.run import compile_jobs, warmup
 from mexsim.strategy.origin import BUILTIN_FOLDER
 
 
-def fake_compilers(monkeypatch, log: Path, seconds: float, dies_on: str = "",
-                   slow_on: str = "") -> None:
+def fake_compilers(
+    monkeypatch, log: Path, seconds: float, dies_on: str = "", slow_on: str = ""
+) -> None:
     """Compiler processes that log each job's start and end instead of compiling (and
     die without answering when given the job ``dies_on``, take 2 s on ``slow_on``)."""
     monkeypatch.setattr(warmup, "engine_is_cold", lambda: True)
-    code = (f"import os, sys, time, pathlib; p = pathlib.Path({str(log)!r})\n"
-            "import json\n"
-            "for line in sys.stdin:\n"
-            "    name = pathlib.Path(json.loads(line)).name\n"
-            "    p.open('a').write(f'start {name} {time.monotonic()} {os.getpid()}\\n')\n"
-            f"    if name == {dies_on!r}: os._exit(1)\n"
-            f"    time.sleep(2.0 if name == {slow_on!r} else {seconds})\n"
-            "    p.open('a').write(f'end {name} {time.monotonic()} {os.getpid()}\\n')\n"
-            "    print(line.strip(), flush=True)\n")
+    code = (
+        f"import os, sys, time, pathlib; p = pathlib.Path({str(log)!r})\n"
+        "import json\n"
+        "for line in sys.stdin:\n"
+        "    name = pathlib.Path(json.loads(line)).name\n"
+        "    p.open('a').write(f'start {name} {time.monotonic()} {os.getpid()}\\n')\n"
+        f"    if name == {dies_on!r}: os._exit(1)\n"
+        f"    time.sleep(2.0 if name == {slow_on!r} else {seconds})\n"
+        "    p.open('a').write(f'end {name} {time.monotonic()} {os.getpid()}\\n')\n"
+        "    print(line.strip(), flush=True)\n"
+    )
     monkeypatch.setattr(warmup, "server_command", lambda: [sys.executable, "-c", code])
 
 
 def events(log: Path) -> list[tuple[float, str, str, int]]:
     """(time, start or end, job, process), in time order."""
-    return sorted((float(t), kind, name, int(pid)) for kind, name, t, pid in
-                  (line.split() for line in log.read_text().splitlines()))
+    return sorted(
+        (float(t), kind, name, int(pid))
+        for kind, name, t, pid in (line.split() for line in log.read_text().splitlines())
+    )
 
 
 BUILTIN_PLANNING = (compile_jobs.PLANNER, compile_jobs.SPARSE_PLANNER)
@@ -62,16 +67,20 @@ def test_jobs_are_the_planner_and_engine_then_strategy_files_largest_first(tmp_p
     assert builtin["longest_train.py"] == BUILTIN_PLANNING and builtin["greedy.py"] == ()
 
 
-@pytest.mark.parametrize("weight", [0, 0.0, [0.0], None, "0.5", {"x": 1}, True, -1.0,
-                                    float("nan"), float("inf")])
+@pytest.mark.parametrize(
+    "weight", [0, 0.0, [0.0], None, "0.5", {"x": 1}, True, -1.0, float("nan"), float("inf")]
+)
 def test_the_built_ins_at_pip_weight_0_compile_no_weighted_form(weight):
     """longest_train at its default plans with the counting form alone: the weighted
     form (a quarter of a cold start's compiling) is no job. What is no weight to plan
     with is the config check's to refuse, not the warm-up's to compile for; nor does a
     pip_weight of another strategy ask for it."""
-    players = [{"strategy": "longest_train", "params": {"pip_weight": weight}},
-               {"strategy": "greedy"}, {"strategy": "random", "params": 3},
-               {"strategy": "mine", "params": {"pip_weight": 0.5}}]
+    players = [
+        {"strategy": "longest_train", "params": {"pip_weight": weight}},
+        {"strategy": "greedy"},
+        {"strategy": "random", "params": 3},
+        {"strategy": "mine", "params": {"pip_weight": 0.5}},
+    ]
     jobs = dict(compile_jobs.warm_up_jobs(players=players))
     assert list(jobs)[:3] == [*BUILTIN_PLANNING, compile_jobs.ENGINE]
     assert compile_jobs.WEIGHTED_PLANNER not in jobs
@@ -94,13 +103,15 @@ def test_a_pip_weight_adds_the_weighted_jobs(weight):
     players = [{"strategy": "longest_train", "params": {"pip_weight": weight}}]
     jobs = compile_jobs.warm_up_jobs(players=players)
     assert jobs[0] == (compile_jobs.WEIGHTED_PLANNER, ())  # the longest first
-    assert jobs[-1] == (compile_jobs.WEIGHTED_LONGEST_TRAIN,
-                        (compile_jobs.WEIGHTED_PLANNER,
-                         str(BUILTIN_FOLDER / "longest_train.py")))
+    assert jobs[-1] == (
+        compile_jobs.WEIGHTED_LONGEST_TRAIN,
+        (compile_jobs.WEIGHTED_PLANNER, str(BUILTIN_FOLDER / "longest_train.py")),
+    )
 
 
 def test_every_job_runs_once_at_most_cores_at_once_after_what_it_waits_for(
-        tmp_path: Path, monkeypatch):
+    tmp_path: Path, monkeypatch
+):
     log = tmp_path / "log"
     fake_compilers(monkeypatch, log, 0.2)
     jobs = compile_jobs.warm_up_jobs()
@@ -114,14 +125,12 @@ def test_every_job_runs_once_at_most_cores_at_once_after_what_it_waits_for(
         peak = max(peak, running)
     assert peak == 2
     when = {(kind, name): t for t, kind, name, _ in seen}
-    assert when["start", "longest_train.py"] >= max(when["end", job]
-                                                    for job in BUILTIN_PLANNING)
+    assert when["start", "longest_train.py"] >= max(when["end", job] for job in BUILTIN_PLANNING)
     # two processes took every job: numba starts, and compiles its helpers, twice
     assert len({pid for _, _, _, pid in seen}) == 2
 
 
-def test_a_compiler_that_dies_with_its_job_is_replaced_for_the_others(tmp_path: Path,
-                                                                       monkeypatch):
+def test_a_compiler_that_dies_with_its_job_is_replaced_for_the_others(tmp_path: Path, monkeypatch):
     log = tmp_path / "log"
     fake_compilers(monkeypatch, log, 0.05, dies_on=compile_jobs.ENGINE)
     jobs = compile_jobs.warm_up_jobs()
@@ -132,8 +141,7 @@ def test_a_compiler_that_dies_with_its_job_is_replaced_for_the_others(tmp_path: 
     assert len({pid for _, _, _, pid in seen}) == 3
 
 
-def test_the_compiler_answers_each_job_whatever_the_strategy_prints_or_raises(
-        tmp_path: Path):
+def test_the_compiler_answers_each_job_whatever_the_strategy_prints_or_raises(tmp_path: Path):
     """The protocol with a real compiler process: a strategy file that prints, raises
     or exits still gets its one answer, in order, and the process takes the next job."""
     (tmp_path / "talks.py").write_text("print('engine')\nprint('x' * 10000)\n")
@@ -147,9 +155,14 @@ def test_the_compiler_answers_each_job_whatever_the_strategy_prints_or_raises(
 def serve(jobs: list[str]) -> list[str]:
     """The answer lines of a real compiler process given these jobs."""
     lines = "".join(warmup.encode_job(job) + "\n" for job in jobs)
-    compiler = subprocess.run(warmup.server_command(), input=lines,
-                              capture_output=True, text=True, timeout=300,
-                              env=os.environ | {"PYTHONPATH": os.pathsep.join(sys.path)})
+    compiler = subprocess.run(
+        warmup.server_command(),
+        input=lines,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=os.environ | {"PYTHONPATH": os.pathsep.join(sys.path)},
+    )
     assert compiler.returncode == 0, compiler.stderr
     return compiler.stdout.splitlines()
 
@@ -173,8 +186,11 @@ def test_a_job_is_one_line_whatever_the_file_s_name(tmp_path: Path, monkeypatch)
     for name in names:
         (folder / name).write_text(IMPORTED.format(log=str(log)))
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(sys.path))
-    jobs = [(job, after) for job, after in compile_jobs.warm_up_jobs([folder])
-            if Path(job).parent == folder]
+    jobs = [
+        (job, after)
+        for job, after in compile_jobs.warm_up_jobs([folder])
+        if Path(job).parent == folder
+    ]
     assert sorted(Path(job).name for job, _ in jobs) == sorted(names)
     with warmup._Compilers(2) as pool:
         pool.run(jobs)
@@ -186,9 +202,11 @@ def test_a_strategy_file_that_reads_stdin_takes_no_job(tmp_path: Path):
     the next jobs' lines (or, given its job alone, waited for ever for the next)."""
     log = tmp_path / "log"
     reads = tmp_path / "reads.py"
-    reads.write_text("import sys, threading\n"
-                     "threading.Thread(target=sys.stdin.read, daemon=True).start()\n"
-                     f"assert sys.stdin.readline() == ''\n{IMPORTED.format(log=str(log))}")
+    reads.write_text(
+        "import sys, threading\n"
+        "threading.Thread(target=sys.stdin.read, daemon=True).start()\n"
+        f"assert sys.stdin.readline() == ''\n{IMPORTED.format(log=str(log))}"
+    )
     after = tmp_path / "after.py"
     after.write_text(IMPORTED.format(log=str(log)))
     jobs = [str(reads), str(after), str(reads)]
@@ -202,8 +220,11 @@ def test_a_name_that_is_no_file_is_left_to_the_command(tmp_path: Path):
     (tmp_path / "broken.py").symlink_to(tmp_path / "gone.py")
     (tmp_path / "folder.py").mkdir()
     (tmp_path / "linked.py").symlink_to(BUILTIN_FOLDER / "greedy.py")
-    jobs = [Path(job).name for job, _ in compile_jobs.warm_up_jobs([tmp_path])
-            if Path(job).parent == tmp_path]
+    jobs = [
+        Path(job).name
+        for job, _ in compile_jobs.warm_up_jobs([tmp_path])
+        if Path(job).parent == tmp_path
+    ]
     assert jobs == ["linked.py"]
 
 
@@ -229,10 +250,12 @@ def test_a_job_that_takes_long_is_named_in_the_notice(tmp_path: Path, monkeypatc
     assert all(line.startswith(f"mexsim: compiling {warmup.STEP} (") for line in lines[2:])
 
 
-@pytest.mark.parametrize(("usable", "asked", "started"), [(2, 8, 2), (1, None, 0),
-                                                         (1, 2, 0), (2, 1, 0)])
-def test_no_more_compilers_than_usable_cores(tmp_path: Path, monkeypatch, usable: int,
-                                             asked: int | None, started: int):
+@pytest.mark.parametrize(
+    ("usable", "asked", "started"), [(2, 8, 2), (1, None, 0), (1, 2, 0), (2, 1, 0)]
+)
+def test_no_more_compilers_than_usable_cores(
+    tmp_path: Path, monkeypatch, usable: int, asked: int | None, started: int
+):
     """`--workers 8` on two cores, or two cores counted with one usable (taskset, a
     container's CPU set): as many compiler processes as cores there are to run them."""
     log = tmp_path / "log"
@@ -283,8 +306,7 @@ class Terminated(Exception):
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
-def test_sigterm_stops_the_compilers_before_the_command(tmp_path: Path, monkeypatch,
-                                                         signum: int):
+def test_sigterm_stops_the_compilers_before_the_command(tmp_path: Path, monkeypatch, signum: int):
     """SIGTERM (or SIGHUP) during the warm-up: the compilers are stopped, then the
     signal does what the command would have done with it (by default, end it: it
     ended the command at once and left the compilers running their jobs)."""
@@ -318,15 +340,16 @@ def test_the_planner_jobs_compile_what_longest_train_calls(job):
     from mexsim.planner.sparse import sparse_chain, sparse_count_chain
     from mexsim.strategy.registry import load_strategy_file
 
-    paths = {compile_jobs.PLANNER: (dense_chain,),
-             compile_jobs.SPARSE_PLANNER: (sparse_count_chain,),
-             compile_jobs.WEIGHTED_PLANNER: (weighted_dense_chain, sparse_chain)}[job]
+    paths = {
+        compile_jobs.PLANNER: (dense_chain,),
+        compile_jobs.SPARSE_PLANNER: (sparse_count_chain,),
+        compile_jobs.WEIGHTED_PLANNER: (weighted_dense_chain, sparse_chain),
+    }[job]
     info = load_strategy_file(BUILTIN_FOLDER / "longest_train.py")  # cached, or compiled
     info.decide_with((0.5,))
 
     def signatures() -> set:
-        return {(path, key[0]) for path in paths
-                for key in path._cache._cache_file._load_index()}
+        return {(path, key[0]) for path in paths for key in path._cache._cache_file._load_index()}
 
     before = signatures()  # longest_train's, and those other tests compiled directly
     compile_jobs.compile_planner(job)

@@ -147,8 +147,9 @@ class RunAccumulator:
         self._held_totals = np.empty((0, players))
         self._held_deals = np.empty(0, dtype=np.int64)
 
-    def add(self, totals: np.ndarray, deals: np.ndarray,
-            adjusted: np.ndarray | None = None) -> None:
+    def add(
+        self, totals: np.ndarray, deals: np.ndarray, adjusted: np.ndarray | None = None
+    ) -> None:
         """A block of matches in match order: totals[match, player] (NaN: sat out) and
         each match's deal. The block's last deal waits for the next block. ``adjusted``:
         the luck-adjusted totals, required when the accumulator was made with ``luck``."""
@@ -227,11 +228,10 @@ class RunAccumulator:
         centred = np.where(present, units - row_mean[:, None], 0.0)
         s.q += centred.sum(axis=0)
         s.info += np.diag(m.sum(axis=0)) - (m / k[:, None]).T @ m
-        s.centred_squares += float((centred ** 2).sum())
+        s.centred_squares += float((centred**2).sum())
         s.block_df += float((k - 1).sum())
 
-    def _fold_head_to_head(self, totals: np.ndarray, deals: np.ndarray,
-                           starts: np.ndarray) -> None:
+    def _fold_head_to_head(self, totals: np.ndarray, deals: np.ndarray, starts: np.ndarray) -> None:
         """Per pair, over matches: ahead / tied / met by jackknife group; per deal, the
         pair's share of the deal's shared matches (for duplicate deals' intervals)."""
         s = self.stats

@@ -47,9 +47,9 @@ def adjusted_effects(units: np.ndarray | RunStatistics) -> tuple[np.ndarray, np.
     return beta, sigma2 * info_pinv, df
 
 
-def adjusted_differences(units: np.ndarray | RunStatistics, columns: np.ndarray,
-                         reference: int
-                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def adjusted_differences(
+    units: np.ndarray | RunStatistics, columns: np.ndarray, reference: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """beta[c] - beta[reference] for each c of ``columns``, with its t interval and the
     two-sided p-value (H0: no difference)."""
     beta, cov, df = adjusted_effects(units)

@@ -47,7 +47,8 @@ class Analysis:
         sweeps.csv."""
         # a k-way tie gives 1/k of a win: fractional counts, rounded for people
         self.summary.assign(wins=self.summary["wins"].round(3)).to_csv(
-            folder / "summary.csv", index=False)
+            folder / "summary.csv", index=False
+        )
         self.pairs.to_csv(folder / "comparisons.csv", index=False)
         self.head_to_head.to_csv(folder / "head_to_head.csv", index=False)
         if len(self.sweeps):
@@ -56,12 +57,15 @@ class Analysis:
     def format(self) -> str:
         parts = [format_summary(self.summary)]
         if self.deals != self.matches:
-            parts.append(f"  duplicate deals: {self.deals:,} deals x their seat rotations = "
-                         f"{self.matches:,} matches; intervals treat each deal as one unit.")
+            parts.append(
+                f"  duplicate deals: {self.deals:,} deals x their seat rotations = "
+                f"{self.matches:,} matches; intervals treat each deal as one unit."
+            )
         ratings = ", ".join(
             f"{r.player} {number(r.rating, 0)} [{number(r.rating_lo, 0)}, {number(r.rating_hi, 0)}]"
             for r in self.summary.sort_values("rating", ascending=False).itertuples()
-            if np.isfinite(r.rating))
+            if np.isfinite(r.rating)
+        )
         if ratings:
             parts.append(f"  ratings (Bradley-Terry, Elo scale, 95% interval): {ratings}")
         if len(self.pairs) > 1:
@@ -76,17 +80,33 @@ class Analysis:
         return "\n".join(parts)
 
 
-def analyze(totals: np.ndarray, deals: np.ndarray, players: Sequence[str],
-            strategies: Sequence[str], sweeps: Mapping[str, Sequence[str]],
-            rounds: int) -> Analysis:
+def analyze(
+    totals: np.ndarray,
+    deals: np.ndarray,
+    players: Sequence[str],
+    strategies: Sequence[str],
+    sweeps: Mapping[str, Sequence[str]],
+    rounds: int,
+) -> Analysis:
     """The analysis of an in-memory run (totals NaN where a player sat a match out)."""
-    return analyze_statistics(accumulate(totals, deals), players, strategies, sweeps,
-                              np.full(len(players), np.nan), rounds)
+    return analyze_statistics(
+        accumulate(totals, deals),
+        players,
+        strategies,
+        sweeps,
+        np.full(len(players), np.nan),
+        rounds,
+    )
 
 
-def analyze_statistics(run: RunStatistics, players: Sequence[str], strategies: Sequence[str],
-                       sweeps: Mapping[str, Sequence[str]], mean_penalty: np.ndarray,
-                       rounds: int | None = None) -> Analysis:
+def analyze_statistics(
+    run: RunStatistics,
+    players: Sequence[str],
+    strategies: Sequence[str],
+    sweeps: Mapping[str, Sequence[str]],
+    mean_penalty: np.ndarray,
+    rounds: int | None = None,
+) -> Analysis:
     """The analysis from a run's statistics, gathered block by block as ``mexsim run``
     plays (mexsim/analysis/accumulate.py). Without per-round penalties (``mean_penalty``
     NaN), ``rounds`` gives the mean penalty per round as mean total / rounds."""
@@ -99,13 +119,13 @@ def analyze_statistics(run: RunStatistics, players: Sequence[str], strategies: S
     h2h = head_to_head_table(run, list(players), order)
     pairs = compare_pairs(run, list(players), ranked)
     present = {p: [m for m in members if m in players] for p, members in sweeps.items()}
-    swept = compare_sweeps(run, list(players), None,
-                           {k: v for k, v in present.items() if v})
+    swept = compare_sweeps(run, list(players), None, {k: v for k, v in present.items() if v})
     return Analysis(summary, pairs, h2h, swept, run.deals, run.matches)
 
 
-def analyze_results(directory: Path, matches: pd.DataFrame, rounds: pd.DataFrame | None
-                    ) -> Analysis:
+def analyze_results(
+    directory: Path, matches: pd.DataFrame, rounds: pd.DataFrame | None
+) -> Analysis:
     """The analysis of a results directory's tables in memory (its run.json names the
     sweeps); :func:`analyze_directory` streams the files instead."""
     from mexsim.analysis.results_stream import digest_tables
@@ -116,8 +136,9 @@ def analyze_results(directory: Path, matches: pd.DataFrame, rounds: pd.DataFrame
 def analyze_digest(digest: ResultsDigest, sweeps: Mapping[str, Sequence[str]]) -> Analysis:
     """The analysis of a results directory streamed into a digest
     (mexsim/analysis/results_stream.py)."""
-    return analyze_statistics(digest.run, digest.players, digest.strategies, sweeps,
-                              digest.mean_round_penalty())
+    return analyze_statistics(
+        digest.run, digest.players, digest.strategies, sweeps, digest.mean_round_penalty()
+    )
 
 
 def analyze_directory(directory: Path) -> tuple[Analysis, ResultsDigest]:

@@ -26,14 +26,17 @@ def p_value(p: float | None, missing: str = MISSING) -> str:
     return f"{p:.1e}" if p < 1e-3 else f"{p:.3f}"
 
 
-def fixed_width(header: Sequence[str], rows: Sequence[Sequence[str]],
-                left: Sequence[int]) -> list[str]:
+def fixed_width(
+    header: Sequence[str], rows: Sequence[Sequence[str]], left: Sequence[int]
+) -> list[str]:
     """A table for the terminal: the header, a rule of dashes, the rows; columns two
     spaces apart, those numbered in ``left`` aligned left, the others right."""
     widths = [max(len(r[c]) for r in [header, *rows]) for c in range(len(header))]
 
     def line(cells: Sequence[str]) -> str:
-        return "  ".join(c.ljust(w) if i in left else c.rjust(w)
-                         for i, (c, w) in enumerate(zip(cells, widths, strict=True))).rstrip()
+        return "  ".join(
+            c.ljust(w) if i in left else c.rjust(w)
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        ).rstrip()
 
     return [line(header), line(["-" * w for w in widths]), *[line(r) for r in rows]]

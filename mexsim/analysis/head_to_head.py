@@ -18,20 +18,31 @@ from mexsim.analysis.accumulate import RunStatistics, accumulate
 from mexsim.analysis.formatting import fixed_width
 from mexsim.analysis.stats import CONFIDENCE, quiet_degenerate, t_interval
 
-HEAD_TO_HEAD_COLUMNS = ["player", "opponent", "matches", "ahead", "tied", "behind",
-                        "share", "share_lo", "share_hi"]
+HEAD_TO_HEAD_COLUMNS = [
+    "player",
+    "opponent",
+    "matches",
+    "ahead",
+    "tied",
+    "behind",
+    "share",
+    "share_lo",
+    "share_hi",
+]
 
 
-def head_to_head(totals: np.ndarray, players: Sequence[str],
-                 deals: np.ndarray | None = None) -> pd.DataFrame:
+def head_to_head(
+    totals: np.ndarray, players: Sequence[str], deals: np.ndarray | None = None
+) -> pd.DataFrame:
     """One row per ordered pair (player, opponent) of different players who met, in
     ``players`` order (columns ``HEAD_TO_HEAD_COLUMNS``), from a (match × player)
     matrix of totals."""
     return head_to_head_table(accumulate(totals, deals), players, range(len(players)))
 
 
-def head_to_head_table(run: RunStatistics, names: Sequence[str], order: Iterable[int]
-                       ) -> pd.DataFrame:
+def head_to_head_table(
+    run: RunStatistics, names: Sequence[str], order: Iterable[int]
+) -> pd.DataFrame:
     """The head-to-head table from a run's statistics: rows for the players of columns
     ``order`` (in that order), ``names`` the name of each column."""
     from statsmodels.stats.proportion import proportion_confint
@@ -41,16 +52,29 @@ def head_to_head_table(run: RunStatistics, names: Sequence[str], order: Iterable
     with quiet_degenerate():
         share = (ahead + 0.5 * tied) / met
         if not run.duplicate:
-            lo, hi = proportion_confint(ahead + 0.5 * tied, met, alpha=1 - CONFIDENCE,
-                                        method="wilson")
+            lo, hi = proportion_confint(
+                ahead + 0.5 * tied, met, alpha=1 - CONFIDENCE, method="wilson"
+            )
         else:  # the rotations of a deal are one unit: t interval over per-deal shares
             lo, hi, _ = t_interval(run.shares.n.copy(), run.shares.mean, run.shares.var)
             lo, hi = np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0)
     lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
-    rows = [(names[a], names[b], int(met[a, b]), int(ahead[a, b]), int(tied[a, b]),
-             int(met[a, b] - ahead[a, b] - tied[a, b]), float(share[a, b]), float(lo[a, b]),
-             float(hi[a, b]))
-            for a in order for b in order if b != a and met[a, b] > 0]
+    rows = [
+        (
+            names[a],
+            names[b],
+            int(met[a, b]),
+            int(ahead[a, b]),
+            int(tied[a, b]),
+            int(met[a, b] - ahead[a, b] - tied[a, b]),
+            float(share[a, b]),
+            float(lo[a, b]),
+            float(hi[a, b]),
+        )
+        for a in order
+        for b in order
+        if b != a and met[a, b] > 0
+    ]
     return pd.DataFrame(rows, columns=HEAD_TO_HEAD_COLUMNS)
 
 
@@ -68,6 +92,8 @@ def format_head_to_head(table: pd.DataFrame, players: Sequence[str]) -> str:
             cells.append("-" if a == b or value is None else f"{100 * value:.1f}")
         rows.append(cells)
     out = fixed_width(header, rows, left=[1])  # the player's name
-    out.append("head to head: % of shared matches the row player finished ahead of the "
-               "column player (a tie counts 1/2); intervals in head_to_head.csv")
+    out.append(
+        "head to head: % of shared matches the row player finished ahead of the "
+        "column player (a tie counts 1/2); intervals in head_to_head.csv"
+    )
     return "\n".join(out)

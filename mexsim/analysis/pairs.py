@@ -20,12 +20,21 @@ from mexsim.analysis.formatting import p_value
 from mexsim.analysis.stats import CONFIDENCE, quiet_degenerate
 from mexsim.analysis.summary import differences
 
-COMPARISON_COLUMNS = ["player", "opponent", "diff", "diff_lo", "diff_hi", "p_value",
-                      "p_holm", "separated"]
+COMPARISON_COLUMNS = [
+    "player",
+    "opponent",
+    "diff",
+    "diff_lo",
+    "diff_hi",
+    "p_value",
+    "p_holm",
+    "separated",
+]
 
 
-def compare_pairs(units: np.ndarray | RunStatistics, players: Sequence[str],
-                  ranked: Sequence[str]) -> pd.DataFrame:
+def compare_pairs(
+    units: np.ndarray | RunStatistics, players: Sequence[str], ranked: Sequence[str]
+) -> pd.DataFrame:
     """One row per pair, the better-ranked player first (``ranked``: best first):
     ``diff`` is how many points the opponent's total is above the player's, with its
     interval and p-value, ``p_holm`` the Holm-adjusted p-value over all pairs, and
@@ -37,11 +46,12 @@ def compare_pairs(units: np.ndarray | RunStatistics, players: Sequence[str],
     column = {name: i for i, name in enumerate(players)}
     rows = []
     for k, name in enumerate(ranked[:-1]):
-        later = np.array([column[o] for o in ranked[k + 1:]])
+        later = np.array([column[o] for o in ranked[k + 1 :]])
         with quiet_degenerate():
             diff, lo, hi, p = differences(run, later, column[name])
-        rows += [(name, other, diff[j], lo[j], hi[j], p[j])
-                 for j, other in enumerate(ranked[k + 1:])]
+        rows += [
+            (name, other, diff[j], lo[j], hi[j], p[j]) for j, other in enumerate(ranked[k + 1 :])
+        ]
     table = pd.DataFrame(rows, columns=COMPARISON_COLUMNS[:6])
     table["p_holm"] = holm(table["p_value"].to_numpy(dtype=float))
     table["separated"] = table["p_holm"] < 1 - CONFIDENCE
@@ -55,8 +65,7 @@ def holm(p_values: np.ndarray) -> np.ndarray:
     adjusted = np.full(len(p_values), np.nan)
     tested = np.isfinite(p_values)
     if tested.any():
-        adjusted[tested] = multipletests(p_values[tested], alpha=1 - CONFIDENCE,
-                                         method="holm")[1]
+        adjusted[tested] = multipletests(p_values[tested], alpha=1 - CONFIDENCE, method="holm")[1]
     return adjusted
 
 
@@ -66,10 +75,15 @@ def format_pairs(table: pd.DataFrame) -> str:
         return ""
     unseparated = table[~table["separated"]]
     if len(unseparated) == 0:
-        return (f"  all {len(table)} pairs separated at {CONFIDENCE:.0%} "
-                "(Holm-corrected over all pairs; comparisons.csv)")
+        return (
+            f"  all {len(table)} pairs separated at {CONFIDENCE:.0%} "
+            "(Holm-corrected over all pairs; comparisons.csv)"
+        )
     listed = ", ".join(
         f"{r.player} vs {r.opponent} ({r.diff:+.2f}, p_holm={p_value(r.p_holm)})"
-        for r in unseparated.itertuples(index=False))
-    return (f"  not separated at {CONFIDENCE:.0%} (Holm-corrected over all {len(table)} pairs; "
-            f"comparisons.csv): {listed}")
+        for r in unseparated.itertuples(index=False)
+    )
+    return (
+        f"  not separated at {CONFIDENCE:.0%} (Holm-corrected over all {len(table)} pairs; "
+        f"comparisons.csv): {listed}"
+    )

@@ -25,8 +25,13 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from mexsim.analysis.results_stream import ResultsDigest
 
 #: The files ``write_plots`` writes, in the order it returns them.
-PLOT_FILES = ("penalty_by_round.png", "totals.png", "win_share.png", "head_to_head.png",
-              "ratings.png")
+PLOT_FILES = (
+    "penalty_by_round.png",
+    "totals.png",
+    "win_share.png",
+    "head_to_head.png",
+    "ratings.png",
+)
 
 _DPI = 120
 
@@ -48,16 +53,18 @@ def _colors(players: list[str]) -> dict[str, Any]:
     return {player: cmap(i % cmap.N) for i, player in enumerate(players)}
 
 
-def _penalty_by_round(path: Path, digest: ResultsDigest, players: list[str],
-                      colors: dict[str, Any]) -> None:
+def _penalty_by_round(
+    path: Path, digest: ResultsDigest, players: list[str], colors: dict[str, Any]
+) -> None:
     figure = _new_figure(8, 4.8)
     ax = figure.add_subplot()
     moments = digest.round_penalty
     played = np.flatnonzero(moments.n.sum(axis=1) > 0)
     if len(played):
         with quiet_degenerate():  # one match: no spread, the band is simply absent
-            half = (stats.t.ppf(0.5 + CONFIDENCE / 2, moments.n - 1)
-                    * np.sqrt(moments.var / moments.n))
+            half = stats.t.ppf(0.5 + CONFIDENCE / 2, moments.n - 1) * np.sqrt(
+                moments.var / moments.n
+            )
         column = {name: i for i, name in enumerate(digest.players)}
         for player in players:
             i = column[player]
@@ -66,8 +73,14 @@ def _penalty_by_round(path: Path, digest: ResultsDigest, players: list[str],
                 continue
             mean = moments.mean[rows, i]
             ax.plot(rows, mean, marker="o", markersize=3, color=colors[player], label=player)
-            ax.fill_between(rows, mean - half[rows, i], mean + half[rows, i],
-                            color=colors[player], alpha=0.2, linewidth=0)
+            ax.fill_between(
+                rows,
+                mean - half[rows, i],
+                mean + half[rows, i],
+                color=colors[player],
+                alpha=0.2,
+                linewidth=0,
+            )
         ax.set_xticks(played, [str(e) for e in digest.engines[played]])
     ax.set_title(f"Mean penalty per round ({CONFIDENCE:.0%} interval bands)")
     ax.set_xlabel("round (engine double), in order of play")
@@ -87,13 +100,19 @@ def _box_statistics(counts: np.ndarray, label: str) -> dict[str, Any]:
     def percentile(q: float) -> float:
         return float(values[np.searchsorted(cumulative, q / 100)])
 
-    return {"label": label, "mean": float((values * counts).sum() / counts.sum()),
-            "med": percentile(50), "q1": percentile(25), "q3": percentile(75),
-            "whislo": percentile(2.5), "whishi": percentile(97.5), "fliers": []}
+    return {
+        "label": label,
+        "mean": float((values * counts).sum() / counts.sum()),
+        "med": percentile(50),
+        "q1": percentile(25),
+        "q3": percentile(75),
+        "whislo": percentile(2.5),
+        "whishi": percentile(97.5),
+        "fliers": [],
+    }
 
 
-def _totals(path: Path, digest: ResultsDigest, players: list[str],
-            colors: dict[str, Any]) -> None:
+def _totals(path: Path, digest: ResultsDigest, players: list[str], colors: dict[str, Any]) -> None:
     figure = _new_figure(11, 4.8)
     hist_ax, box_ax = figure.subplots(1, 2, width_ratios=[3, 2])
     column = {name: i for i, name in enumerate(digest.players)}
@@ -107,19 +126,25 @@ def _totals(path: Path, digest: ResultsDigest, players: list[str],
         edges = np.arange(low, high + step + 1, step) - 0.5
         for player in shown:
             c = counts[player]
-            binned = np.add.reduceat(np.append(c, np.zeros(high + step + 1 - len(c)))[low:],
-                                     np.arange(0, len(edges) - 1) * step)[:len(edges) - 1]
+            binned = np.add.reduceat(
+                np.append(c, np.zeros(high + step + 1 - len(c)))[low:],
+                np.arange(0, len(edges) - 1) * step,
+            )[: len(edges) - 1]
             density = binned / (binned.sum() * step)
             hist_ax.stairs(density, edges, color=colors[player], linewidth=1.5, label=player)
             mean = (np.arange(len(c)) * c).sum() / c.sum()
             hist_ax.axvline(mean, color=colors[player], linestyle=":", linewidth=1)
         # Whiskers at the 2.5 / 97.5 percentiles and no outlier dots: with millions of
         # matches the dots would be a solid smear and take long to draw.
-        boxes = box_ax.bxp([_box_statistics(counts[p], p) for p in shown],
-                           orientation="horizontal", showfliers=False, showmeans=True,
-                           patch_artist=True, medianprops={"color": "black"},
-                           meanprops={"marker": "^", "markerfacecolor": "white",
-                                      "markeredgecolor": "black"})
+        boxes = box_ax.bxp(
+            [_box_statistics(counts[p], p) for p in shown],
+            orientation="horizontal",
+            showfliers=False,
+            showmeans=True,
+            patch_artist=True,
+            medianprops={"color": "black"},
+            meanprops={"marker": "^", "markerfacecolor": "white", "markeredgecolor": "black"},
+        )
         for patch, player in zip(boxes["boxes"], shown, strict=True):
             patch.set_facecolor(colors[player])
             patch.set_alpha(0.5)
@@ -141,17 +166,38 @@ def _win_share(path: Path, summary: pd.DataFrame, colors: dict[str, Any]) -> Non
     ax = figure.add_subplot()
     if len(summary):
         share = 100 * summary["win_rate"].to_numpy(dtype=float)
-        errors = np.vstack([share - 100 * summary["win_rate_lo"].to_numpy(dtype=float),
-                            100 * summary["win_rate_hi"].to_numpy(dtype=float) - share])
+        errors = np.vstack(
+            [
+                share - 100 * summary["win_rate_lo"].to_numpy(dtype=float),
+                100 * summary["win_rate_hi"].to_numpy(dtype=float) - share,
+            ]
+        )
         players = summary["player"].astype(str).tolist()
         x = np.arange(len(players))
-        ax.bar(x, share, yerr=errors, capsize=4, color=[colors[p] for p in players],
-               alpha=0.8, error_kw={"linewidth": 1.2})
+        ax.bar(
+            x,
+            share,
+            yerr=errors,
+            capsize=4,
+            color=[colors[p] for p in players],
+            alpha=0.8,
+            error_kw={"linewidth": 1.2},
+        )
         for xi, value in zip(x, share, strict=True):
-            ax.annotate(f"{value:.1f}%", (xi, value), textcoords="offset points",
-                        xytext=(6, 3), fontsize="small")
-        ax.axhline(100 / len(players), color="grey", linestyle="--", linewidth=1,
-                   label=f"equal share ({100 / len(players):.1f}%)")
+            ax.annotate(
+                f"{value:.1f}%",
+                (xi, value),
+                textcoords="offset points",
+                xytext=(6, 3),
+                fontsize="small",
+            )
+        ax.axhline(
+            100 / len(players),
+            color="grey",
+            linestyle="--",
+            linewidth=1,
+            label=f"equal share ({100 / len(players):.1f}%)",
+        )
         ax.set_xticks(x, players, rotation=20 if len(players) > 5 else 0)
         ax.legend(fontsize="small")
     ax.set_title(f"Win share per player ({CONFIDENCE:.0%} intervals; ties split)")
@@ -180,9 +226,15 @@ def _head_to_head(path: Path, table: pd.DataFrame, players: list[str]) -> None:
         for i in range(n):
             for j in range(n):
                 if np.isfinite(grid[i, j]):
-                    ax.text(j, i, f"{grid[i, j]:.0f}", ha="center", va="center",
-                            fontsize="small",
-                            color="white" if abs(grid[i, j] - 50) > 25 else "black")
+                    ax.text(
+                        j,
+                        i,
+                        f"{grid[i, j]:.0f}",
+                        ha="center",
+                        va="center",
+                        fontsize="small",
+                        color="white" if abs(grid[i, j] - 50) > 25 else "black",
+                    )
     ax.set_title("Head to head (a tie counts 1/2)")
     figure.savefig(path)
 
@@ -198,15 +250,15 @@ def _ratings(path: Path, summary: pd.DataFrame, colors: dict[str, Any]) -> None:
     ax.errorbar(rated["rating"], y, xerr=error, fmt="none", ecolor="grey", capsize=4)
     ax.scatter(rated["rating"], y, c=[colors[p] for p in players], zorder=3)
     ax.set_yticks(y, players)
-    ax.set_xlabel("rating, Elo scale: +100 = ahead in 64 % of shared matches "
-                  "(bars: 95 % interval)")
+    ax.set_xlabel("rating, Elo scale: +100 = ahead in 64 % of shared matches (bars: 95 % interval)")
     ax.set_title("Ratings: Bradley-Terry from every pair's results")
     ax.grid(axis="x", alpha=0.3)
     figure.savefig(path)
 
 
-def write_plots(directory: str | Path, matches: pd.DataFrame, rounds: pd.DataFrame | None
-                ) -> list[Path]:
+def write_plots(
+    directory: str | Path, matches: pd.DataFrame, rounds: pd.DataFrame | None
+) -> list[Path]:
     """Write the PLOT_FILES of in-memory results tables (``load_results``) into
     ``directory``; see :func:`plot_digest`."""
     from mexsim.analysis.comparison import analyze_digest
@@ -216,8 +268,7 @@ def write_plots(directory: str | Path, matches: pd.DataFrame, rounds: pd.DataFra
     return plot_digest(directory, digest, analyze_digest(digest, {}))
 
 
-def plot_digest(directory: str | Path, digest: ResultsDigest, analysis: Analysis
-                ) -> list[Path]:
+def plot_digest(directory: str | Path, digest: ResultsDigest, analysis: Analysis) -> list[Path]:
     """Write the PLOT_FILES into ``directory``, from a results directory's digest
     (mexsim/analysis/results_stream.py) and its analysis, in bounded memory.
 

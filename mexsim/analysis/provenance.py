@@ -27,8 +27,20 @@ from mexsim.tournament.identity import RUN_ID_KEY
 
 REQUIRED = {
     "matches": ("match", "seat", "player", "strategy", "total", "rank", "win"),
-    "rounds": ("match", "round", "engine", "seat", "player", "strategy", "penalty",
-               "tiles_left", "went_out", "blocked", "tiles_played", "draws"),
+    "rounds": (
+        "match",
+        "round",
+        "engine",
+        "seat",
+        "player",
+        "strategy",
+        "penalty",
+        "tiles_left",
+        "went_out",
+        "blocked",
+        "tiles_played",
+        "draws",
+    ),
 }
 MANIFEST = "manifest.json"  # as mexsim/store/location.py writes them
 WORK_FILE = "work.json"
@@ -55,9 +67,11 @@ def local_folder(argument: str) -> Path:
         return Path(argument)
     if scheme.lower() == "file" and rest:
         return Path(rest)
-    raise ConfigError(f"{argument}: report reads a local folder: copy the results there "
-                      f"first (everything under the URL: manifest.json, run.json, rounds/, "
-                      f"matches/), then give the folder's path or file:// URL")
+    raise ConfigError(
+        f"{argument}: report reads a local folder: copy the results there "
+        f"first (everything under the URL: manifest.json, run.json, rounds/, "
+        f"matches/), then give the folder's path or file:// URL"
+    )
 
 
 def results_files(directory: Path) -> ResultsFiles:
@@ -69,41 +83,55 @@ def results_files(directory: Path) -> ResultsFiles:
             raise ConfigError(
                 f"{directory}: a run in progress or one that died ({WORK_FILE}, no "
                 f"{MANIFEST}): no results yet; finish it with the same `mexsim run` "
-                "command plus --resume")
+                "command plus --resume"
+            )
         for kind in REQUIRED:
             if not (directory / f"{kind}.parquet").exists():
-                raise ConfigError(f"{directory}: not a results directory (no "
-                                  f"{kind}.parquet, nor {MANIFEST})")
-        return ResultsFiles(directory, False,
-                            {kind: [directory / f"{kind}.parquet"] for kind in REQUIRED})
+                raise ConfigError(
+                    f"{directory}: not a results directory (no {kind}.parquet, nor {MANIFEST})"
+                )
+        return ResultsFiles(
+            directory, False, {kind: [directory / f"{kind}.parquet"] for kind in REQUIRED}
+        )
     try:
         manifest = json.loads(manifest_path.read_text())
     except (OSError, ValueError) as exc:
         raise ConfigError(f"{manifest_path}: cannot be read ({_first_line(exc)})") from None
     listed = manifest.get("files") if isinstance(manifest, dict) else None
-    if (not isinstance(manifest, dict) or manifest.get("format") != MANIFEST_FORMAT
-            or not isinstance(listed, dict)
-            or not all(isinstance(listed.get(kind), list) for kind in REQUIRED)):
-        raise ConfigError(f"{manifest_path}: not mexsim's manifest (format "
-                          f"{MANIFEST_FORMAT!r} with files.rounds and files.matches)")
+    if (
+        not isinstance(manifest, dict)
+        or manifest.get("format") != MANIFEST_FORMAT
+        or not isinstance(listed, dict)
+        or not all(isinstance(listed.get(kind), list) for kind in REQUIRED)
+    ):
+        raise ConfigError(
+            f"{manifest_path}: not mexsim's manifest (format "
+            f"{MANIFEST_FORMAT!r} with files.rounds and files.matches)"
+        )
     files: dict[str, list[Path]] = {}
     for kind in REQUIRED:
         names = listed[kind]
-        bad = [n for n in names if not isinstance(n, str) or not _PART.match(n)
-               or not n.startswith(f"{kind}/")]
+        bad = [
+            n
+            for n in names
+            if not isinstance(n, str) or not _PART.match(n) or not n.startswith(f"{kind}/")
+        ]
         if bad or not names:
             what = f"lists {bad[0]!r} under {kind}" if bad else f"lists no {kind} parts"
             raise ConfigError(f"{manifest_path}: {what}; expected {kind}/NNNNNNNN.parquet")
         files[kind] = [directory / n for n in names]
     if len(files["matches"]) != len(files["rounds"]):
-        raise ConfigError(f"{manifest_path}: lists {len(files['matches']):,} matches parts "
-                          f"but {len(files['rounds']):,} rounds parts")
+        raise ConfigError(
+            f"{manifest_path}: lists {len(files['matches']):,} matches parts "
+            f"but {len(files['rounds']):,} rounds parts"
+        )
     missing = [p for kind in REQUIRED for p in files[kind] if not p.is_file()]
     if missing:
         raise ConfigError(
             f"{directory}: {len(missing):,} part{'s' if len(missing) > 1 else ''} listed in "
             f"{MANIFEST} missing (first: {missing[0].relative_to(directory)}); copy every "
-            "listed part into the folder")
+            "listed part into the folder"
+        )
     rid = manifest.get("run_id")
     return ResultsFiles(directory, True, files, rid if isinstance(rid, str) else None)
 
@@ -121,15 +149,16 @@ def check_results(directory: Path) -> ResultsFiles:
             try:
                 schema = pq.read_schema(path)
             except (OSError, pa.ArrowException) as exc:
-                raise ConfigError(f"{path}: cannot be read as Parquet ({_first_line(exc)})"
-                                  ) from None
+                raise ConfigError(
+                    f"{path}: cannot be read as Parquet ({_first_line(exc)})"
+                ) from None
             missing = [c for c in columns if c not in schema.names]
             if missing:
-                raise ConfigError(f"{path}: not mexsim's {kind} table (missing columns: "
-                                  f"{', '.join(missing)})")
+                raise ConfigError(
+                    f"{path}: not mexsim's {kind} table (missing columns: {', '.join(missing)})"
+                )
             raw = (schema.metadata or {}).get(RUN_ID_KEY)
-            ids[str(path.relative_to(directory))] = (raw.decode(errors="replace") if raw
-                                                     else None)
+            ids[str(path.relative_to(directory))] = raw.decode(errors="replace") if raw else None
     if found.parts:
         ids[MANIFEST] = found.run_id
     try:
@@ -138,10 +167,13 @@ def check_results(directory: Path) -> ResultsFiles:
         recorded = None
     ids["run.json"] = recorded if isinstance(recorded, str) else None
     if any(ids.values()) and len(set(ids.values())) > 1:
-        shown = ", ".join(f"{name} {rid[:12] if rid else 'none'}"
-                          for name, rid in _differing(ids).items())
-        raise ConfigError(f"{directory}: files of different runs (run ids: {shown}); "
-                          "keep each run's files together in its own folder")
+        shown = ", ".join(
+            f"{name} {rid[:12] if rid else 'none'}" for name, rid in _differing(ids).items()
+        )
+        raise ConfigError(
+            f"{directory}: files of different runs (run ids: {shown}); "
+            "keep each run's files together in its own folder"
+        )
     return found
 
 

@@ -62,8 +62,9 @@ def fit_strengths(score: np.ndarray, met: np.ndarray) -> np.ndarray:
     return np.where(played, log_p, np.nan)
 
 
-def rate(totals: np.ndarray, players: Sequence[str], deals: np.ndarray | None = None
-         ) -> pd.DataFrame:
+def rate(
+    totals: np.ndarray, players: Sequence[str], deals: np.ndarray | None = None
+) -> pd.DataFrame:
     """Bradley–Terry ratings (Elo scale) with jackknife intervals over deals, from a
     (match × player) matrix of totals (NaN: absent), one row per player in ``players``
     order (columns ``RATING_COLUMNS``). ``deals[m]`` is match m's deal (default: m)."""
@@ -76,21 +77,31 @@ def ratings_from_statistics(run: RunStatistics, players: Sequence[str]) -> pd.Da
     return ratings_from_counts(run.ahead + 0.5 * run.tied, run.met, players, run.deals)
 
 
-def ratings_from_counts(score: np.ndarray, met: np.ndarray, players: Sequence[str],
-                        n_deals: int) -> pd.DataFrame:
+def ratings_from_counts(
+    score: np.ndarray, met: np.ndarray, players: Sequence[str], n_deals: int
+) -> pd.DataFrame:
     """The ratings table from per-group pair counts (see :func:`pair_counts`)."""
     total_score, total_met = score.sum(axis=0), met.sum(axis=0)
     rating = ELO_BASE + ELO_SCALE * fit_strengths(total_score, total_met)
     used = [g for g in range(len(score)) if met[g].any()]
     sigma = np.full(len(players), np.nan)
     if len(used) >= 2 and n_deals >= 2:
-        leave_out = np.array([fit_strengths(total_score - score[g], total_met - met[g])
-                              for g in used]) * ELO_SCALE
+        leave_out = (
+            np.array([fit_strengths(total_score - score[g], total_met - met[g]) for g in used])
+            * ELO_SCALE
+        )
         k = len(used)
         sigma = np.sqrt((k - 1) / k * ((leave_out - leave_out.mean(axis=0)) ** 2).sum(axis=0))
     half = stats.t.ppf(0.5 + CONFIDENCE / 2, max(len(used) - 1, 1)) * sigma
-    return pd.DataFrame({"player": list(players), "rating": rating, "rating_sigma": sigma,
-                         "rating_lo": rating - half, "rating_hi": rating + half})
+    return pd.DataFrame(
+        {
+            "player": list(players),
+            "rating": rating,
+            "rating_sigma": sigma,
+            "rating_lo": rating - half,
+            "rating_hi": rating + half,
+        }
+    )
 
 
 def expected_share(rating_difference: float | np.ndarray) -> float | np.ndarray:

@@ -49,8 +49,9 @@ class ResultsDigest:
         """Each player's mean penalty per round, over all its rounds."""
         n = self.round_penalty.n.sum(axis=0)
         with np.errstate(divide="ignore", invalid="ignore"):
-            return np.where(n > 0, (self.round_penalty.n * self.round_penalty.mean).sum(axis=0)
-                            / n, np.nan)
+            return np.where(
+                n > 0, (self.round_penalty.n * self.round_penalty.mean).sum(axis=0) / n, np.nan
+            )
 
 
 def _names_in_order(batches: Iterable[pa.RecordBatch]) -> list[str]:
@@ -59,8 +60,9 @@ def _names_in_order(batches: Iterable[pa.RecordBatch]) -> list[str]:
     for batch in batches:
         values = batch.column(0)
         if isinstance(values, pa.DictionaryArray):
-            used, first = np.unique(values.indices.to_numpy(zero_copy_only=False),
-                                    return_index=True)
+            used, first = np.unique(
+                values.indices.to_numpy(zero_copy_only=False), return_index=True
+            )
             names = values.dictionary.to_pylist()
             for code in used[np.argsort(first)]:
                 seen.setdefault(str(names[code]), None)
@@ -73,8 +75,9 @@ def _names_in_order(batches: Iterable[pa.RecordBatch]) -> list[str]:
 def _codes(values: pa.Array | pa.ChunkedArray, index: dict[str, int]) -> np.ndarray:
     """Positions in ``index`` of a (dictionary or plain) string column's values."""
     if isinstance(values, pa.ChunkedArray):
-        return np.concatenate([_codes(chunk, index) for chunk in values.chunks]
-                              or [np.empty(0, dtype=np.int64)])
+        return np.concatenate(
+            [_codes(chunk, index) for chunk in values.chunks] or [np.empty(0, dtype=np.int64)]
+        )
     if isinstance(values, pa.DictionaryArray):
         lookup = np.array([index.get(str(n), -1) for n in values.dictionary.to_pylist()])
         return lookup[values.indices.to_numpy(zero_copy_only=False)]
@@ -93,8 +96,12 @@ def read_results(directory: str | Path) -> ResultsDigest:
     files = results_files(Path(directory)).files
     players = _names_in_order(stream_batches(files["matches"], ["player"]))
     luck = bool(files["matches"]) and "luck" in pq.read_schema(files["matches"][0]).names
-    return _digest(players, stream_batches(files["matches"], MATCH_COLUMNS),
-                   stream_batches(files["rounds"], ROUND_COLUMNS), luck)
+    return _digest(
+        players,
+        stream_batches(files["matches"], MATCH_COLUMNS),
+        stream_batches(files["rounds"], ROUND_COLUMNS),
+        luck,
+    )
 
 
 def stream_batches(paths: Sequence[Path], columns: Sequence[str]) -> Iterator[pa.RecordBatch]:
@@ -116,17 +123,28 @@ def stream_batches(paths: Sequence[Path], columns: Sequence[str]) -> Iterator[pa
 def digest_tables(matches: pd.DataFrame, rounds: pd.DataFrame | None) -> ResultsDigest:
     """The digest of in-memory tables (those of ``load_results``), folded the same way."""
     ordered = matches.sort_values("match", kind="stable")
-    table = pa.Table.from_pandas(ordered[[c for c in MATCH_COLUMNS if c in ordered]],
-                                 preserve_index=False)
-    players = _names_in_order(pa.Table.from_pandas(ordered[["player"]],
-                                                   preserve_index=False).to_batches())
-    round_batches = [] if rounds is None else pa.Table.from_pandas(
-        rounds[[c for c in ROUND_COLUMNS if c in rounds]], preserve_index=False).to_batches()
+    table = pa.Table.from_pandas(
+        ordered[[c for c in MATCH_COLUMNS if c in ordered]], preserve_index=False
+    )
+    players = _names_in_order(
+        pa.Table.from_pandas(ordered[["player"]], preserve_index=False).to_batches()
+    )
+    round_batches = (
+        []
+        if rounds is None
+        else pa.Table.from_pandas(
+            rounds[[c for c in ROUND_COLUMNS if c in rounds]], preserve_index=False
+        ).to_batches()
+    )
     return _digest(players, table.to_batches(), round_batches, "luck" in matches.columns)
 
 
-def _digest(players: list[str], match_batches: Iterable[pa.RecordBatch],
-            round_batches: Iterable[pa.RecordBatch], luck: bool = False) -> ResultsDigest:
+def _digest(
+    players: list[str],
+    match_batches: Iterable[pa.RecordBatch],
+    round_batches: Iterable[pa.RecordBatch],
+    luck: bool = False,
+) -> ResultsDigest:
     """``luck``: the matches have a ``luck`` column (a luck-adjusted run, docs/luck.md),
     whose adjusted totals are folded beside the totals."""
     index = {name: i for i, name in enumerate(players)}
@@ -153,8 +171,13 @@ def _digest(players: list[str], match_batches: Iterable[pa.RecordBatch],
     return ResultsDigest(players, strategies, acc.close(), round_penalty, engines, counts)
 
 
-def _fold_matches(acc: RunAccumulator, table: pa.Table, index: dict[str, int],
-                  strategies: list[str], counts: np.ndarray) -> np.ndarray:
+def _fold_matches(
+    acc: RunAccumulator,
+    table: pa.Table,
+    index: dict[str, int],
+    strategies: list[str],
+    counts: np.ndarray,
+) -> np.ndarray:
     """Fold whole matches into the accumulator and the totals' counts; returns the
     (possibly widened) counts."""
     match = table.column("match").to_numpy()
@@ -164,8 +187,7 @@ def _fold_matches(acc: RunAccumulator, table: pa.Table, index: dict[str, int],
         raise ValueError(f"a match total outside 0..{MAX_TOTAL}")
     matches, row_match = np.unique(match, return_inverse=True)
     grid = np.full((len(matches), len(strategies)), np.nan)
-    if np.bincount(row_match * len(strategies) + player,
-                   minlength=grid.size).max(initial=0) > 1:
+    if np.bincount(row_match * len(strategies) + player, minlength=grid.size).max(initial=0) > 1:
         raise ValueError("more than one row for some (match, player) pair")
     grid[row_match, player] = total
     adjusted = None
@@ -187,8 +209,9 @@ def _fold_matches(acc: RunAccumulator, table: pa.Table, index: dict[str, int],
     return counts
 
 
-def _round_penalties(batches: Iterable[pa.RecordBatch], index: dict[str, int]
-                     ) -> tuple[Moments, np.ndarray]:
+def _round_penalties(
+    batches: Iterable[pa.RecordBatch], index: dict[str, int]
+) -> tuple[Moments, np.ndarray]:
     """Per (round, player): count, mean and squared deviations of the penalties; and
     each round's engine."""
     n_players = len(index)
@@ -204,8 +227,9 @@ def _round_penalties(batches: Iterable[pa.RecordBatch], index: dict[str, int]
         rounds = int(rnd.max()) + 1
         if rounds > moments.n.shape[0]:
             grow = rounds - moments.n.shape[0]
-            moments = Moments(*(np.pad(a, ((0, grow), (0, 0)))
-                                for a in (moments.n, moments.mean, moments.m2)))
+            moments = Moments(
+                *(np.pad(a, ((0, grow), (0, 0))) for a in (moments.n, moments.mean, moments.m2))
+            )
             engines = np.pad(engines, (0, grow), constant_values=-1)
         key = rnd * n_players + player
         size = moments.n.size

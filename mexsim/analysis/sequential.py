@@ -40,15 +40,17 @@ MIN_DEALS = 30  # no verdict from fewer deals per pair: the variance is not yet 
 DEFAULT_MARGIN = 1.0  # points of match total within which two players count as equal
 
 
-def half_width(n: np.ndarray, sd: np.ndarray, alpha: float,
-               target: int = TARGET_DEALS) -> np.ndarray:
+def half_width(
+    n: np.ndarray, sd: np.ndarray, alpha: float, target: int = TARGET_DEALS
+) -> np.ndarray:
     """The asymptotic confidence sequence's half-width after n observations."""
     log_term = -2.0 * np.log(alpha)
     rho2 = (log_term + np.log(log_term + 1.0)) / target
     n = np.asarray(n, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
-        radius = np.sqrt(2.0 * (n * rho2 + 1.0) / (n * n * rho2)
-                         * np.log(np.sqrt(n * rho2 + 1.0) / alpha))
+        radius = np.sqrt(
+            2.0 * (n * rho2 + 1.0) / (n * n * rho2) * np.log(np.sqrt(n * rho2 + 1.0) / alpha)
+        )
         return np.where(n >= 1, sd * radius, np.inf)
 
 
@@ -65,15 +67,22 @@ class Verdict:
     intervals: dict[str, tuple[float, float]]
 
     def describe(self) -> str:
-        parts = [f"{name}: {state} [{lo:+.2f}, {hi:+.2f}]"
-                 for (name, state), (lo, hi) in zip(self.states.items(),
-                                                    self.intervals.values(), strict=True)]
+        parts = [
+            f"{name}: {state} [{lo:+.2f}, {hi:+.2f}]"
+            for (name, state), (lo, hi) in zip(
+                self.states.items(), self.intervals.values(), strict=True
+            )
+        ]
         head = "decided" if self.decided else "not yet decided"
         return f"{head} after {self.deals:,} deals; best {self.best}; " + "; ".join(parts)
 
 
-def verdict(run: RunStatistics, players: Sequence[str], confidence: float = 0.95,
-            margin: float = DEFAULT_MARGIN) -> Verdict:
+def verdict(
+    run: RunStatistics,
+    players: Sequence[str],
+    confidence: float = 0.95,
+    margin: float = DEFAULT_MARGIN,
+) -> Verdict:
     """Where a run stands: the best player so far (lowest mean per-deal total) and, for
     every other, whether it is separated from the best, equivalent to it within
     ``margin`` points, or still open — from the statistics gathered block by block

@@ -58,15 +58,36 @@ from mexsim.analysis.stats import CONFIDENCE, quiet_degenerate, t_interval
 
 #: The columns of ``summarize``'s result, in order (a superset of summary.csv's).
 SUMMARY_COLUMNS = [
-    "player", "strategy", "matches", "wins", "win_rate", "win_rate_lo", "win_rate_hi",
-    "mean_total", "mean_total_lo", "mean_total_hi", "mean_round_penalty",
-    "diff_vs_best", "diff_vs_best_lo", "diff_vs_best_hi", "diff_p_value",
-    "deals", "adjusted_total", "rating", "rating_sigma", "rating_lo", "rating_hi",
+    "player",
+    "strategy",
+    "matches",
+    "wins",
+    "win_rate",
+    "win_rate_lo",
+    "win_rate_hi",
+    "mean_total",
+    "mean_total_lo",
+    "mean_total_hi",
+    "mean_round_penalty",
+    "diff_vs_best",
+    "diff_vs_best_lo",
+    "diff_vs_best_hi",
+    "diff_p_value",
+    "deals",
+    "adjusted_total",
+    "rating",
+    "rating_sigma",
+    "rating_lo",
+    "rating_hi",
 ]
 RATING_FIELDS = ["rating", "rating_sigma", "rating_lo", "rating_hi"]
 #: added after ``SUMMARY_COLUMNS`` when the run is luck-adjusted (docs/luck.md)
-LUCK_COLUMNS = ["luck_adjusted_total", "luck_adjusted_diff_vs_best",
-                "luck_adjusted_diff_vs_best_lo", "luck_adjusted_diff_vs_best_hi"]
+LUCK_COLUMNS = [
+    "luck_adjusted_total",
+    "luck_adjusted_diff_vs_best",
+    "luck_adjusted_diff_vs_best_lo",
+    "luck_adjusted_diff_vs_best_hi",
+]
 
 
 def _empty_summary() -> pd.DataFrame:
@@ -125,8 +146,9 @@ def mean_round_penalty(rounds: pd.DataFrame | None, players: pd.Index) -> np.nda
     return penalty.reindex(players).to_numpy(dtype=float)
 
 
-def summarize(matches: pd.DataFrame, rounds: pd.DataFrame | None,
-              ratings: bool = True) -> pd.DataFrame:
+def summarize(
+    matches: pd.DataFrame, rounds: pd.DataFrame | None, ratings: bool = True
+) -> pd.DataFrame:
     """One row per player comparing the strategies (columns ``SUMMARY_COLUMNS``).
 
     ``matches`` needs ``match``, ``player``, ``strategy``, ``total`` and ``win`` (and
@@ -144,8 +166,9 @@ def summarize(matches: pd.DataFrame, rounds: pd.DataFrame | None,
     first_row = np.unique(player_codes, return_index=True)[1]
     strategies = np.asarray(matches["strategy"].iloc[first_row], dtype=object)
     deals = _deals_of(matches, match_codes, len(totals))
-    return summary_table(accumulate(totals, deals), players, strategies,
-                         mean_round_penalty(rounds, players), ratings)
+    return summary_table(
+        accumulate(totals, deals), players, strategies, mean_round_penalty(rounds, players), ratings
+    )
 
 
 def _by_match(matches: pd.DataFrame) -> pd.DataFrame:
@@ -156,9 +179,14 @@ def _by_match(matches: pd.DataFrame) -> pd.DataFrame:
     return matches
 
 
-def summarize_totals(totals: np.ndarray, players: Sequence[str], strategies: Sequence[str],
-                     rounds: int, deals: np.ndarray | None = None,
-                     ratings: bool = True) -> pd.DataFrame:
+def summarize_totals(
+    totals: np.ndarray,
+    players: Sequence[str],
+    strategies: Sequence[str],
+    rounds: int,
+    deals: np.ndarray | None = None,
+    ratings: bool = True,
+) -> pd.DataFrame:
     """``summarize`` straight from a (match × player) matrix of match totals (NaN where a
     player of a pool sat a match out) and each match's deal (default: its own).
 
@@ -174,15 +202,20 @@ def summarize_totals(totals: np.ndarray, players: Sequence[str], strategies: Seq
         raise ValueError("totals must be (matches × players) with one name and strategy each")
     if values.shape[0] == 0:
         return _empty_summary()
-    summary = summary_table(accumulate(values, deals), pd.Index(list(players), dtype=object),
-                            np.asarray(strategies, dtype=object),
-                            np.full(len(players), np.nan), ratings)
+    summary = summary_table(
+        accumulate(values, deals),
+        pd.Index(list(players), dtype=object),
+        np.asarray(strategies, dtype=object),
+        np.full(len(players), np.nan),
+        ratings,
+    )
     summary["mean_round_penalty"] = summary["mean_total"] / rounds
     return summary
 
 
-def differences(run: RunStatistics, columns: np.ndarray, reference: int
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def differences(
+    run: RunStatistics, columns: np.ndarray, reference: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Each column's difference in total from ``reference``, with its t interval and
     p-value: paired per deal when every player played every deal, else deal-adjusted
     (mexsim/analysis/adjusted.py)."""
@@ -192,8 +225,9 @@ def differences(run: RunStatistics, columns: np.ndarray, reference: int
     pairs = run.pairs
     with quiet_degenerate():
         mean = np.where(pairs.n[reference, columns] > 0, pairs.mean[reference, columns], np.nan)
-        lo, hi, p = t_interval(pairs.n[reference, columns].copy(), mean,
-                               pairs.var[reference, columns])
+        lo, hi, p = t_interval(
+            pairs.n[reference, columns].copy(), mean, pairs.var[reference, columns]
+        )
     return mean, lo, hi, p
 
 
@@ -219,8 +253,13 @@ def best_first(means: np.ndarray, names: Sequence[str]) -> np.ndarray:
     return np.lexsort((np.asarray(names, dtype=object).astype(str), np.round(means, 6)))
 
 
-def summary_table(run: RunStatistics, players: pd.Index, strategies: np.ndarray,
-                  mean_penalty: np.ndarray, ratings: bool = True) -> pd.DataFrame:
+def summary_table(
+    run: RunStatistics,
+    players: pd.Index,
+    strategies: np.ndarray,
+    mean_penalty: np.ndarray,
+    ratings: bool = True,
+) -> pd.DataFrame:
     """The summary (columns ``SUMMARY_COLUMNS``, best first) from a run's statistics
     (mexsim/analysis/accumulate.py) and the per-player extras."""
     n_matches = run.player_matches.astype(np.int64)
@@ -229,8 +268,9 @@ def summary_table(run: RunStatistics, players: pd.Index, strategies: np.ndarray,
         total_lo, total_hi, _ = t_interval(run.totals.n.copy(), mean_total, run.totals.var)
         win_rate = run.win_sum / n_matches
         if not run.duplicate:
-            win_lo, win_hi = proportion_confint(run.win_sum, n_matches, alpha=1 - CONFIDENCE,
-                                                method="wilson")
+            win_lo, win_hi = proportion_confint(
+                run.win_sum, n_matches, alpha=1 - CONFIDENCE, method="wilson"
+            )
         else:  # a deal's rotations are one unit: t interval on the per-deal win shares
             win_lo, win_hi, _ = t_interval(run.wins.n.copy(), run.wins.mean, run.wins.var)
             win_lo, win_hi = np.clip(win_lo, 0.0, 1.0), np.clip(win_hi, 0.0, 1.0)
@@ -243,25 +283,27 @@ def summary_table(run: RunStatistics, players: pd.Index, strategies: np.ndarray,
     # The best player against itself: exactly zero, with nothing to test.
     diff[best], diff_lo[best], diff_hi[best], diff_p[best] = 0.0, 0.0, 0.0, np.nan
 
-    summary = pd.DataFrame({
-        "player": players.to_numpy(dtype=object),
-        "strategy": strategies,
-        "matches": n_matches,
-        "wins": run.win_sum,
-        "win_rate": win_rate,
-        "win_rate_lo": np.asarray(win_lo, dtype=float),
-        "win_rate_hi": np.asarray(win_hi, dtype=float),
-        "mean_total": mean_total,
-        "mean_total_lo": total_lo,
-        "mean_total_hi": total_hi,
-        "mean_round_penalty": mean_penalty,
-        "diff_vs_best": diff,
-        "diff_vs_best_lo": diff_lo,
-        "diff_vs_best_hi": diff_hi,
-        "diff_p_value": diff_p,
-        "deals": run.totals.n.astype(np.int64),
-        "adjusted_total": adjusted,
-    })
+    summary = pd.DataFrame(
+        {
+            "player": players.to_numpy(dtype=object),
+            "strategy": strategies,
+            "matches": n_matches,
+            "wins": run.win_sum,
+            "win_rate": win_rate,
+            "win_rate_lo": np.asarray(win_lo, dtype=float),
+            "win_rate_hi": np.asarray(win_hi, dtype=float),
+            "mean_total": mean_total,
+            "mean_total_lo": total_lo,
+            "mean_total_hi": total_hi,
+            "mean_round_penalty": mean_penalty,
+            "diff_vs_best": diff,
+            "diff_vs_best_lo": diff_lo,
+            "diff_vs_best_hi": diff_hi,
+            "diff_p_value": diff_p,
+            "deals": run.totals.n.astype(np.int64),
+            "adjusted_total": adjusted,
+        }
+    )
     rated = ratings_from_statistics(run, list(summary["player"])) if ratings else None
     for column in RATING_FIELDS:
         summary[column] = rated[column].to_numpy() if rated is not None else np.nan
@@ -289,21 +331,47 @@ def format_summary(summary: pd.DataFrame) -> str:
     """
     pooled = "adjusted_total" in summary.columns and not np.allclose(
         summary["adjusted_total"].to_numpy(dtype=float),
-        summary["mean_total"].to_numpy(dtype=float), equal_nan=True)
-    header = ["", "player", "strategy", "matches", "win %", "[95% CI]",
-              "mean total", "± 95%", "pen/round", "vs best", "[95% CI]", "p"]
+        summary["mean_total"].to_numpy(dtype=float),
+        equal_nan=True,
+    )
+    header = [
+        "",
+        "player",
+        "strategy",
+        "matches",
+        "win %",
+        "[95% CI]",
+        "mean total",
+        "± 95%",
+        "pen/round",
+        "vs best",
+        "[95% CI]",
+        "p",
+    ]
     if pooled:
         header.insert(8, "adjusted")
     luck = "luck_adjusted_diff_vs_best" in summary.columns
     if luck:
         header += ["luck-adj.", "[95% CI]"]
-    right = {"matches", "win %", "mean total", "± 95%", "pen/round", "vs best", "p",
-             "adjusted", "luck-adj."}
+    right = {
+        "matches",
+        "win %",
+        "mean total",
+        "± 95%",
+        "pen/round",
+        "vs best",
+        "p",
+        "adjusted",
+        "luck-adj.",
+    }
     # The best player is the first with the lowest mean total (row 0 of ``summarize``'s
     # order, but found again so a re-sorted summary is still marked right).
     rank_by = "adjusted_total" if pooled else "mean_total"
-    best = int(np.nanargmin(summary[rank_by].to_numpy(dtype=float))) if (
-        len(summary) and summary[rank_by].notna().any()) else -1
+    best = (
+        int(np.nanargmin(summary[rank_by].to_numpy(dtype=float)))
+        if (len(summary) and summary[rank_by].notna().any())
+        else -1
+    )
     rows = []
     for i, row in enumerate(summary.itertuples(index=False)):
         half = (row.mean_total_hi - row.mean_total_lo) / 2
@@ -315,11 +383,18 @@ def format_summary(summary: pd.DataFrame) -> str:
             vs_ci = MISSING if lo == hi == MISSING else f"[{lo}, {hi}]"
             p = p_value(row.diff_p_value, missing="")
         cells = [
-            "*" if i == best else "", str(row.player), str(row.strategy), f"{row.matches:,}",
+            "*" if i == best else "",
+            str(row.player),
+            str(row.strategy),
+            f"{row.matches:,}",
             number(100 * row.win_rate),
             f"[{number(100 * row.win_rate_lo)}, {number(100 * row.win_rate_hi)}]",
-            number(row.mean_total, 2), number(half, 2), number(row.mean_round_penalty, 2),
-            vs_best, vs_ci, p,
+            number(row.mean_total, 2),
+            number(half, 2),
+            number(row.mean_round_penalty, 2),
+            vs_best,
+            vs_ci,
+            p,
         ]
         if pooled:
             cells.insert(8, number(row.adjusted_total, 2))
@@ -329,25 +404,34 @@ def format_summary(summary: pd.DataFrame) -> str:
             else:
                 lo = number(row.luck_adjusted_diff_vs_best_lo, sign=True)
                 hi = number(row.luck_adjusted_diff_vs_best_hi, sign=True)
-                cells += [number(row.luck_adjusted_diff_vs_best, sign=True),
-                          MISSING if lo == hi == MISSING else f"[{lo}, {hi}]"]
+                cells += [
+                    number(row.luck_adjusted_diff_vs_best, sign=True),
+                    MISSING if lo == hi == MISSING else f"[{lo}, {hi}]",
+                ]
         rows.append(cells)
     out = fixed_width(header, rows, [i for i, name in enumerate(header) if name not in right])
     out.append("")
     if pooled:
-        out.append("* best = lowest adjusted total: a pool's players did not all play the same "
-                   "deals, so totals are adjusted for the deal")
-        out.append("  (intra-block least squares); vs best = difference of adjusted totals "
-                   "(t interval and p from that model).")
+        out.append(
+            "* best = lowest adjusted total: a pool's players did not all play the same "
+            "deals, so totals are adjusted for the deal"
+        )
+        out.append(
+            "  (intra-block least squares); vs best = difference of adjusted totals "
+            "(t interval and p from that model)."
+        )
         out.append("  win % counts a k-way tie as 1/k of a win.")
     else:
-        out.append("* best = lowest mean total. win % counts a k-way tie as 1/k of a win "
-                   "(Wilson interval).")
-        out.append("  vs best = paired per-deal difference in total (t interval, paired "
-                   "t-test p).")
+        out.append(
+            "* best = lowest mean total. win % counts a k-way tie as 1/k of a win "
+            "(Wilson interval)."
+        )
+        out.append("  vs best = paired per-deal difference in total (t interval, paired t-test p).")
     if luck:
-        out.append("  luck-adj. = the same difference of luck-adjusted totals (total minus "
-                   "the luck of the deals and draws, docs/luck.md).")
+        out.append(
+            "  luck-adj. = the same difference of luck-adjusted totals (total minus "
+            "the luck of the deals and draws, docs/luck.md)."
+        )
     return "\n".join(out)
 
 
@@ -368,6 +452,7 @@ def load_results(
     # pyarrow itself, so that every page's checksum is verified: pd.read_parquet given
     # the same option read a rounds.parquet with a flipped byte without a word
     matches = pq.read_table(paths["matches"], page_checksum_verification=True).to_pandas()
-    rounds = pq.read_table(paths["rounds"], columns=rounds_columns,
-                           page_checksum_verification=True).to_pandas()
+    rounds = pq.read_table(
+        paths["rounds"], columns=rounds_columns, page_checksum_verification=True
+    ).to_pandas()
     return matches, rounds

@@ -20,13 +20,27 @@ from mexsim.analysis.formatting import number, p_value
 from mexsim.analysis.stats import CONFIDENCE
 from mexsim.analysis.summary import adjusted_totals, best_first, differences
 
-SWEEP_COLUMNS = ["sweep", "player", "value", "matches", "adjusted_total", "diff_vs_sweep_best",
-                 "diff_lo", "diff_hi", "diff_p_value", "best", "method"]
+SWEEP_COLUMNS = [
+    "sweep",
+    "player",
+    "value",
+    "matches",
+    "adjusted_total",
+    "diff_vs_sweep_best",
+    "diff_lo",
+    "diff_hi",
+    "diff_p_value",
+    "best",
+    "method",
+]
 
 
-def compare_sweeps(totals: np.ndarray | RunStatistics, players: Sequence[str],
-                   deals: np.ndarray | None, sweeps: Mapping[str, Sequence[str]]
-                   ) -> pd.DataFrame:
+def compare_sweeps(
+    totals: np.ndarray | RunStatistics,
+    players: Sequence[str],
+    deals: np.ndarray | None,
+    sweeps: Mapping[str, Sequence[str]],
+) -> pd.DataFrame:
     """One row per swept player (columns ``SWEEP_COLUMNS``), each sweep best first.
 
     ``sweeps`` maps a sweep's name to its players' names (as in ``players``, the
@@ -44,18 +58,28 @@ def compare_sweeps(totals: np.ndarray | RunStatistics, players: Sequence[str],
         diff, lo, hi, p = differences(run, cols, best)
         for k in order:
             is_best = cols[k] == best
-            rows.append((sweep, members[k], _value(sweep, members[k]),
-                         int(run.player_matches[cols[k]]), float(means[k]),
-                         0.0 if is_best else float(diff[k]), 0.0 if is_best else float(lo[k]),
-                         0.0 if is_best else float(hi[k]), np.nan if is_best else float(p[k]),
-                         bool(is_best), method))
+            rows.append(
+                (
+                    sweep,
+                    members[k],
+                    _value(sweep, members[k]),
+                    int(run.player_matches[cols[k]]),
+                    float(means[k]),
+                    0.0 if is_best else float(diff[k]),
+                    0.0 if is_best else float(lo[k]),
+                    0.0 if is_best else float(hi[k]),
+                    np.nan if is_best else float(p[k]),
+                    bool(is_best),
+                    method,
+                )
+            )
     return pd.DataFrame(rows, columns=SWEEP_COLUMNS)
 
 
 def _value(sweep: str, player: str) -> str:
     """The swept values in a player's name: "lt[pip_weight=0.5]" -> "pip_weight=0.5"."""
-    inner = player[len(sweep):]
-    return inner[1:inner.index("]")] if inner.startswith("[") and "]" in inner else player
+    inner = player[len(sweep) :]
+    return inner[1 : inner.index("]")] if inner.startswith("[") and "]" in inner else player
 
 
 def format_sweeps(table: pd.DataFrame, head_to_head: pd.DataFrame | None = None) -> str:
@@ -67,38 +91,51 @@ def format_sweeps(table: pd.DataFrame, head_to_head: pd.DataFrame | None = None)
     average", the share "how often ahead". A value can finish ahead more often by small
     margins yet lose more points on average when it loses, so one can be significant
     and the other not; the lines say which is which."""
-    share = {} if head_to_head is None else {
-        (r.player, r.opponent): r for r in head_to_head.itertuples(index=False)}
+    share = (
+        {}
+        if head_to_head is None
+        else {(r.player, r.opponent): r for r in head_to_head.itertuples(index=False)}
+    )
     out = []
     for sweep, rows in table.groupby("sweep", sort=False):
         best = rows[rows["best"]].iloc[0]
         others = rows[~rows["best"]]
         adjusted = "method" in rows and rows["method"].iloc[0] == "deal-adjusted"
         label = "adjusted total (pool: deal-adjusted)" if adjusted else "mean total"
-        out.append(f"sweep {sweep}: best {best['value']} ({label} "
-                   f"{number(best['adjusted_total'], 2)})")
+        out.append(
+            f"sweep {sweep}: best {best['value']} ({label} {number(best['adjusted_total'], 2)})"
+        )
         for r in others.itertuples(index=False):
             significant = r.diff_p_value < 1 - CONFIDENCE
-            line = (f"  {r.value}: {number(r.diff_vs_sweep_best, 2, sign=True)} "
-                    f"[{number(r.diff_lo, 2, sign=True)}, {number(r.diff_hi, 2, sign=True)}]"
-                    f" points worse, p={p_value(r.diff_p_value)} -> "
-                    + ("significant" if significant else "not significant")
-                    + f" at {CONFIDENCE:.0%}")
+            line = (
+                f"  {r.value}: {number(r.diff_vs_sweep_best, 2, sign=True)} "
+                f"[{number(r.diff_lo, 2, sign=True)}, {number(r.diff_hi, 2, sign=True)}]"
+                f" points worse, p={p_value(r.diff_p_value)} -> "
+                + ("significant" if significant else "not significant")
+                + f" at {CONFIDENCE:.0%}"
+            )
             h2h = share.get((r.player, best["player"])) if share else None
             if h2h is not None:
                 ahead = not (h2h.share_lo <= 0.5 <= h2h.share_hi)
-                line += (f"; ahead of {best['value']} in {100 * h2h.share:.1f} % "
-                         f"[{100 * h2h.share_lo:.1f}, {100 * h2h.share_hi:.1f}] of shared "
-                         "matches" + (" (differs from 50 %)" if ahead else ""))
+                line += (
+                    f"; ahead of {best['value']} in {100 * h2h.share:.1f} % "
+                    f"[{100 * h2h.share_lo:.1f}, {100 * h2h.share_hi:.1f}] of shared "
+                    "matches" + (" (differs from 50 %)" if ahead else "")
+                )
             out.append(line)
         if len(others):
             runner_up = others.iloc[0]
-            verdict = ("significantly better than" if runner_up["diff_p_value"]
-                       < 1 - CONFIDENCE else "not significantly different from")
-            out.append(f"  the best value is {verdict} the next best ({runner_up['value']}) "
-                       "in points")
+            verdict = (
+                "significantly better than"
+                if runner_up["diff_p_value"] < 1 - CONFIDENCE
+                else "not significantly different from"
+            )
+            out.append(
+                f"  the best value is {verdict} the next best ({runner_up['value']}) in points"
+            )
     if share:
-        out.append("  (points: the average difference in total; % ahead: how often it "
-                   "finished ahead; they can disagree when margins differ)")
+        out.append(
+            "  (points: the average difference in total; % ahead: how often it "
+            "finished ahead; they can disagree when margins differ)"
+        )
     return "\n".join(out)
-

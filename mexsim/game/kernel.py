@@ -316,8 +316,9 @@ def start_match(match, rules, seats, tiles, scratch, view):
 
 
 @njit(cache=True, error_model="numpy")
-def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scratch, out, n_ev,
-                record, dispatch):
+def play_rounds(
+    seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scratch, out, n_ev, record, dispatch
+):
     """Play rounds rnd0 .. rnd1-1 of a match into out.res[rnd, seat, Field.*]; returns
     n_ev, the event rows written so far (-1 when a strategy failed: see out.status).
 
@@ -584,7 +585,8 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                 if nm == 1:
                     i = 0
                 elif dispatch == Dispatch.engine_only or (
-                        dispatch == Dispatch.plugin and calling[us] == Calling.greedy_in_kernel):
+                    dispatch == Dispatch.plugin and calling[us] == Calling.greedy_in_kernel
+                ):
                     # greedy's rule (mexsim/strategy/builtin/greedy.py: the heaviest tile is
                     # the lowest number, ties to the earliest move) with neither the view's
                     # fill nor the call, which cost a fifth of a match of greedy
@@ -597,23 +599,32 @@ def play_rounds(seed, deal, rnd0, rnd1, dealt, rules, funcs, seats, tiles, scrat
                     # random's rule (mexsim/strategy/builtin/random.py: random_below on the
                     # seat's own stream), drawn from the stream where the kernel keeps it
                     # rather than through the view and a call
-                    i, r0, r1, r2, r3 = xoshiro_bounded(nm, rng[us, 0], rng[us, 1],
-                                                        rng[us, 2], rng[us, 3])
+                    i, r0, r1, r2, r3 = xoshiro_bounded(
+                        nm, rng[us, 0], rng[us, 1], rng[us, 2], rng[us, 3]
+                    )
                     rng[us, 0] = r0
                     rng[us, 1] = r1
                     rng[us, 2] = r2
                     rng[us, 3] = r3
                 elif dispatch == Dispatch.plugin and (
-                        calling[us] == Calling.early_doubles_in_kernel):
+                    calling[us] == Calling.early_doubles_in_kernel
+                ):
                     # early_doubles' rule on the private table, without the view's fill
                     # (mexsim/game/kernel_early_doubles.py). (The counts as np.int64:
                     # numba types the call while it sees their first values, literal 0s,
                     # and would compile it again for those)
-                    i = early_doubles_choice(st, HANDS + 4 * seat, seat, np.int64(nm),
-                                             np.int64(laid), np.int64(n_open),
-                                             params[us, 0] >= 0.5)
+                    i = early_doubles_choice(
+                        st,
+                        HANDS + 4 * seat,
+                        seat,
+                        np.int64(nm),
+                        np.int64(laid),
+                        np.int64(n_open),
+                        params[us, 0] >= 0.5,
+                    )
                 elif dispatch == Dispatch.plugin and (
-                        calling[us] == Calling.longest_train_in_kernel):
+                    calling[us] == Calling.longest_train_in_kernel
+                ):
                     # longest_train's rule on the private table, which holds its notes:
                     # called without the view's fill (mexsim/game/kernel_longest_train.py)
                     st[SEAT] = seat
@@ -784,17 +795,20 @@ def new_scratch(P, T, view_size):
     """The working arrays of a block of matches (contexts.RoundScratch)."""
     st = np.zeros(view_size + PRIVATE_SIZE, dtype=np.int64)
     st[TABLE_SHOWN] = 1  # a view handed in may hold another block's public table
-    return RoundScratch(np.empty((P, 4), dtype=np.uint64), np.empty(T, dtype=np.int64),
-                        np.zeros(MAX_PARAMS, dtype=np.float64),
-                        np.zeros((P, MAX_MEMORY), dtype=np.int64), st)
+    return RoundScratch(
+        np.empty((P, 4), dtype=np.uint64),
+        np.empty(T, dtype=np.int64),
+        np.zeros(MAX_PARAMS, dtype=np.float64),
+        np.zeros((P, MAX_MEMORY), dtype=np.int64),
+        st,
+    )
 
 
 @njit(cache=True)
 def seed_streams(rng, seed, deal):
     """Each seat's strategy stream for the matches that play ``deal``."""
     for s in range(rng.shape[0]):
-        rng[s, 0], rng[s, 1], rng[s, 2], rng[s, 3] = seed_words(
-            strategy_key(seed, deal, s))
+        rng[s, 0], rng[s, 1], rng[s, 2], rng[s, 3] = seed_words(strategy_key(seed, deal, s))
 
 
 @njit(cache=True)
@@ -809,23 +823,41 @@ def play_match(seed, match, deal, rules, funcs, seats, tiles, out, record, dispa
     scratch = new_scratch(rules.players, tiles.lo.shape[0], view.shape[0])
     start_match(match, rules, seats, tiles, scratch, view)
     seed_streams(scratch.rng, seed, deal)
-    return play_rounds(seed, deal, 0, rules.max_pip + 1, -1, rules, funcs, seats, tiles,
-                       scratch, out, 0, record, dispatch)
+    return play_rounds(
+        seed,
+        deal,
+        0,
+        rules.max_pip + 1,
+        -1,
+        rules,
+        funcs,
+        seats,
+        tiles,
+        scratch,
+        out,
+        0,
+        record,
+        dispatch,
+    )
 
 
 @njit(cache=True, nogil=True)
 def block_seats(P, players):
     """The seats' arrays of a block of matches, filled for each match by
     start_block_match."""
-    return PlayerArrays(np.empty(P, dtype=np.int64),
-                        np.empty((P, players.params.shape[1]), dtype=np.float64),
-                        np.empty(P, dtype=np.int64), np.empty(P, dtype=np.int64),
-                        np.empty(P, dtype=np.int64))
+    return PlayerArrays(
+        np.empty(P, dtype=np.int64),
+        np.empty((P, players.params.shape[1]), dtype=np.float64),
+        np.empty(P, dtype=np.int64),
+        np.empty(P, dtype=np.int64),
+        np.empty(P, dtype=np.int64),
+    )
 
 
 @njit(cache=True, nogil=True)
-def start_block_match(k, seed, match_ids, deal_ids, seating, rules, players, seats, tiles,
-                      scratch, view):
+def start_block_match(
+    k, seed, match_ids, deal_ids, seating, rules, players, seats, tiles, scratch, view
+):
     """Seat the players of a block's match k (player seating[k, s] in seat s) and start
     it: fresh scores and notes, the seats' streams from its deal."""
     for s in range(rules.players):
@@ -841,8 +873,9 @@ def start_block_match(k, seed, match_ids, deal_ids, seating, rules, players, sea
 
 
 @njit(cache=True, nogil=True)
-def play_matches(seed, match_ids, deal_ids, seating, rules, funcs, players, tiles, view, res,
-                 status, dispatch):
+def play_matches(
+    seed, match_ids, deal_ids, seating, rules, funcs, players, tiles, view, res, status, dispatch
+):
     """Play match match_ids[k] from deal deal_ids[k], player seating[k, s] in seat s,
     into res[k, round, seat, Field.*]; player i plays funcs[players.func[i]] with
     players.params[i].
@@ -855,10 +888,28 @@ def play_matches(seed, match_ids, deal_ids, seating, rules, funcs, players, tile
     # must find fresh
     scratch = new_scratch(rules.players, tiles.lo.shape[0], view.shape[0])
     for k in range(match_ids.shape[0]):
-        start_block_match(k, seed, match_ids, deal_ids, seating, rules, players, seats,
-                          tiles, scratch, view)
-        if play_rounds(seed, deal_ids[k], 0, rules.max_pip + 1, -1, rules, funcs, seats, tiles,
-                       scratch, Outputs(view, res[k], ev, status), 0, False, dispatch) < 0:
+        start_block_match(
+            k, seed, match_ids, deal_ids, seating, rules, players, seats, tiles, scratch, view
+        )
+        if (
+            play_rounds(
+                seed,
+                deal_ids[k],
+                0,
+                rules.max_pip + 1,
+                -1,
+                rules,
+                funcs,
+                seats,
+                tiles,
+                scratch,
+                Outputs(view, res[k], ev, status),
+                0,
+                False,
+                dispatch,
+            )
+            < 0
+        ):
             return k
     return match_ids.shape[0]
 
@@ -873,5 +924,19 @@ def play_dealt_round(seed, match, rnd, order, n, rules, funcs, seats, tiles, out
     seed_streams(scratch.rng, seed, match)
     for k in range(n):
         scratch.boneyard[k] = order[k]
-    return play_rounds(seed, match, rnd, rnd + 1, n, rules, funcs, seats, tiles, scratch, out,
-                       0, True, Dispatch.plugin)
+    return play_rounds(
+        seed,
+        match,
+        rnd,
+        rnd + 1,
+        n,
+        rules,
+        funcs,
+        seats,
+        tiles,
+        scratch,
+        out,
+        0,
+        True,
+        Dispatch.plugin,
+    )

@@ -48,8 +48,11 @@ def early_doubles_choice(st, hand_at, seat, nm, laid, n_open, own_first):
             heaviest_tile = tile
         if st[LO_COPY + tile] == st[HI_COPY + tile]:
             own = st[UMOVE_TRAIN + np.uint64(i)] == seat
-            if double < 0 or (own_first and own and not double_own) or (
-                    (own == double_own or not own_first) and tile < double_tile):
+            if (
+                double < 0
+                or (own_first and own and not double_own)
+                or ((own == double_own or not own_first) and tile < double_tile)
+            ):
                 double = i
                 double_own = own
                 double_tile = tile
@@ -75,8 +78,7 @@ def early_doubles_choice(st, hand_at, seat, nm, laid, n_open, own_first):
                     word &= ~(np.uint64(1) << np.uint64(tile & 63))
                 held |= word
             keeps = held != 0
-            if best < 0 or (keeps and not best_keeps) or (
-                    keeps == best_keeps and tile < best_tile):
+            if best < 0 or (keeps and not best_keeps) or (keeps == best_keeps and tile < best_tile):
                 best = i
                 best_tile = tile
                 best_keeps = keeps

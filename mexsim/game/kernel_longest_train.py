@@ -164,8 +164,9 @@ def _plan_stands(st, notes, rnd, own_end, h0, h1, h2):
         m1 = np.uint64(st[notes + PLAN_MASK + 1]) & ~h1
         m2 = np.uint64(st[notes + PLAN_MASK + 2]) & ~h2
         gone = m0 | m1 | m2
-        valid = (_catch_up(st, notes, own_end, m0, m1, m2) if gone
-                 else st[notes + NEXT_END] == own_end)
+        valid = (
+            _catch_up(st, notes, own_end, m0, m1, m2) if gone else st[notes + NEXT_END] == own_end
+        )
     n0 = h0 & ~np.uint64(st[notes + PLAN_HAND])  # tiles drawn since the plan was made
     n1 = h1 & ~np.uint64(st[notes + PLAN_HAND + 1])
     n2 = h2 & ~np.uint64(st[notes + PLAN_HAND + 2])
@@ -232,9 +233,16 @@ def _replan(st, notes, rnd, own_end, h0, h1, h2):
                 i += 1
         t = st[TILES]
         length, _ = trusted_joined_unweighted_chain(
-            own_end, scratch[:n], n, st[LO_COPY:LO_COPY + t], st[HI_COPY:HI_COPY + t],
-            st[PIPS_COPY:PIPS_COPY + t], st[MAX_PIP], scratch[n:],
-            st[DENSE:DENSE + DENSE_WORDS])
+            own_end,
+            scratch[:n],
+            n,
+            st[LO_COPY : LO_COPY + t],
+            st[HI_COPY : HI_COPY + t],
+            st[PIPS_COPY : PIPS_COPY + t],
+            st[MAX_PIP],
+            scratch[n:],
+            st[DENSE : DENSE + DENSE_WORDS],
+        )
     length = min(length, MAX_PLAN)
     for k in range(PLAN_TILES, PLAN_TILES + 21):
         st[notes + k] = 0
@@ -313,5 +321,6 @@ def in_table_decide():
     from mexsim.game.signature import DECIDE_SIGNATURE
 
     with compiling("longest_train for the engine"):
-        return compiled(DECIDE_SIGNATURE, cache=True, boundscheck=False,
-                        refcounts=False)(longest_train_in_table)
+        return compiled(DECIDE_SIGNATURE, cache=True, boundscheck=False, refcounts=False)(
+            longest_train_in_table
+        )

@@ -46,8 +46,18 @@ F_OPEN = 7  # open doubles on the table
 F_TURN = 8  # turns until j moves (0: j moves next)
 F_HOLDER = 9  # j holds the engine (the engine search of engine = "holder")
 N_FEATURES = 10
-FEATURE_NAMES = ("tiles", "pips", "doubles", "playable", "marked", "fewest_other",
-                 "boneyard", "open_doubles", "turns_to_move", "holds_engine")
+FEATURE_NAMES = (
+    "tiles",
+    "pips",
+    "doubles",
+    "playable",
+    "marked",
+    "fewest_other",
+    "boneyard",
+    "open_doubles",
+    "turns_to_move",
+    "holds_engine",
+)
 
 # hand statistics per seat (held: per holder, the boneyard too)
 S_TILES = 0
@@ -89,8 +99,7 @@ def _fits(k, e, m, num, owner, tile_of):
     if e == m:
         return num[k, e]
     both = tile_of[e, m]  # the one tile carrying both numbers (not a double)
-    return num[k, e] + num[k, m] - (1 if owner[both] == (k if k < num.shape[0] - 1 else -1)
-                                    else 0)
+    return num[k, e] + num[k, m] - (1 if owner[both] == (k if k < num.shape[0] - 1 else -1) else 0)
 
 
 @njit(cache=True, nogil=True)
@@ -213,8 +222,9 @@ def walk(ev, P, N, set_aside, lo, hi, pips, w, mode, penalty, sums, deal_luck, d
                 _stats(P, rot, held, num, ends, owner, tile_of, stats)
                 if mode == COLLECT:
                     if rot == 0:
-                        _collect(stats, P, mover, bone, n_open, marked, holder, penalty,
-                                 rnd, x, sums)
+                        _collect(
+                            stats, P, mover, bone, n_open, marked, holder, penalty, rnd, x, sums
+                        )
                     continue
                 _values(stats, P, mover, bone, n_open, marked, holder, w, x, vals)
                 if rot == 0:
@@ -227,20 +237,42 @@ def walk(ev, P, N, set_aside, lo, hi, pips, w, mode, penalty, sums, deal_luck, d
         if kind == Event.draw:
             if mode == SCORE:
                 _stats(P, 0, held, num, ends, owner, tile_of, stats)
-                _score_draw(owner, s, t, stats, held, num, tile_of, ends, P, lo, hi, pips,
-                            engine_tile, placed, bone, n_open, marked, w, x, vals,
-                            engine_vals, acc, draw_luck[rnd])
+                _score_draw(
+                    owner,
+                    s,
+                    t,
+                    stats,
+                    held,
+                    num,
+                    tile_of,
+                    ends,
+                    P,
+                    lo,
+                    hi,
+                    pips,
+                    engine_tile,
+                    placed,
+                    bone,
+                    n_open,
+                    marked,
+                    w,
+                    x,
+                    vals,
+                    engine_vals,
+                    acc,
+                    draw_luck[rnd],
+                )
             _move(t, -1, s, P, lo, hi, pips, engine_tile, owner, held, num)
             bone -= 1
             if mode == COLLECT:
                 _stats(P, 0, held, num, ends, owner, tile_of, stats)
                 holder = owner[engine_tile] if not placed else -1
                 mover = s if placed or t == engine_tile else (s + 1) % P
-                _collect(stats, P, mover, bone, n_open, marked, holder, penalty, rnd, x,
-                         sums)
+                _collect(stats, P, mover, bone, n_open, marked, holder, penalty, rnd, x, sums)
         elif kind == Event.engine:
-            _move(engine_tile, owner[engine_tile], -2, P, lo, hi, pips, engine_tile, owner,
-                  held, num)
+            _move(
+                engine_tile, owner[engine_tile], -2, P, lo, hi, pips, engine_tile, owner, held, num
+            )
             placed = True
         elif kind == Event.play:
             tr = ev[i, EventField.extra]
@@ -263,8 +295,31 @@ def walk(ev, P, N, set_aside, lo, hi, pips, w, mode, penalty, sums, deal_luck, d
 
 
 @njit(cache=True, nogil=True)
-def _score_draw(owner, s, t, stats, held, num, tile_of, ends, P, lo, hi, pips, engine_tile,
-                placed, bone, n_open, marked, w, x, vals, engine_vals, acc, luck):
+def _score_draw(
+    owner,
+    s,
+    t,
+    stats,
+    held,
+    num,
+    tile_of,
+    ends,
+    P,
+    lo,
+    hi,
+    pips,
+    engine_tile,
+    placed,
+    bone,
+    n_open,
+    marked,
+    w,
+    x,
+    vals,
+    engine_vals,
+    acc,
+    luck,
+):
     """Add to luck[j] the draw's luck for every seat j: seat s drew tile t.
 
     V is linear, so for every tile u but the engine V_s(u) = V_s(any tile) + w_pips
@@ -274,8 +329,7 @@ def _score_draw(owner, s, t, stats, held, num, tile_of, ends, P, lo, hi, pips, e
     holds it and who moves (and adds nothing to the hand): scored apart."""
     holder = owner[engine_tile] if not placed else -1
     stats[s, S_TILES] += 1
-    _values(stats, P, s if placed else (s + 1) % P, bone - 1, n_open, marked, holder, w,
-            x, vals)
+    _values(stats, P, s if placed else (s + 1) % P, bone - 1, n_open, marked, holder, w, x, vals)
     stats[s, S_TILES] -= 1
     search = not placed and owner[engine_tile] == -1
     if search:  # the engine still in the boneyard: V if it comes now
@@ -284,8 +338,11 @@ def _score_draw(owner, s, t, stats, held, num, tile_of, ends, P, lo, hi, pips, e
     m = ends[P]
     # every seat's V relative to vals, summed over the possible tiles (acc)
     acc[:] = 0.0
-    acc[s] = (w[F_PIPS] * held[P, S_PIPS] + w[F_DOUBLES] * held[P, S_DOUBLES]
-              + w[F_PLAYABLE] * _fits(P, e, m, num, owner, tile_of))
+    acc[s] = (
+        w[F_PIPS] * held[P, S_PIPS]
+        + w[F_DOUBLES] * held[P, S_DOUBLES]
+        + w[F_PLAYABLE] * _fits(P, e, m, num, owner, tile_of)
+    )
     if search:
         for j in range(P):
             acc[j] += engine_vals[j] - vals[j]
@@ -304,8 +361,26 @@ def _score_draw(owner, s, t, stats, held, num, tile_of, ends, P, lo, hi, pips, e
 
 
 @njit(cache=True, nogil=True)
-def play_matches_luck(seed, match_ids, deal_ids, seating, rules, funcs, players, tiles, view,
-                      res, status, dispatch, ev, w, mode, sums, deal_luck, draw_luck):
+def play_matches_luck(
+    seed,
+    match_ids,
+    deal_ids,
+    seating,
+    rules,
+    funcs,
+    players,
+    tiles,
+    view,
+    res,
+    status,
+    dispatch,
+    ev,
+    w,
+    mode,
+    sums,
+    deal_luck,
+    draw_luck,
+):
     """kernel.play_matches with every match's events recorded into ev and walked
     (``walk``): mode SCORE fills deal_luck[k, round, seat] and draw_luck; mode COLLECT
     adds the pilot's sums. Releases the GIL. Returns the number of matches completed."""
@@ -314,16 +389,43 @@ def play_matches_luck(seed, match_ids, deal_ids, seating, rules, funcs, players,
     scratch = new_scratch(P, tiles.lo.shape[0], view.shape[0])
     penalty = np.empty((res.shape[1], P), dtype=np.int64)
     for k in range(match_ids.shape[0]):
-        start_block_match(k, seed, match_ids, deal_ids, seating, rules, players, seats,
-                          tiles, scratch, view)
-        n = play_rounds(seed, deal_ids[k], 0, rules.max_pip + 1, -1, rules, funcs, seats,
-                        tiles, scratch, Outputs(view, res[k], ev, status), 0, True, dispatch)
+        start_block_match(
+            k, seed, match_ids, deal_ids, seating, rules, players, seats, tiles, scratch, view
+        )
+        n = play_rounds(
+            seed,
+            deal_ids[k],
+            0,
+            rules.max_pip + 1,
+            -1,
+            rules,
+            funcs,
+            seats,
+            tiles,
+            scratch,
+            Outputs(view, res[k], ev, status),
+            0,
+            True,
+            dispatch,
+        )
         if n < 0:
             return k
         for r in range(res.shape[1]):
             for s in range(P):
                 penalty[r, s] = res[k, r, s, Field.penalty]
-        walk(ev[:n], P, rules.max_pip, rules.set_aside, tiles.lo, tiles.hi, tiles.pips, w,
-             mode, penalty, sums, deal_luck[k], draw_luck[k])
+        walk(
+            ev[:n],
+            P,
+            rules.max_pip,
+            rules.set_aside,
+            tiles.lo,
+            tiles.hi,
+            tiles.pips,
+            w,
+            mode,
+            penalty,
+            sums,
+            deal_luck[k],
+            draw_luck[k],
+        )
     return match_ids.shape[0]
-

@@ -71,7 +71,7 @@ class KernelArgs:
         n_memory = np.zeros(n, dtype=np.int64)
         calling = np.zeros(n, dtype=np.int64)
         for i, (player, played) in enumerate(zip(resolved, chosen, strict=True)):
-            params[i, :len(player.params)] = player.params
+            params[i, : len(player.params)] = player.params
             n_params[i] = len(player.params)
             n_memory[i] = player.memory
             calling[i] = player.calling(played)
@@ -79,23 +79,39 @@ class KernelArgs:
         # for every table; the padding is never called. The last slot
         # (LONGEST_TRAIN_SLOT) is longest_train as the kernel plays it on its private
         # table, compiled only for a table that has it (mexsim/game/kernel_longest_train.py)
-        in_table = (in_table_decide() if (calling == Calling.longest_train_in_kernel).any()
-                    else decides[0])
+        in_table = (
+            in_table_decide() if (calling == Calling.longest_train_in_kernel).any() else decides[0]
+        )
         funcs = (*decides, *(decides[0],) * (MAX_STRATEGIES - len(decides)), in_table)
         ts = tile_set(rules.max_pip)
-        numbers = RuleNumbers(rules.players, rules.max_pip, rules.hand_size,
-                              rules.first_turn == "train", rules.engine == "set_aside",
-                              rules.draw_to_start, rules.double_blank_points)
-        return cls(rules, resolved, funcs, numbers,
-                   PlayerArrays(player_func, params, n_params, n_memory, calling),
-                   TileTables(ts.lo, ts.hi, ts.pips, ts.number_mask))
+        numbers = RuleNumbers(
+            rules.players,
+            rules.max_pip,
+            rules.hand_size,
+            rules.first_turn == "train",
+            rules.engine == "set_aside",
+            rules.draw_to_start,
+            rules.double_blank_points,
+        )
+        return cls(
+            rules,
+            resolved,
+            funcs,
+            numbers,
+            PlayerArrays(player_func, params, n_params, n_memory, calling),
+            TileTables(ts.lo, ts.hi, ts.pips, ts.number_mask),
+        )
 
     def kernel_args(self) -> tuple[RuleNumbers, tuple, PlayerArrays, TileTables]:
         """(rules, funcs, players, tiles): the arguments every kernel takes, in order."""
         return self.numbers, self.funcs, self.arrays, self.tiles
 
-    def raise_for(self, status: np.ndarray, exc: BaseException | None = None,
-                  player_of: Callable[[int, int], int] | None = None) -> None:
+    def raise_for(
+        self,
+        status: np.ndarray,
+        exc: BaseException | None = None,
+        player_of: Callable[[int, int], int] | None = None,
+    ) -> None:
         """Turn a failed kernel (status flag, or an exception from a strategy) into
         StrategyError naming the strategy, the match and the round. ``player_of(match,
         seat)`` says who sat there (default: player i in seat i)."""
@@ -103,14 +119,16 @@ class KernelArgs:
             return
         seat, match = int(status[Status.seat]), int(status[Status.match])
         name = self.players[player_of(match, seat) if player_of else seat].name
-        where = (f"strategy '{name}' (seat {seat}) in match {match}, "
-                 f"round {int(status[Status.round])}")
+        where = (
+            f"strategy '{name}' (seat {seat}) in match {match}, round {int(status[Status.round])}"
+        )
         if exc is not None:
             raise StrategyError(f"{where} raised {type(exc).__name__}: {exc}") from exc
         raise StrategyError(
             f"{where} chose move {int(status[Status.choice])} of "
             f"{int(status[Status.n_moves])} legal moves (allowed: 0.."
-            f"{int(status[Status.n_moves]) - 1})")
+            f"{int(status[Status.n_moves]) - 1})"
+        )
 
 
 def event_capacity(rules: Rules) -> int:
@@ -127,8 +145,9 @@ def _seed(seed: int) -> np.uint64:
     return np.uint64(seed & MASK64)
 
 
-def _run_kernel(args: KernelArgs, status: np.ndarray, call,
-                player_of: Callable[[int, int], int] | None = None):
+def _run_kernel(
+    args: KernelArgs, status: np.ndarray, call, player_of: Callable[[int, int], int] | None = None
+):
     """Run a kernel; a strategy's exception is named by the seat, match and round the
     kernel put in ``status`` before calling it (not the view's: the strategy may have
     written over them)."""
@@ -144,9 +163,14 @@ def _run_kernel(args: KernelArgs, status: np.ndarray, call,
     return result
 
 
-def play_match_results(rules: Rules, seats: Sequence[Seat], seed: int, match: int,
-                       record: bool = False, deal: int | None = None
-                       ) -> tuple[np.ndarray, np.ndarray]:
+def play_match_results(
+    rules: Rules,
+    seats: Sequence[Seat],
+    seed: int,
+    match: int,
+    record: bool = False,
+    deal: int | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """Play one match in the core; returns (res[round, seat, field], event rows).
 
     The shuffles and strategy streams come from ``deal`` (default: the match itself)."""
@@ -157,9 +181,19 @@ def play_match_results(rules: Rules, seats: Sequence[Seat], seed: int, match: in
     work = np.zeros(view.SIZE, dtype=np.int64)
     if len(args.players) != rules.players:
         raise ValueError(f"{len(args.players)} seats for {rules.players} players")
-    n = _run_kernel(args, status, lambda: kernel.play_match(
-        _seed(seed), match, match if deal is None else deal, *args.kernel_args(),
-        Outputs(work, res, ev, status), record, Dispatch.plugin))
+    n = _run_kernel(
+        args,
+        status,
+        lambda: kernel.play_match(
+            _seed(seed),
+            match,
+            match if deal is None else deal,
+            *args.kernel_args(),
+            Outputs(work, res, ev, status),
+            record,
+            Dispatch.plugin,
+        ),
+    )
     return res, ev[:n]
 
 
@@ -173,8 +207,11 @@ def _decides(players: Sequence[Seat]) -> list:
     chosen = [p.decide for p in players]
     if len({id(d) for d in chosen}) <= MAX_STRATEGIES:
         return chosen
-    other = {id(p.decide_for_any_values): d for p, d in zip(players, chosen, strict=True)
-             if d is not p.decide_for_any_values}
+    other = {
+        id(p.decide_for_any_values): d
+        for p, d in zip(players, chosen, strict=True)
+        if d is not p.decide_for_any_values
+    }
     return [other.get(id(d), d) for d in chosen]
 
 
@@ -192,26 +229,44 @@ class _Block:
     work: np.ndarray
 
     @classmethod
-    def build(cls, rules: Rules, players: Sequence[Seat], match_ids: np.ndarray,
-              deal_ids: np.ndarray, seating: np.ndarray) -> _Block:
+    def build(
+        cls,
+        rules: Rules,
+        players: Sequence[Seat],
+        match_ids: np.ndarray,
+        deal_ids: np.ndarray,
+        seating: np.ndarray,
+    ) -> _Block:
         match_ids = np.ascontiguousarray(match_ids, dtype=np.int64)
         deal_ids = np.ascontiguousarray(deal_ids, dtype=np.int64)
         seating = np.ascontiguousarray(seating, dtype=np.int64)
         n = len(match_ids)
         if deal_ids.shape != (n,) or seating.shape != (n, rules.players):
             raise ValueError("match_ids, deal_ids and seating[match, seat] must agree")
-        return cls(KernelArgs.build(rules, players), match_ids, deal_ids, seating,
-                   np.zeros((n, rules.rounds, rules.players, N_FIELDS), dtype=np.int64),
-                   np.zeros(N_STATUS, dtype=np.int64), np.zeros(view.SIZE, dtype=np.int64))
+        return cls(
+            KernelArgs.build(rules, players),
+            match_ids,
+            deal_ids,
+            seating,
+            np.zeros((n, rules.rounds, rules.players, N_FIELDS), dtype=np.int64),
+            np.zeros(N_STATUS, dtype=np.int64),
+            np.zeros(view.SIZE, dtype=np.int64),
+        )
 
     def player_of(self, match: int, seat: int) -> int:
         """The player in ``seat`` of ``match`` (for a failed strategy's message)."""
         return int(self.seating[int(np.flatnonzero(self.match_ids == match)[0]), seat])
 
 
-def play_scheduled(rules: Rules, players: Sequence[Seat], seed: int,
-                   match_ids: np.ndarray, deal_ids: np.ndarray, seating: np.ndarray,
-                   dispatch: int = Dispatch.plugin) -> np.ndarray:
+def play_scheduled(
+    rules: Rules,
+    players: Sequence[Seat],
+    seed: int,
+    match_ids: np.ndarray,
+    deal_ids: np.ndarray,
+    seating: np.ndarray,
+    dispatch: int = Dispatch.plugin,
+) -> np.ndarray:
     """Play match match_ids[k] from deal deal_ids[k] with player seating[k, s] in seat s;
     returns res[k, round, seat, field]. Releases the GIL while playing.
 
@@ -222,16 +277,34 @@ def play_scheduled(rules: Rules, players: Sequence[Seat], seed: int,
     enums.Calling).
     """
     b = _Block.build(rules, players, match_ids, deal_ids, seating)
-    _run_kernel(b.args, b.status, lambda: kernel.play_matches(
-        _seed(seed), b.match_ids, b.deal_ids, b.seating, *b.args.kernel_args(), b.work,
-        b.res, b.status, dispatch), b.player_of)
+    _run_kernel(
+        b.args,
+        b.status,
+        lambda: kernel.play_matches(
+            _seed(seed),
+            b.match_ids,
+            b.deal_ids,
+            b.seating,
+            *b.args.kernel_args(),
+            b.work,
+            b.res,
+            b.status,
+            dispatch,
+        ),
+        b.player_of,
+    )
     return b.res
 
 
-def play_scheduled_luck(rules: Rules, players: Sequence[Seat], seed: int,
-                        match_ids: np.ndarray, deal_ids: np.ndarray, seating: np.ndarray,
-                        weights: np.ndarray | None
-                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def play_scheduled_luck(
+    rules: Rules,
+    players: Sequence[Seat],
+    seed: int,
+    match_ids: np.ndarray,
+    deal_ids: np.ndarray,
+    seating: np.ndarray,
+    weights: np.ndarray | None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """:func:`play_scheduled` with the luck of every chance event (mexsim/game/luck.py).
 
     ``weights``: the value model's weight per feature; returns (res, deal_luck[k, round,
@@ -246,30 +319,57 @@ def play_scheduled_luck(rules: Rules, players: Sequence[Seat], seed: int,
     draw_luck = np.zeros(b.res.shape[:3])
     size = luck.N_FEATURES + 2
     sums = np.zeros((size, size), dtype=np.int64)
-    w = (np.zeros(luck.N_FEATURES) if weights is None
-         else np.ascontiguousarray(weights, dtype=np.float64))
+    w = (
+        np.zeros(luck.N_FEATURES)
+        if weights is None
+        else np.ascontiguousarray(weights, dtype=np.float64)
+    )
     mode = luck.COLLECT if weights is None else luck.SCORE
 
-    _run_kernel(b.args, b.status, lambda: luck.play_matches_luck(
-        _seed(seed), b.match_ids, b.deal_ids, b.seating, *b.args.kernel_args(), b.work,
-        b.res, b.status, Dispatch.plugin, ev, w, mode, sums, deal_luck, draw_luck),
-        b.player_of)
+    _run_kernel(
+        b.args,
+        b.status,
+        lambda: luck.play_matches_luck(
+            _seed(seed),
+            b.match_ids,
+            b.deal_ids,
+            b.seating,
+            *b.args.kernel_args(),
+            b.work,
+            b.res,
+            b.status,
+            Dispatch.plugin,
+            ev,
+            w,
+            mode,
+            sums,
+            deal_luck,
+            draw_luck,
+        ),
+        b.player_of,
+    )
     return b.res, deal_luck, draw_luck, sums
 
 
-def play_matches_results(rules: Rules, seats: Sequence[Seat], seed: int, first_match: int,
-                         n_matches: int, dispatch: int = Dispatch.plugin,
-                         stride: int = 1) -> np.ndarray:
+def play_matches_results(
+    rules: Rules,
+    seats: Sequence[Seat],
+    seed: int,
+    first_match: int,
+    n_matches: int,
+    dispatch: int = Dispatch.plugin,
+    stride: int = 1,
+) -> np.ndarray:
     """Play matches first_match + k·stride, k < n_matches, all with these seats and each
     from its own deal; returns res[k, round, seat, field] (see :func:`play_scheduled`)."""
     match_ids = first_match + stride * np.arange(n_matches, dtype=np.int64)
-    seating = np.broadcast_to(np.arange(rules.players, dtype=np.int64),
-                              (n_matches, rules.players))
+    seating = np.broadcast_to(np.arange(rules.players, dtype=np.int64), (n_matches, rules.players))
     return play_scheduled(rules, seats, seed, match_ids, match_ids, seating, dispatch)
 
 
-def events_to_trace(rules: Rules, res: np.ndarray, ev: np.ndarray,
-                    header: dict | None = None) -> list[dict]:
+def events_to_trace(
+    rules: Rules, res: np.ndarray, ev: np.ndarray, header: dict | None = None
+) -> list[dict]:
     """Event rows of :func:`play_match_results` as trace dicts (docs/interface.md format)."""
     ts = tile_set(rules.max_pip)
     P = rules.players
@@ -282,11 +382,15 @@ def events_to_trace(rules: Rules, res: np.ndarray, ev: np.ndarray,
     for kind, rnd, seat, t, extra in ev.tolist():
         if kind in (Event.deal_hand, Event.deal_boneyard):
             if deal is None:
-                deal = {"event": "deal", "round": rnd, "engine": rules.max_pip - rnd,
-                        "hands": [[] for _ in range(P)], "boneyard": []}
+                deal = {
+                    "event": "deal",
+                    "round": rnd,
+                    "engine": rules.max_pip - rnd,
+                    "hands": [[] for _ in range(P)],
+                    "boneyard": [],
+                }
                 out.append(deal)
-            (deal["hands"][seat] if kind == Event.deal_hand else deal["boneyard"]).append(
-                tile(t))
+            (deal["hands"][seat] if kind == Event.deal_hand else deal["boneyard"]).append(tile(t))
             continue
         deal = None
         if kind == Event.engine:
@@ -294,29 +398,54 @@ def events_to_trace(rules: Rules, res: np.ndarray, ev: np.ndarray,
         elif kind == Event.draw:
             out.append({"event": "draw", "round": rnd, "seat": seat, "tile": tile(t)})
         elif kind == Event.play:
-            out.append({"event": "play", "round": rnd, "seat": seat, "tile": tile(t),
-                        "train": trace_train(extra, P)})
+            out.append(
+                {
+                    "event": "play",
+                    "round": rnd,
+                    "seat": seat,
+                    "tile": tile(t),
+                    "train": trace_train(extra, P),
+                }
+            )
         elif kind == Event.pass_:
             out.append({"event": "pass", "round": rnd, "seat": seat})
         elif kind == Event.round_end:
-            out.append({"event": "round_end", "round": rnd,
-                        "reason": "blocked" if extra == Reason.blocked else "out",
-                        "penalties": [int(p) for p in res[rnd, :, Field.penalty]]})
-    out.append({"event": "match_end",
-                "totals": [int(x) for x in res[:, :, Field.penalty].sum(axis=0)]})
+            out.append(
+                {
+                    "event": "round_end",
+                    "round": rnd,
+                    "reason": "blocked" if extra == Reason.blocked else "out",
+                    "penalties": [int(p) for p in res[rnd, :, Field.penalty]],
+                }
+            )
+    out.append(
+        {"event": "match_end", "totals": [int(x) for x in res[:, :, Field.penalty].sum(axis=0)]}
+    )
     return out
 
 
-def core_trace(rules: Rules, seats: Sequence[Seat], seed: int, match: int,
-               header: dict | None = None, deal: int | None = None) -> list[dict]:
+def core_trace(
+    rules: Rules,
+    seats: Sequence[Seat],
+    seed: int,
+    match: int,
+    header: dict | None = None,
+    deal: int | None = None,
+) -> list[dict]:
     """The trace of one match played by the numba core (from ``deal``, default ``match``)."""
     res, ev = play_match_results(rules, seats, seed, match, record=True, deal=deal)
     return events_to_trace(rules, res, ev, header)
 
 
-def play_dealt_round(rules: Rules, seats: Sequence[Seat], round_no: int,
-                     hands: Sequence[Sequence[int]], boneyard: Sequence[int],
-                     seed: int = 0, match: int = 0) -> tuple[np.ndarray, list[dict]]:
+def play_dealt_round(
+    rules: Rules,
+    seats: Sequence[Seat],
+    round_no: int,
+    hands: Sequence[Sequence[int]],
+    boneyard: Sequence[int],
+    seed: int = 0,
+    match: int = 0,
+) -> tuple[np.ndarray, list[dict]]:
     """Play one round from a hand-made deal (tile numbers; equal hands of rules.hand_size).
 
     Returns (res[seat, field], the round's trace events from "deal" to "round_end").
@@ -333,8 +462,18 @@ def play_dealt_round(rules: Rules, seats: Sequence[Seat], round_no: int,
     ev = np.zeros((event_capacity(rules), N_EVENT_FIELDS), dtype=np.int64)
     status = np.zeros(N_STATUS, dtype=np.int64)
     work = np.zeros(view.SIZE, dtype=np.int64)
-    n_ev = _run_kernel(args, status, lambda: kernel.play_dealt_round(
-        _seed(seed), match, round_no, order, len(order), *args.kernel_args(),
-        Outputs(work, res, ev, status)))
+    n_ev = _run_kernel(
+        args,
+        status,
+        lambda: kernel.play_dealt_round(
+            _seed(seed),
+            match,
+            round_no,
+            order,
+            len(order),
+            *args.kernel_args(),
+            Outputs(work, res, ev, status),
+        ),
+    )
     trace = events_to_trace(rules, res, ev[:n_ev])[:-1]  # no match_end
     return res[round_no], trace

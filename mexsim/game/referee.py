@@ -53,8 +53,12 @@ class RefereeError(Exception):
     """
 
     def __init__(
-        self, rule: str, index: int, detail: str,
-        round: int | None = None, seat: int | None = None,
+        self,
+        rule: str,
+        index: int,
+        detail: str,
+        round: int | None = None,
+        seat: int | None = None,
     ) -> None:
         where = [f"round {round}"] if round is not None else []
         if seat is not None:
@@ -118,8 +122,10 @@ class _Referee:
 
     def check_round_field(self, ev: dict[str, Any]) -> None:
         if ev.get("round") != self.r:
-            raise self.err(TRACE, f"the event says round {ev.get('round')!r}, "
-                                  f"but round {self.r} is being played")
+            raise self.err(
+                TRACE,
+                f"the event says round {ev.get('round')!r}, but round {self.r} is being played",
+            )
 
     def tile(self, raw: Any) -> int:
         """R1: a tile of the double-N set, written [a, b] with a <= b."""
@@ -127,8 +133,9 @@ class _Referee:
             a, b = raw
             if type(a) is int and type(b) is int and 0 <= a <= b <= self.N:
                 return a << 4 | b
-        raise self.err("R1", f"{raw!r} is not a tile of the double-{self.N} set "
-                             "written [a, b] with a <= b")
+        raise self.err(
+            "R1", f"{raw!r} is not a tile of the double-{self.N} set written [a, b] with a <= b"
+        )
 
     def train_name(self, t: int) -> str:
         return MEXICAN if t == self.P else f"train {t}"
@@ -174,12 +181,16 @@ class _Referee:
         self.r = None
         ev = self.next("the 'match_end' event")
         if ev["event"] != "match_end":
-            raise self.err("R4", f"a match is {rules.rounds} rounds (N+1): expected "
-                                 f"'match_end' after round {rules.max_pip}, got {ev['event']!r}")
+            raise self.err(
+                "R4",
+                f"a match is {rules.rounds} rounds (N+1): expected "
+                f"'match_end' after round {rules.max_pip}, got {ev['event']!r}",
+            )
         got = ev.get("totals")
         if got != totals:
-            raise self.err("R4", f"totals {got!r} are not the sums of the round penalties "
-                                 f"{totals!r}")
+            raise self.err(
+                "R4", f"totals {got!r} are not the sums of the round penalties {totals!r}"
+            )
         if self.pos < self.n_events:
             raise self.err("R4", "an event after 'match_end'", index=self.pos)
 
@@ -193,15 +204,17 @@ class _Referee:
         kind = ev["event"]
         if kind != "deal":
             if kind == "match_end":
-                raise self.err("R4", f"the match ends after {r} rounds; a match is "
-                                     f"{rules.rounds} rounds (N+1)")
+                raise self.err(
+                    "R4", f"the match ends after {r} rounds; a match is {rules.rounds} rounds (N+1)"
+                )
             raise self.err("R4", f"expected the 'deal' of round {r}, got {kind!r}")
         self.check_round_field(ev)
         e = N - r
         eng = e << 4 | e
         if ev.get("engine") != e:
-            raise self.err("R4", f"round {r} uses the engine {e}|{e}, the deal says "
-                                 f"{ev.get('engine')!r}")
+            raise self.err(
+                "R4", f"round {r} uses the engine {e}|{e}, the deal says {ev.get('engine')!r}"
+            )
         self.deal(ev, eng)
 
         # R5: the engine and the first player.
@@ -214,13 +227,19 @@ class _Referee:
                 while placer is None:
                     ev = self.next(f"an engine-search draw by seat {s}")
                     if ev["event"] != "draw":
-                        raise self.err("R5", f"nobody holds the engine {e}|{e}: seats draw one "
-                                             f"tile each clockwise from seat {r % P} until it "
-                                             f"is drawn; expected a draw by seat {s}")
+                        raise self.err(
+                            "R5",
+                            f"nobody holds the engine {e}|{e}: seats draw one "
+                            f"tile each clockwise from seat {r % P} until it "
+                            f"is drawn; expected a draw by seat {s}",
+                        )
                     self.check_round_field(ev)
                     if ev.get("seat") != s:
-                        raise self.err("R5", f"the engine search draws clockwise from seat "
-                                             f"{r % P}: seat {s} draws next")
+                        raise self.err(
+                            "R5",
+                            f"the engine search draws clockwise from seat "
+                            f"{r % P}: seat {s} draws next",
+                        )
                     c = self.tile(ev.get("tile"))
                     self.check_front(c, "R5")
                     self.add(s, c)
@@ -279,8 +298,9 @@ class _Referee:
             if not isinstance(raw, list):
                 raise self.err(TRACE, f"the hand of seat {s} must be a list")
             if len(raw) != rules.hand_size:
-                raise self.err("R3", f"seat {s} is dealt {len(raw)} tiles; hand_size is "
-                                     f"{rules.hand_size}")
+                raise self.err(
+                    "R3", f"seat {s} is dealt {len(raw)} tiles; hand_size is {rules.hand_size}"
+                )
             hand: set[int] = set()
             c = [0] * (N + 1)
             for t in raw:
@@ -297,8 +317,11 @@ class _Referee:
             bone.append(deal_once(t))
         if rules.engine == "set_aside":
             if eng in seen:
-                raise self.err("R5", f"the engine {_tile_str(eng)} must be set aside, in no hand "
-                                     "and not in the boneyard")
+                raise self.err(
+                    "R5",
+                    f"the engine {_tile_str(eng)} must be set aside, in no hand "
+                    "and not in the boneyard",
+                )
             seen.add(eng)
         missing = self.full_set - seen
         if missing:
@@ -334,8 +357,11 @@ class _Referee:
         if bpos >= len(self.bone):
             raise self.err(rule, "drew from an empty boneyard")
         if code != self.bone[bpos]:
-            raise self.err(rule, f"drew {_tile_str(code)}, but the next boneyard tile is "
-                                 f"{_tile_str(self.bone[bpos])}")
+            raise self.err(
+                rule,
+                f"drew {_tile_str(code)}, but the next boneyard tile is "
+                f"{_tile_str(self.bone[bpos])}",
+            )
         self.bpos = bpos + 1
 
     # -------------------------------------------------------------------- turns
@@ -385,15 +411,23 @@ class _Referee:
                 self.prev_end = _ENDED_BY_PASS
                 return res == _OVER
             chain_may_stop = res >> 4 != res & 15
-            rule, why = "R11", (f"seat {s}'s first-turn train goes on while a tile fits "
-                                "its own train (or after a double)")
+            rule, why = (
+                "R11",
+                (
+                    f"seat {s}'s first-turn train goes on while a tile fits "
+                    "its own train (or after a double)"
+                ),
+            )
 
     def move_event(self, s: int, rule: str, why: str) -> dict[str, Any]:
         """The next event, which must be a draw, play or pass by seat ``s``."""
         i = self.pos
         if i >= self.n_events:
-            raise self.err("R4", f"the trace ends early in round {self.r}: expected a move by "
-                                 f"seat {s}", index=i)
+            raise self.err(
+                "R4",
+                f"the trace ends early in round {self.r}: expected a move by seat {s}",
+                index=i,
+            )
         ev = self.events[i]
         self.pos = i + 1
         kind = ev.get("event") if type(ev) is dict else None
@@ -412,20 +446,22 @@ class _Referee:
             if reason == "blocked":
                 raise self.err("R15", f"the round is not blocked yet ({self.block_state()})")
             if reason == "out":
-                raise self.err("R14", f"the round ended 'out', but no hand is empty "
-                                      f"(seat {s} is to move)")
+                raise self.err(
+                    "R14", f"the round ended 'out', but no hand is empty (seat {s} is to move)"
+                )
             raise self.err(TRACE, f"unknown round_end reason {reason!r}")
         if kind in ("deal", "engine", "match", "match_end"):
-            raise self.err("R4", f"a {kind!r} event in the middle of round {self.r} "
-                                 f"(expected a move by seat {s})")
+            raise self.err(
+                "R4",
+                f"a {kind!r} event in the middle of round {self.r} (expected a move by seat {s})",
+            )
         raise self.err(TRACE, f"not a known event: {ev!r}")
 
     def block_state(self) -> str:
         left = len(self.bone) - self.bpos
         if left:
             return f"the boneyard still holds {left} tile(s)"
-        return (f"{self.passes} pass(es) since the last play or new marker; "
-                f"{self.P} are needed")
+        return f"{self.passes} pass(es) since the last play or new marker; {self.P} are needed"
 
     def legal_example(self, s: int, trains: tuple[int, ...]) -> str | None:
         """A legal (tile, train) for an error message, in the engines' move order."""
@@ -437,7 +473,13 @@ class _Referee:
         return None
 
     def step(
-        self, s: int, trains: tuple[int, ...], mode: str, rule: str, why: str, dts: bool,
+        self,
+        s: int,
+        trains: tuple[int, ...],
+        mode: str,
+        rule: str,
+        why: str,
+        dts: bool,
     ) -> int:
         """One obligation to play (R9/R10): a tile code, or _PASS, or _OVER.
 
@@ -463,12 +505,16 @@ class _Referee:
                 if kind == "play":
                     self.check_play(ev, s, trains, mode)  # raises: nothing is playable
                 if drawn:
-                    detail = ("passed, but draw_to_start makes a player whose own train is empty "
-                              "keep drawing until a drawn tile can be played or the boneyard "
-                              "is empty")
+                    detail = (
+                        "passed, but draw_to_start makes a player whose own train is empty "
+                        "keep drawing until a drawn tile can be played or the boneyard "
+                        "is empty"
+                    )
                     raise self.err("R11", detail)
-                raise self.err("R10", f"passed without drawing (the boneyard holds "
-                                      f"{len(bone) - self.bpos} tile(s))")
+                raise self.err(
+                    "R10",
+                    f"passed without drawing (the boneyard holds {len(bone) - self.bpos} tile(s))",
+                )
             code = self.tile(ev.get("tile"))
             self.check_front(code, "R10")
             self.add(s, code)
@@ -477,15 +523,23 @@ class _Referee:
             fits = next((t for t in trains if end[t] == a or end[t] == b), None)
             if fits is not None:
                 # R10: a drawn tile with a legal move must be played.
-                ev = self.move_event(s, "R10", f"seat {s} drew {_tile_str(code)}, which fits "
-                                               f"{self.train_name(fits)}, and must play it")
+                ev = self.move_event(
+                    s,
+                    "R10",
+                    f"seat {s} drew {_tile_str(code)}, which fits "
+                    f"{self.train_name(fits)}, and must play it",
+                )
                 if ev["event"] != "play":
                     verb = "drew again" if ev["event"] == "draw" else "passed"
-                    raise self.err("R10", f"{verb}, but the drawn tile {_tile_str(code)} fits "
-                                          f"{self.train_name(fits)} and must be played")
+                    raise self.err(
+                        "R10",
+                        f"{verb}, but the drawn tile {_tile_str(code)} fits "
+                        f"{self.train_name(fits)} and must be played",
+                    )
                 return self.play(ev, s, trains, mode)
-            ev = self.move_event(s, "R10", f"seat {s} drew {_tile_str(code)}, which does not "
-                                           "fit, and must pass")
+            ev = self.move_event(
+                s, "R10", f"seat {s} drew {_tile_str(code)}, which does not fit, and must pass"
+            )
             kind = ev["event"]
         # R10: nothing to play and no draw left: pass (R8: mark the own train).
         if kind != "pass":
@@ -505,13 +559,20 @@ class _Referee:
         else:
             self.passes += 1
         if self.passes >= self.P and self.bpos >= len(bone):
-            self.expect_end("blocked", f"the boneyard is empty and {self.passes} passes were "
-                                       "made since the last play or new marker")
+            self.expect_end(
+                "blocked",
+                f"the boneyard is empty and {self.passes} passes were "
+                "made since the last play or new marker",
+            )
             return _OVER
         return _PASS
 
     def check_play(
-        self, ev: dict[str, Any], s: int, trains: tuple[int, ...], mode: str,
+        self,
+        ev: dict[str, Any],
+        s: int,
+        trains: tuple[int, ...],
+        mode: str,
     ) -> tuple[int, int]:
         """A legal move for seat ``s`` now: (tile code, train index)."""
         code = self.tile(ev.get("tile"))
@@ -527,16 +588,20 @@ class _Referee:
             name = self.train_name(t)
             if mode == "duty":
                 q = trains[0]
-                raise self.err("R13", f"must play on the oldest open double "
-                                      f"{self.end[q]}|{self.end[q]} on {self.train_name(q)}, "
-                                      f"not on {name}")
+                raise self.err(
+                    "R13",
+                    f"must play on the oldest open double "
+                    f"{self.end[q]}|{self.end[q]} on {self.train_name(q)}, "
+                    f"not on {name}",
+                )
             if mode == "first":
                 raise self.err("R11", f"a first turn is restricted to the own train, not {name}")
             raise self.err("R7", f"{name} is closed (it carries no marker)")
         e = self.end[t]
         if code >> 4 != e and code & 15 != e:
-            raise self.err("R6", f"{_tile_str(code)} does not match the open end {e} of "
-                                 f"{self.train_name(t)}")
+            raise self.err(
+                "R6", f"{_tile_str(code)} does not match the open end {e} of {self.train_name(t)}"
+            )
         return code, t
 
     def offer(self, s: int, trains: tuple[int, ...]) -> None:
@@ -546,7 +611,10 @@ class _Referee:
         assert self.offered is not None  # asked for: play() calls this only then
         self.offered[self.pos - 1] = [
             ([code >> 4, code & 15], MEXICAN if t == self.P else t)
-            for t in trains for code in hand if self.end[t] in (code >> 4, code & 15)]
+            for t in trains
+            for code in hand
+            if self.end[t] in (code >> 4, code & 15)
+        ]
 
     def play(self, ev: dict[str, Any], s: int, trains: tuple[int, ...], mode: str) -> int:
         if self.offered is not None:
@@ -583,12 +651,16 @@ class _Referee:
         rule = "R14" if reason == "out" else "R15"
         ev = self.next(f"'round_end' ({why})")
         if ev["event"] != "round_end":
-            raise self.err(rule, f"the round must end here ({why}), but the trace goes on with "
-                                 f"a {ev['event']!r} event")
+            raise self.err(
+                rule,
+                f"the round must end here ({why}), but the trace goes on with "
+                f"a {ev['event']!r} event",
+            )
         self.check_round_field(ev)
         if ev.get("reason") != reason:
-            raise self.err(rule, f"round_end reason {ev.get('reason')!r}, expected {reason!r} "
-                                 f"({why})")
+            raise self.err(
+                rule, f"round_end reason {ev.get('reason')!r}, expected {reason!r} ({why})"
+            )
         # R16: pips left in hand, 0|0 worth double_blank_points.
         dbp = self.rules.double_blank_points
         penalties = [
@@ -601,8 +673,11 @@ class _Referee:
                 raise self.err(TRACE, f"'penalties' must list {self.P} integers, got {got!r}")
             s = next(i for i in range(self.P) if got[i] != penalties[i])
             left = " ".join(_tile_str(x) for x in sorted(self.hands[s])) or "nothing"
-            raise self.err("R16", f"seat {s}'s penalty is {got[s]!r}, expected {penalties[s]} "
-                                  f"(left in hand: {left}; 0|0 counts {dbp})")
+            raise self.err(
+                "R16",
+                f"seat {s}'s penalty is {got[s]!r}, expected {penalties[s]} "
+                f"(left in hand: {left}; 0|0 counts {dbp})",
+            )
         self.penalties = penalties
 
 

@@ -39,22 +39,22 @@ class Player:
         # a user's strategy may write over the view's fixed part (a built-in does not)
         self.user = not seat.trusted
         self.params = np.zeros(V.MAX_PARAMS, dtype=np.float64)
-        self.params[:len(seat.params)] = seat.params
+        self.params[: len(seat.params)] = seat.params
         self.rng = rng
         self.memory = np.zeros(seat.memory, dtype=np.int64)
 
     def show_own(self, view: np.ndarray) -> None:
         """The player's own random stream and notes, and nothing of another seat's."""
         k = len(self.memory)
-        view[V.RNG:V.RNG + 4] = [as_int64(w) for w in self.rng.s]
-        view[V.NOTES:V.NOTES + k] = self.memory
-        view[V.NOTES + k:V.NOTES + V.MAX_MEMORY] = 0
+        view[V.RNG : V.RNG + 4] = [as_int64(w) for w in self.rng.s]
+        view[V.NOTES : V.NOTES + k] = self.memory
+        view[V.NOTES + k : V.NOTES + V.MAX_MEMORY] = 0
 
     def choose(self, view: np.ndarray) -> int:
         k = len(self.memory)
         choice = int(self.decide(view, self.params))
-        self.rng.s = [int(w) & MASK64 for w in view[V.RNG:V.RNG + 4]]
-        self.memory[:] = view[V.NOTES:V.NOTES + k]
+        self.rng.s = [int(w) & MASK64 for w in view[V.RNG : V.RNG + 4]]
+        self.memory[:] = view[V.NOTES : V.NOTES + k]
         return choice
 
 
@@ -80,9 +80,9 @@ def static_view(rules: Rules, match: int) -> np.ndarray:
     view[V.TILES] = ts.count
     view[V.WORDS] = ts.number_mask.shape[1]
     view[V.MATCH] = match
-    view[V.TILE_LO:V.TILE_LO + ts.count] = ts.lo
-    view[V.TILE_HI:V.TILE_HI + ts.count] = ts.hi
-    view[V.TILE_PIPS:V.TILE_PIPS + ts.count] = ts.pips
+    view[V.TILE_LO : V.TILE_LO + ts.count] = ts.lo
+    view[V.TILE_HI : V.TILE_HI + ts.count] = ts.hi
+    view[V.TILE_PIPS : V.TILE_PIPS + ts.count] = ts.pips
     for n in range(rules.max_pip + 1):
         for w in range(ts.number_mask.shape[1]):
             view[V.NUMBER_MASK + n * V.MAX_WORDS + w] = as_int64(int(ts.number_mask[n, w]))
@@ -101,8 +101,8 @@ class FixedPart:
 
     def show_to(self, view: np.ndarray, seat: int) -> None:
         if self.written_by >= 0 and self.written_by != seat:
-            view[:V.TRAIN_END] = self.pristine[:V.TRAIN_END]
-            view[V.TILE_LO:V.MOVE_TILE] = self.pristine[V.TILE_LO:V.MOVE_TILE]
+            view[: V.TRAIN_END] = self.pristine[: V.TRAIN_END]
+            view[V.TILE_LO : V.MOVE_TILE] = self.pristine[V.TILE_LO : V.MOVE_TILE]
             self.written_by = -1
 
 
@@ -157,11 +157,15 @@ class Round:
         self.passes = [0] * self.P
         self.history: list[int] = []  # the round's public events (R17), as the view has them
         self.first_mover = -1
-        self.emit({
-            "event": "deal", "round": round_no, "engine": self.engine,
-            "hands": [[list(self.ts.tile(t)) for t in sorted(h)] for h in hands],
-            "boneyard": [list(self.ts.tile(t)) for t in boneyard],
-        })
+        self.emit(
+            {
+                "event": "deal",
+                "round": round_no,
+                "engine": self.engine,
+                "hands": [[list(self.ts.tile(t)) for t in sorted(h)] for h in hands],
+                "boneyard": [list(self.ts.tile(t)) for t in boneyard],
+            }
+        )
 
     # ------------------------------------------------------------ table helpers
     def fits(self, tile: int, train: int) -> bool:
@@ -186,8 +190,9 @@ class Round:
         self.hands[seat].add(tile)
         self.draws[seat] += 1
         self.history.append(history_entry(V.H_DRAW, seat))
-        self.emit({"event": "draw", "round": self.r, "seat": seat,
-                   "tile": list(self.ts.tile(tile))})
+        self.emit(
+            {"event": "draw", "round": self.r, "seat": seat, "tile": list(self.ts.tile(tile))}
+        )
         return tile
 
     def draw_for(self, seat: int, moves: Callable[[], list[Move]], duty: bool) -> list[Move]:
@@ -199,8 +204,7 @@ class Round:
                 return found
         return []
 
-    def fill_view(self, seat: int, moves: list[Move], first: bool, duty: bool,
-                  laid: int) -> None:
+    def fill_view(self, seat: int, moves: list[Move], first: bool, duty: bool, laid: int) -> None:
         """Everything R17 lets the mover see, laid out as mexsim/game/view.py says."""
         v = self.view
         v[V.ROUND], v[V.ENGINE], v[V.SEAT] = self.r, self.engine, seat
@@ -221,8 +225,8 @@ class Round:
         for i, (tile, onto) in enumerate(moves):
             v[V.MOVE_TILE + i], v[V.MOVE_TRAIN + i] = tile, onto
         # nothing of another seat's moves beyond the mover's own
-        v[V.MOVE_TILE + len(moves):V.MOVE_TILE + V.MAX_MOVES] = 0
-        v[V.MOVE_TRAIN + len(moves):V.MOVE_TRAIN + V.MAX_MOVES] = 0
+        v[V.MOVE_TILE + len(moves) : V.MOVE_TILE + V.MAX_MOVES] = 0
+        v[V.MOVE_TRAIN + len(moves) : V.MOVE_TRAIN + V.MAX_MOVES] = 0
         self.show_public_table(v)
         self.players[seat].show_own(v)
 
@@ -230,23 +234,24 @@ class Round:
         """R17's public table: the tiles on each train and on the table, the seats'
         counters and the round's history (zero beyond it)."""
         v[V.PASS_COUNT], v[V.FIRST_MOVER] = self.pass_count, self.first_mover
-        v[V.TRAIN_TILES:V.HISTORY] = 0
+        v[V.TRAIN_TILES : V.HISTORY] = 0
         for t in range(self.P + 1):
             base = V.TRAIN_TILES + 4 * t
-            v[base:base + 4] = tile_words(self.trains[t].tiles)
+            v[base : base + 4] = tile_words(self.trains[t].tiles)
         on_table = {t for train in self.trains for t in train.tiles}
-        v[V.TABLE_TILES:V.TABLE_TILES + 4] = tile_words(on_table | {self.ts.double(self.engine)})
+        v[V.TABLE_TILES : V.TABLE_TILES + 4] = tile_words(on_table | {self.ts.double(self.engine)})
         for s in range(self.P):
             v[V.SEAT_DRAWS + s] = self.draws[s]
             v[V.SEAT_PASSES + s] = self.passes[s]
             v[V.SEAT_STARTED + s] = self.had_turn[s]
         n = len(self.history)
         v[V.HISTORY_LEN] = n
-        v[V.HISTORY:V.HISTORY + n] = self.history
-        v[V.HISTORY + n:V.SIZE] = 0
+        v[V.HISTORY : V.HISTORY + n] = self.history
+        v[V.HISTORY + n : V.SIZE] = 0
 
-    def play(self, seat: int, moves: list[Move], first: bool = False, duty: bool = False,
-             laid: int = 0) -> int:
+    def play(
+        self, seat: int, moves: list[Move], first: bool = False, duty: bool = False, laid: int = 0
+    ) -> int:
         if len(moves) == 1:
             i = 0  # a forced move: the strategy is not asked (docs/rules.md)
         else:
@@ -272,9 +277,15 @@ class Round:
         self.pass_count = 0  # R15: a play resets the count
         self.tiles_played[seat] += 1
         self.history.append(history_entry(V.H_PLAY, seat, tile, train))
-        self.emit({"event": "play", "round": self.r, "seat": seat,
-                   "tile": list(self.ts.tile(tile)),
-                   "train": trace_train(train, self.P)})
+        self.emit(
+            {
+                "event": "play",
+                "round": self.r,
+                "seat": seat,
+                "tile": list(self.ts.tile(tile)),
+                "train": trace_train(train, self.P),
+            }
+        )
         return tile
 
     def pass_turn(self, seat: int) -> bool:
@@ -339,6 +350,7 @@ class Round:
         """R9/R10/R12: play if able, a double obliges another play; else draw, else pass."""
         laid = 0
         while True:
+
             def legal() -> list[Move]:
                 return self.moves_on(seat, self.usable_trains(seat, first))
 
@@ -389,8 +401,9 @@ class Round:
         penalties = [sum(values[t] for t in hand) for hand in self.hands]  # R16
         for s, penalty in enumerate(penalties):
             self.view[V.SCORE + s] += penalty
-        self.emit({"event": "round_end", "round": self.r, "reason": outcome,
-                   "penalties": penalties})
+        self.emit(
+            {"event": "round_end", "round": self.r, "reason": outcome, "penalties": penalties}
+        )
         return RoundResult(
             penalties=penalties,
             tiles_left=[len(h) for h in self.hands],
@@ -408,7 +421,7 @@ def deal(rules: Rules, seed: int, match: int, round_no: int) -> tuple[list[list[
     tiles = [t for t in range(ts.count) if not (rules.engine == "set_aside" and t == engine_tile)]
     Xoshiro(key_py(seed, match, STREAM_SHUFFLE, round_no)).shuffle(tiles)
     H, P = rules.hand_size, rules.players
-    return [tiles[p * H:(p + 1) * H] for p in range(P)], tiles[P * H:]
+    return [tiles[p * H : (p + 1) * H] for p in range(P)], tiles[P * H :]
 
 
 @dataclass
@@ -422,11 +435,12 @@ class MatchRecord:
         return [sum(seat) for seat in zip(*per_round, strict=True)]
 
 
-def make_players(rules: Rules, seats: Sequence[Seat], seed: int, match: int
-                 ) -> list[Player]:
+def make_players(rules: Rules, seats: Sequence[Seat], seed: int, match: int) -> list[Player]:
     """Each seat's strategy with its own random stream, strategy_key(seed, match, seat)."""
-    return [Player(seat, Xoshiro(strategy_key_py(seed, match, s)))
-            for s, seat in enumerate(seated(seats))]
+    return [
+        Player(seat, Xoshiro(strategy_key_py(seed, match, s)))
+        for s, seat in enumerate(seated(seats))
+    ]
 
 
 def play_match(
@@ -449,8 +463,9 @@ def play_match(
     rounds = []
     for r in range(rules.rounds):
         hands, boneyard = deal(rules, seed, source, r)
-        rounds.append(Round(rules, r, hands, boneyard, players, view, events.append,
-                            fixed).play_round())
+        rounds.append(
+            Round(rules, r, hands, boneyard, players, view, events.append, fixed).play_round()
+        )
     record = MatchRecord(events, rounds)
     events.append({"event": "match_end", "totals": record.totals})
     return record

@@ -108,8 +108,11 @@ class _Renderer:
         trains: dict[Any, _Train] = {seat: _Train(end=engine) for seat in range(len(hands))}
         trains[MEXICAN] = _Train(end=engine)
         self.round = _Round(
-            number=ev["round"], engine=engine, hands=hands,
-            boneyard=len(ev["boneyard"]), trains=trains,
+            number=ev["round"],
+            engine=engine,
+            hands=hands,
+            boneyard=len(ev["boneyard"]),
+            trains=trains,
         )
         if not self.totals:
             self.totals = [0] * len(hands)
@@ -178,16 +181,16 @@ class _Renderer:
         if offered is not None:
             self.out(self.choice_line(offered, tile, where, seat))
 
-    def choice_line(self, offered: list[tuple[list[int], Any]], tile: tuple[int, ...],
-                    where: Any, seat: int) -> str:
+    def choice_line(
+        self, offered: list[tuple[list[int], Any]], tile: tuple[int, ...], where: Any, seat: int
+    ) -> str:
         """The legal moves offered, the chosen one marked; a single one is forced."""
         if len(offered) == 1:
             return "    forced: the only legal move"
         moves = []
         for i, (option, train) in enumerate(offered):
             mark = "*" if tuple(sorted(option)) == tile and train == where else " "
-            name = "mexican" if train == MEXICAN else ("own" if train == seat
-                                                       else f"seat {train}")
+            name = "mexican" if train == MEXICAN else ("own" if train == seat else f"seat {train}")
             moves.append(f"{mark}{i}: {tile_text(option)} {name}")
         return f"    chose from {len(offered)}: " + ", ".join(moves)
 
@@ -226,9 +229,7 @@ class _Renderer:
             self.totals[seat] += penalty
             hand = rnd.hands[seat] if seat < len(rnd.hands) else []
             left = " ".join(tile_text(t) for t in _heaviest_first(hand)) or "no tiles"
-            self.out(
-                f"  {self.who(seat)}: {penalty:>3}   total {self.totals[seat]:>4}   ({left})"
-            )
+            self.out(f"  {self.who(seat)}: {penalty:>3}   total {self.totals[seat]:>4}   ({left})")
         self.round = None
 
     def on_match_end(self, ev: dict[str, Any]) -> None:
@@ -266,8 +267,9 @@ _HANDLERS = {
 }
 
 
-def render_text(events: list[dict[str, Any]],
-                offered: dict[int, list[tuple[list[int], Any]]] | None = None) -> str:
+def render_text(
+    events: list[dict[str, Any]], offered: dict[int, list[tuple[list[int], Any]]] | None = None
+) -> str:
     """Tell a game trace (a list of trace event dicts) as readable text, one line per action.
 
     With ``offered`` (mexsim.game.referee.offered_moves), each play is followed by the

@@ -78,7 +78,7 @@ def siphash24_py(k0: int, k1: int, data: bytes) -> int:
     """SipHash-2-4 of ``data`` under the key (k0, k1), the 64-bit words of its 16 bytes."""
     v0, v1, v2, v3 = k0 ^ SIP_V0, k1 ^ SIP_V1, k0 ^ SIP_V2, k1 ^ SIP_V3
     whole = len(data) - len(data) % 8
-    blocks = [int.from_bytes(data[i:i + 8], "little") for i in range(0, whole, 8)]
+    blocks = [int.from_bytes(data[i : i + 8], "little") for i in range(0, whole, 8)]
     blocks.append(((len(data) & 255) << 56) | int.from_bytes(data[whole:], "little"))
     for m in blocks:
         v3 ^= m
@@ -198,8 +198,12 @@ def strategy_key(seed, deal, seat):
 def seed_words(key):
     """The four xoshiro256** words of Xoshiro(key)."""
     key = np.uint64(key)  # an int64 key would turn the sums below into float64
-    return mix(key), mix(key + GOLDEN), mix(key + np.uint64(2) * GOLDEN), \
-        mix(key + np.uint64(3) * GOLDEN)
+    return (
+        mix(key),
+        mix(key + GOLDEN),
+        mix(key + np.uint64(2) * GOLDEN),
+        mix(key + np.uint64(3) * GOLDEN),
+    )
 
 
 # The generator works on four scalar words and returns them updated: helpers that take

@@ -23,8 +23,13 @@ MAX_STRATEGIES = 16
 MAX_DOUBLE_BLANK_POINTS = 1000
 MIN_HAND_SIZE = 2
 RULE_KEYS = (
-    "preset", "max_pip", "first_turn", "engine", "draw_to_start",
-    "double_blank_points", "hand_size",
+    "preset",
+    "max_pip",
+    "first_turn",
+    "engine",
+    "draw_to_start",
+    "double_blank_points",
+    "hand_size",
 )
 
 
@@ -38,8 +43,11 @@ def tile_count(max_pip: int) -> int:
 # at 7 or more players (its preset follows it; seed-001 and standard keep R3's table).
 HAND_SIZES = ((4, 15), (6, 12), (8, 10), (10, 8))
 SEED_000_HAND_SIZES = ((6, 12), (8, 10), (10, 8))
-PRESET_HAND_SIZES = {"seed-001": HAND_SIZES, "seed-000": SEED_000_HAND_SIZES,
-                     "standard": HAND_SIZES}
+PRESET_HAND_SIZES = {
+    "seed-001": HAND_SIZES,
+    "seed-000": SEED_000_HAND_SIZES,
+    "standard": HAND_SIZES,
+}
 
 
 def default_hand_size(players: int, preset: str = DEFAULT_PRESET) -> int:
@@ -91,7 +99,10 @@ def resolve_rules(options: dict[str, Any], players: int, where: str = "[rules]")
     need_int(where, "players", players, MIN_PLAYERS, MAX_PLAYERS)
     preset = need_choice(where, "preset", options.get("preset", DEFAULT_PRESET), tuple(PRESETS))
     merged: dict[str, Any] = {
-        "max_pip": 12, "double_blank_points": 0, "hand_size": None, **PRESETS[preset],
+        "max_pip": 12,
+        "double_blank_points": 0,
+        "hand_size": None,
+        **PRESETS[preset],
     }
     merged.update({k: v for k, v in options.items() if k != "preset"})
 
@@ -123,7 +134,12 @@ def resolve_rules(options: dict[str, Any], players: int, where: str = "[rules]")
             f"left in the boneyard (allowed: {MIN_HAND_SIZE}..{largest})"
         )
     return Rules(
-        preset=preset, max_pip=max_pip, first_turn=first_turn, engine=engine,
-        draw_to_start=draw_to_start, double_blank_points=dbp, hand_size=hand_size,
+        preset=preset,
+        max_pip=max_pip,
+        first_turn=first_turn,
+        engine=engine,
+        draw_to_start=draw_to_start,
+        double_blank_points=dbp,
+        hand_size=hand_size,
         players=players,
     )

@@ -44,6 +44,8 @@ def seated(players: Sequence[Any]) -> tuple[Seat, ...]:
     """The players as given; a strategy's name is refused, since names are the strategy
     layer's to resolve (mexsim.strategy.policy.resolve_policies)."""
     if any(isinstance(p, str) for p in players):
-        raise TypeError("the engine seats policies, not names: resolve them with "
-                        "mexsim.strategy.policy.resolve_policies")
+        raise TypeError(
+            "the engine seats policies, not names: resolve them with "
+            "mexsim.strategy.policy.resolve_policies"
+        )
     return tuple(players)

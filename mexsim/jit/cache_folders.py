@@ -29,8 +29,9 @@ def mark_used(folder: Path) -> None:
             (folder / MARKER).touch()
 
 
-def prune_unused(folder: Path, keep_days: float = KEEP_DAYS,
-                 now: float | None = None) -> list[Path]:
+def prune_unused(
+    folder: Path, keep_days: float = KEEP_DAYS, now: float | None = None
+) -> list[Path]:
     """Remove the other versions' folders beside ``folder`` unused for ``keep_days``
     days (last marked, or last changed if never marked); returns those removed."""
     cutoff = (time.time() if now is None else now) - keep_days * 86400
@@ -40,8 +41,12 @@ def prune_unused(folder: Path, keep_days: float = KEEP_DAYS,
     except OSError:
         return removed
     for other in siblings:
-        if (other == folder or not VERSION_FOLDER.fullmatch(other.name)
-                or other.is_symlink() or not other.is_dir()):
+        if (
+            other == folder
+            or not VERSION_FOLDER.fullmatch(other.name)
+            or other.is_symlink()
+            or not other.is_dir()
+        ):
             continue
         if _last_used(other) < cutoff:
             shutil.rmtree(other, ignore_errors=True)  # another process's removal too

@@ -31,8 +31,10 @@ class CalleeDispatcher(CPUDispatcher):
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         func = self.py_func
-        raise TypeError(f"{func.__module__}.{func.__qualname__} has no Python entry point "
-                        "(mexsim/jit/callee.py): call it from compiled (@njit) code only")
+        raise TypeError(
+            f"{func.__module__}.{func.__qualname__} has no Python entry point "
+            "(mexsim/jit/callee.py): call it from compiled (@njit) code only"
+        )
 
 
 def callee(func: Callable | None = None, **options: Any) -> Any:

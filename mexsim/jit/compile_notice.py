@@ -100,8 +100,11 @@ class CompileNotice:
             self.drawn = False
 
     def describe(self) -> str:
-        why = (f"first run of this version only, ~{self.expected} s in all" if self.cold
-               else "after a change, then cached")
+        why = (
+            f"first run of this version only, ~{self.expected} s in all"
+            if self.cold
+            else "after a change, then cached"
+        )
         return f"mexsim: compiling {self.step} ({why})"
 
     def tick(self, frame: str) -> None:
@@ -156,9 +159,9 @@ def restate(step: str) -> None:
 
 
 @contextmanager
-def compile_notice(quiet: bool = False, stream: TextIO | None = None,
-                   is_cold: Callable[[], bool] = never_cold
-                   ) -> Iterator[CompileNotice | None]:
+def compile_notice(
+    quiet: bool = False, stream: TextIO | None = None, is_cold: Callable[[], bool] = never_cold
+) -> Iterator[CompileNotice | None]:
     """Announce the compile steps ``compiling`` names inside the block, after SILENT_FOR
     seconds each; ``quiet`` says nothing (``--quiet``). ``is_cold`` says whether the
     cache is cold (mexsim.game.engine_cache.engine_is_cold for a command that plays): a
@@ -182,8 +185,7 @@ def compile_notice(quiet: bool = False, stream: TextIO | None = None,
 @contextmanager
 def _announcing(stream: TextIO, cold: bool) -> Iterator[CompileNotice]:
     notice = CompileNotice(stream, cold)
-    spinner = threading.Thread(target=notice.spin, name="mexsim-compile-notice",
-                               daemon=True)
+    spinner = threading.Thread(target=notice.spin, name="mexsim-compile-notice", daemon=True)
     with _lock:
         _current.append(notice)
     spinner.start()

@@ -22,8 +22,11 @@ from numba import njit
 
 _REFCOUNTS = "_nrt"
 # a function only compiled code calls: no Python or C entry point (mexsim/jit/callee.py)
-CALLEE_OPTIONS: dict[str, Any] = {"cache": True, "no_cpython_wrapper": True,
-                                  "no_cfunc_wrapper": True}
+CALLEE_OPTIONS: dict[str, Any] = {
+    "cache": True,
+    "no_cpython_wrapper": True,
+    "no_cfunc_wrapper": True,
+}
 
 
 def compiled(*args: Any, refcounts: bool | None = None, **options: Any) -> Any:
@@ -86,8 +89,7 @@ def llvm_code(dispatcher: Any, args: Any) -> str:
 
 def llvm_codes(dispatcher: Any) -> list[str]:
     """The LLVM code of every signature ``dispatcher`` has compiled."""
-    return [str(result.library.get_llvm_str())
-            for result in list(dispatcher.overloads.values())]
+    return [str(result.library.get_llvm_str()) for result in list(dispatcher.overloads.values())]
 
 
 def return_type(dispatcher: Any, args: Any) -> Any:

@@ -373,8 +373,9 @@ def _solve(s, f, w, start, dbl, m):
             for i in range(1, best_len + 1):
                 s[BEST + i] = s[TRAIL + i]
     if best_value < bound - eps:
-        best_value, best_len = _improve(s, f, w, start, root, seen, dbl, m, best_value,
-                                        best_len, bound)
+        best_value, best_len = _improve(
+            s, f, w, start, root, seen, dbl, m, best_value, best_len, bound
+        )
     return best_value, best_len
 
 
@@ -719,8 +720,9 @@ def _improve(s, f, w, start, root, seen, dbl, m, best_value, best_len, bound):
         threshold = best_value + step
     while threshold > best_value + eps and budget > 0:
         threshold = max(threshold - step, best_value)
-        found, value, length, nodes = _search(s, f, w, start, root, seen, dbl, m,
-                                              threshold, bound, budget)
+        found, value, length, nodes = _search(
+            s, f, w, start, root, seen, dbl, m, threshold, bound, budget
+        )
         if found:
             best_value, best_len = value, length
             if nodes <= budget:
@@ -736,8 +738,9 @@ def _improve(s, f, w, start, root, seen, dbl, m, best_value, best_len, bound):
         best_value, best_len = walk_value, walk_len
         for i in range(1, walk_len + 1):
             s[BEST + i] = s[TRAIL + i]
-    found, value, length, _ = _search(s, f, w, start, root, seen, dbl, m, best_value,
-                                      bound, np.int64(DENSE_FALLBACK_BUDGET))
+    found, value, length, _ = _search(
+        s, f, w, start, root, seen, dbl, m, best_value, bound, np.int64(DENSE_FALLBACK_BUDGET)
+    )
     return (value, length) if found else (best_value, best_len)
 
 
@@ -795,13 +798,13 @@ def _search(s, f, w, start, root, seen, dbl, m, threshold, stop, budget):
     plan's searches made, counted and freed a table on the heap (docs/speed.md,
     "eleventh pass"). A search that outgrows the scratch's table is asked again from
     the start with a larger one on the heap: the same search, so the same answer."""
-    tab_v = s[TABLE:TABLE + 2 * TABLE_CAP]
-    tab_m = s[TABLE + 2 * TABLE_CAP:TABLE + 4 * TABLE_CAP].view(np.uint64)
-    found, value, length, nodes = _search_in(s, f, w, start, root, seen, dbl, m,
-                                             threshold, stop, budget, tab_v, tab_m)
+    tab_v = s[TABLE : TABLE + 2 * TABLE_CAP]
+    tab_m = s[TABLE + 2 * TABLE_CAP : TABLE + 4 * TABLE_CAP].view(np.uint64)
+    found, value, length, nodes = _search_in(
+        s, f, w, start, root, seen, dbl, m, threshold, stop, budget, tab_v, tab_m
+    )
     if nodes < 0:
-        return _search_on_heap(s, f, w, start, root, seen, dbl, m, threshold, stop,
-                               budget)
+        return _search_on_heap(s, f, w, start, root, seen, dbl, m, threshold, stop, budget)
     return found, value, length, nodes
 
 
@@ -813,8 +816,9 @@ def _search_on_heap(s, f, w, start, root, seen, dbl, m, threshold, stop, budget)
     while True:
         tab_v = np.empty(2 * cap, dtype=np.int64)
         tab_m = np.empty(2 * cap, dtype=np.uint64)
-        found, value, length, nodes = _search_in(s, f, w, start, root, seen, dbl, m,
-                                                 threshold, stop, budget, tab_v, tab_m)
+        found, value, length, nodes = _search_in(
+            s, f, w, start, root, seen, dbl, m, threshold, stop, budget, tab_v, tab_m
+        )
         if nodes >= 0:
             return found, value, length, nodes
         cap *= 16
@@ -881,8 +885,8 @@ def _search_in(s, f, w, start, root, seen, dbl, m, threshold, stop, budget, tab_
                             _unwind(s, depth)
                             return False, best_value, 0, np.int64(-1)
                         half = 1 - half
-                        new_v = tab_v[half * cap:half * cap + size]
-                        new_m = tab_m[half * cap:half * cap + size]
+                        new_v = tab_v[half * cap : half * cap + size]
+                        new_m = tab_m[half * cap : half * cap + size]
                         regrow(table_v, table_m, new_v, new_m)
                         table_v, table_m = new_v, new_m
             if not prune:

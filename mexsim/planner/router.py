@@ -72,8 +72,7 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
     the lo/hi/pips tables). Writes the chain's tiles in laying order to ``chain`` (a
     double right after arriving at its number) and returns (length, value)."""
     if not (pip_weight >= 0.0 and max_pip < WIDTH):
-        raise ValueError("longest_chain plans with pip_weight >= 0 on sets up to "
-                         "double-15")
+        raise ValueError("longest_chain plans with pip_weight >= 0 on sets up to double-15")
     # A strategy may pass anything, and the paths check no index they make from these
     # (the sparse path's scratch is in its frame: mexsim/planner/stack_array.py): every
     # one is checked here, once, so that a wrong input raises rather than writes out of
@@ -86,8 +85,7 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
         if t < 0 or t >= lo.shape[0] or t >= hi.shape[0] or t >= pips.shape[0]:
             raise ValueError("longest_chain: a tile number outside the tile tables")
         if not (0 <= lo[t] <= hi[t] <= max_pip):
-            raise ValueError("longest_chain: a tile outside the set (0 <= low <= high "
-                             "<= max_pip)")
+            raise ValueError("longest_chain: a tile outside the set (0 <= low <= high <= max_pip)")
     return _route(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain)
 
 
@@ -121,8 +119,7 @@ def _route(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
 
 
 @njit(cache=True, inline="always")
-def trusted_joined_unweighted_chain(start, hand, n, lo, hi, pips, max_pip, chain,
-                                    dense_scratch):
+def trusted_joined_unweighted_chain(start, hand, n, lo, hi, pips, max_pip, chain, dense_scratch):
     """``longest_unweighted_chain``'s chain without its checks or shortcuts: for the
     kernel's own use (mexsim/game/kernel_longest_train.py), whose hand, tile tables and
     scratch are its own and never a strategy's (the checks' pass over the hand was ~3 %
@@ -139,15 +136,17 @@ def _paths(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain, dense_scrat
     tile other than start's double joins start. The unweighted dense path plans in
     ``dense_scratch`` (dense.SCRATCH words) when given, else in one of its own."""
     if pip_weight == 0.0:  # every tile worth 1: counts
-        sparse, length, value = sparse_count_chain(start, hand, n, lo, hi, max_pip, chain,
-                                                   np.int64(SWITCH_STEPS))
+        sparse, length, value = sparse_count_chain(
+            start, hand, n, lo, hi, max_pip, chain, np.int64(SWITCH_STEPS)
+        )
         if sparse:
             return length, value
         if dense_scratch is None:
             return dense_chain(start, hand, n, lo, hi, max_pip, chain)
         return dense_chain_in(dense_scratch, start, hand, n, lo, hi, max_pip, chain)
-    sparse, length, value = sparse_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip,
-                                         chain, np.int64(SWITCH_STEPS))
+    sparse, length, value = sparse_chain(
+        start, hand, n, lo, hi, pips, pip_weight, max_pip, chain, np.int64(SWITCH_STEPS)
+    )
     if sparse:
         return length, value
     return weighted_dense_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain)

@@ -35,8 +35,14 @@ def _stack_array(typingctx, size):
         data = cgutils.alloca_once(builder, item, size=n)
         array = context.make_array(array_type)(context, builder)
         itemsize = context.get_constant(types.intp, context.get_abi_sizeof(item))
-        populate_array(array, data=data, shape=[context.get_constant(types.intp, n)],
-                       strides=[itemsize], itemsize=itemsize, meminfo=None)
+        populate_array(
+            array,
+            data=data,
+            shape=[context.get_constant(types.intp, n)],
+            strides=[itemsize],
+            itemsize=itemsize,
+            meminfo=None,
+        )
         return array._getvalue()
 
     return array_type(size), codegen

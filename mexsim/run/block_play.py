@@ -24,17 +24,29 @@ def play_block(config: Config, players: list[Policy], first: int, n: int) -> np.
     """res[k, round, seat, field] of matches first … first+n-1, each with the seating
     and deal the config's schedule gives it (mexsim/tournament/schedule.py)."""
     schedule = config_schedule(config)
-    return play_scheduled(config.rules, players, config.seed,
-                          np.arange(first, first + n, dtype=np.int64),
-                          schedule.deals(first, n), schedule.seating(first, n))
+    return play_scheduled(
+        config.rules,
+        players,
+        config.seed,
+        np.arange(first, first + n, dtype=np.int64),
+        schedule.deals(first, n),
+        schedule.seating(first, n),
+    )
 
 
-def play_luck_block(config: Config, players: list[Policy], first: int, n: int,
-                    model: LuckModel) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def play_luck_block(
+    config: Config, players: list[Policy], first: int, n: int, model: LuckModel
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``play_block`` with the luck of every chance event scored by ``model`` on this
     thread (mexsim/game/luck.py): (res, deal_luck, draw_luck), the luck [k, round, seat]."""
     schedule = config_schedule(config)
     res, deal_luck, draw_luck, _ = play_scheduled_luck(
-        config.rules, players, config.seed, np.arange(first, first + n, dtype=np.int64),
-        schedule.deals(first, n), schedule.seating(first, n), np.array(model.weights))
+        config.rules,
+        players,
+        config.seed,
+        np.arange(first, first + n, dtype=np.int64),
+        schedule.deals(first, n),
+        schedule.seating(first, n),
+        np.array(model.weights),
+    )
     return res, deal_luck, draw_luck

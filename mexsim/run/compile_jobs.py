@@ -32,14 +32,21 @@ SPARSE_PLANNER = "sparse-planner"
 WEIGHTED_PLANNER = "weighted-planner"
 WEIGHTED_LONGEST_TRAIN = "weighted-longest_train"
 LONGEST_TRAIN_IN_TABLE = "longest_train-in-table"
-JOB_NAMES = (ENGINE, PLANNER, SPARSE_PLANNER, WEIGHTED_PLANNER, WEIGHTED_LONGEST_TRAIN,
-             LONGEST_TRAIN_IN_TABLE)
+JOB_NAMES = (
+    ENGINE,
+    PLANNER,
+    SPARSE_PLANNER,
+    WEIGHTED_PLANNER,
+    WEIGHTED_LONGEST_TRAIN,
+    LONGEST_TRAIN_IN_TABLE,
+)
 LONGEST_TRAIN = "longest_train"  # the built-in that plans, and its file's stem
 WEIGHTED_PARAM = "pip_weight"  # its parameter that asks for weighted plans
 
 
-def warm_up_jobs(strategy_dirs: Sequence[str | Path] = (),
-                 players: Iterable[Mapping[str, Any]] = ()) -> list[tuple[str, tuple[str, ...]]]:
+def warm_up_jobs(
+    strategy_dirs: Sequence[str | Path] = (), players: Iterable[Mapping[str, Any]] = ()
+) -> list[tuple[str, tuple[str, ...]]]:
     """(job, the jobs it waits for), in the order they should start: the planner's
     paths and the engine, then the strategy files of these folders, largest first (the
     longest compiles start first, so that they do not end last). ``players`` are the
@@ -49,23 +56,37 @@ def warm_up_jobs(strategy_dirs: Sequence[str | Path] = (),
     from mexsim.strategy.registry import strategy_dirs as folders
 
     players = list(players)  # read twice
-    sizes = {path: size for folder in folders(strategy_dirs) if folder.is_dir()
-             for path in folder.glob("*.py") if not path.name.startswith("_")
-             if (size := _size(path)) is not None}
+    sizes = {
+        path: size
+        for folder in folders(strategy_dirs)
+        if folder.is_dir()
+        for path in folder.glob("*.py")
+        if not path.name.startswith("_")
+        if (size := _size(path)) is not None
+    }
     files = sorted(sizes, key=lambda path: (-sizes[path], str(path)))
     builtin_planning = (PLANNER, SPARSE_PLANNER)
     users_planning = (WEIGHTED_PLANNER, *builtin_planning)
-    waits = {path: (builtin_planning if path.parent == BUILTIN_FOLDER else users_planning)
-             if _uses_planner(path) else () for path in files}
+    waits = {
+        path: (builtin_planning if path.parent == BUILTIN_FOLDER else users_planning)
+        if _uses_planner(path)
+        else ()
+        for path in files
+    }
     longest_train = BUILTIN_FOLDER / f"{LONGEST_TRAIN}.py"
     weighted_strategy = longest_train in waits and asks_for_weights(players)
     weighted = weighted_strategy or any(WEIGHTED_PLANNER in after for after in waits.values())
     first = (WEIGHTED_PLANNER,) if weighted else ()  # the longest first
-    in_table = [(LONGEST_TRAIN_IN_TABLE, builtin_planning)] if (
-        not players or any(table.get("strategy") == LONGEST_TRAIN for table in players)
-    ) else []
-    jobs = [*((job, ()) for job in (*first, PLANNER, SPARSE_PLANNER, ENGINE)), *in_table,
-            *((str(path), waits[path]) for path in files)]
+    in_table = (
+        [(LONGEST_TRAIN_IN_TABLE, builtin_planning)]
+        if (not players or any(table.get("strategy") == LONGEST_TRAIN for table in players))
+        else []
+    )
+    jobs = [
+        *((job, ()) for job in (*first, PLANNER, SPARSE_PLANNER, ENGINE)),
+        *in_table,
+        *((str(path), waits[path]) for path in files),
+    ]
     if weighted_strategy:
         jobs.append((WEIGHTED_LONGEST_TRAIN, (WEIGHTED_PLANNER, str(longest_train))))
     return jobs
@@ -81,8 +102,10 @@ def asks_for_weights(players: Iterable[Mapping[str, Any]]) -> bool:
             continue
         value = params.get(WEIGHTED_PARAM, 0)
         values = value if isinstance(value, list) else [value]
-        if any(isinstance(v, int | float) and not isinstance(v, bool)
-               and math.isfinite(v) and v > 0 for v in values):
+        if any(
+            isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) and v > 0
+            for v in values
+        ):
             return True
     return False
 
@@ -139,8 +162,14 @@ def compile_engine() -> None:
     greedy = load_strategy_file(BUILTIN_FOLDER / "greedy.py")
     rules = resolve_rules({}, 2)
     no_matches = np.zeros(0, dtype=np.int64)
-    play_scheduled(rules, [Policy(greedy, ())] * 2, 0, no_matches, no_matches.copy(),
-                   np.zeros((0, 2), dtype=np.int64))
+    play_scheduled(
+        rules,
+        [Policy(greedy, ())] * 2,
+        0,
+        no_matches,
+        no_matches.copy(),
+        np.zeros((0, 2), dtype=np.int64),
+    )
 
 
 def compile_planner(job: str) -> None:
@@ -164,8 +193,7 @@ def compile_planner(job: str) -> None:
     start, n, max_pip = np.int64(0), np.uint64(10), np.int64(6)
     if job == WEIGHTED_PLANNER:
         weighted_dense_chain(start, hand, n, lo, hi, pips, 0.5, max_pip, chain)
-        sparse_chain(start, hand, n, lo, hi, pips, 0.5, max_pip, chain,
-                     np.int64(SWITCH_STEPS))
+        sparse_chain(start, hand, n, lo, hi, pips, 0.5, max_pip, chain, np.int64(SWITCH_STEPS))
     elif job == SPARSE_PLANNER:
         sparse_count_chain(start, hand, n, lo, hi, max_pip, chain, np.int64(SWITCH_STEPS))
     else:

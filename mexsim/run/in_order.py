@@ -37,8 +37,9 @@ class Played(NamedTuple):
     stopped: Verdict | None  # the verdict that stopped the run early, if one did
 
 
-def stop_rule(until: StopRule | None, config: Config, statistics: RunAccumulator
-              ) -> Callable[[int], Verdict | None]:
+def stop_rule(
+    until: StopRule | None, config: Config, statistics: RunAccumulator
+) -> Callable[[int], Verdict | None]:
     """``decided(end)``: the verdict when ``until`` says stop after match ``end`` - 1;
     only at whole deals (a duplicate deal's rotations together) and before the end."""
     whole_deals = config.table_size if config.duplicate else 1
@@ -49,6 +50,7 @@ def stop_rule(until: StopRule | None, config: Config, statistics: RunAccumulator
             return None
         result = verdict(statistics.settled(), names, until.confidence, until.margin)
         return result if result.decided else None
+
     return decided
 
 
@@ -63,12 +65,16 @@ def unjoined_threads(threads: int) -> Iterator[ThreadPoolExecutor]:
         pool.shutdown(wait=False, cancel_futures=True)
 
 
-def take_in_order(all_blocks: list[tuple[int, int]], kept: set[int], in_flight: int,
-                  start: Callable[[int, int, int], Any],
-                  take: Callable[[int, int, int, Any], None],
-                  progress: Callable[[int], None] | None = None,
-                  decided: Callable[[int], Verdict | None] = lambda end: None,
-                  drain_on_stop: bool = False) -> Played:
+def take_in_order(
+    all_blocks: list[tuple[int, int]],
+    kept: set[int],
+    in_flight: int,
+    start: Callable[[int, int, int], Any],
+    take: Callable[[int, int, int, Any], None],
+    progress: Callable[[int], None] | None = None,
+    decided: Callable[[int], Verdict | None] = lambda end: None,
+    drain_on_stop: bool = False,
+) -> Played:
     """Play every block of ``all_blocks`` (first match, count) not in ``kept``, at most
     ``in_flight`` at a time, and take every block in order.
 

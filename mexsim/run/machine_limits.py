@@ -41,7 +41,8 @@ def check_resources(where: str, matches: int, players: int, workers: int) -> Non
     if not 1 <= workers <= most:
         raise ConfigError(
             f"--workers {workers} is more threads than this machine can use (allowed: "
-            f"1..{most}, {WORKERS_PER_CORE} per core on {os.cpu_count() or 1} cores)")
+            f"1..{most}, {WORKERS_PER_CORE} per core on {os.cpu_count() or 1} cores)"
+        )
     limit = max_matches(players)
     if matches > limit:
         need = matches * players * BYTES_PER_CELL / 2**30
@@ -49,4 +50,5 @@ def check_resources(where: str, matches: int, players: int, workers: int) -> Non
         raise ConfigError(
             f"{where}: 'matches' = {matches:,} needs about {need:,.0f} GiB for the summary "
             f"of {players} players, more than half of this machine's {have:,.0f} GiB "
-            f"(allowed: at most {limit:,}; split it into runs with different seeds)")
+            f"(allowed: at most {limit:,}; split it into runs with different seeds)"
+        )

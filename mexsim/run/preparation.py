@@ -26,8 +26,9 @@ def luck_model(config: Config, players: list[Policy]) -> LuckModel | None:
         return fit_luck_model(config, players)
 
 
-def load_engine(config: Config, players: list[Policy], cluster: str | None,
-                model: LuckModel | None) -> None:
+def load_engine(
+    config: Config, players: list[Policy], cluster: str | None, model: LuckModel | None
+) -> None:
     """Load (or compile) the kernels here, before any thread exists, unless every block
     is played on a cluster (whose workers load them: worker_preload.py) and no luck
     model was fitted here (which loads them). The strategies are loaded and vetted
@@ -38,22 +39,36 @@ def load_engine(config: Config, players: list[Policy], cluster: str | None,
         play_block(config, players, 0, 0)
 
 
-def played_tables(config: Config, players: list[Policy], names: list[str], first: int,
-                  n: int, model: LuckModel | None = None, remote: Any = None
-                  ) -> tuple[pa.Table, pa.Table]:
+def played_tables(
+    config: Config,
+    players: list[Policy],
+    names: list[str],
+    first: int,
+    n: int,
+    model: LuckModel | None = None,
+    remote: Any = None,
+) -> tuple[pa.Table, pa.Table]:
     """The (rounds, matches) tables of matches first … first+n-1: played here, or the
     result of ``remote`` (a cluster's future), with their luck scored by ``model`` when
     given. Shared by the folder run and the shared location's writers (shared.py), so
     that both write the same rows."""
     luck = None
     if model is not None:
-        res, *luck = (play_luck_block(config, players, first, n, model) if remote is None
-                      else remote.result())
+        res, *luck = (
+            play_luck_block(config, players, first, n, model) if remote is None else remote.result()
+        )
     else:
         res = play_block(config, players, first, n) if remote is None else remote.result()
     if remote is not None:
         res = received(res)
     schedule = config_schedule(config)
-    return block_tables(res, first, config.rules.max_pip, schedule.seating(first, n), names,
-                        [p.strategy for p in config.players], schedule.deals(first, n),
-                        None if luck is None else (luck[0], luck[1]))
+    return block_tables(
+        res,
+        first,
+        config.rules.max_pip,
+        schedule.seating(first, n),
+        names,
+        [p.strategy for p in config.players],
+        schedule.deals(first, n),
+        None if luck is None else (luck[0], luck[1]),
+    )

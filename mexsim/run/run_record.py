@@ -29,36 +29,64 @@ class RunResult:
         return self.played / self.play_seconds if self.play_seconds > 0 else float("inf")
 
 
-TIMING_FIELDS = ("workers", "wall_seconds", "play_seconds", "summary_seconds",
-                 "matches_per_second", "resumed_blocks")
+TIMING_FIELDS = (
+    "workers",
+    "wall_seconds",
+    "play_seconds",
+    "summary_seconds",
+    "matches_per_second",
+    "resumed_blocks",
+)
 
 
 def nothing() -> None:
     """A cleanup with nothing to clean (no cluster was opened)."""
 
 
-def write_run_json(folder: Path, config: Config, rid: str, result: RunResult,
-                   resumed_blocks: int, until: StopRule | None = None,
-                   stopped: Verdict | None = None, model: LuckModel | None = None) -> None:
+def write_run_json(
+    folder: Path,
+    config: Config,
+    rid: str,
+    result: RunResult,
+    resumed_blocks: int,
+    until: StopRule | None = None,
+    stopped: Verdict | None = None,
+    model: LuckModel | None = None,
+) -> None:
     import numba
 
-    (folder / "run.json").write_text(json.dumps({
-        "run_id": rid,
-        "config": resolved_config(config),
-        "mexsim_version": __version__,
-        "numba_version": numba.__version__,
-        "seed": config.seed,
-        "matches": result.matches,
-        "until": None if until is None else {
-            "rule": "decided", "confidence": until.confidence, "margin": until.margin,
-            "max_matches": config.matches, "decided": stopped is not None,
-            "verdict": None if stopped is None else stopped.describe()},
-    } | ({} if model is None else {"luck": model.to_dict()}) | {
-        # the timing fields: the only ones that differ between runs of one config
-        "workers": result.workers,
-        "wall_seconds": round(result.wall_seconds, 3),
-        "play_seconds": round(result.play_seconds, 3),
-        "summary_seconds": round(result.summary_seconds, 3),
-        "matches_per_second": round(min(result.matches_per_second, 1e12), 1),
-        "resumed_blocks": resumed_blocks,
-    }, indent=2, allow_nan=False) + "\n")
+    (folder / "run.json").write_text(
+        json.dumps(
+            {
+                "run_id": rid,
+                "config": resolved_config(config),
+                "mexsim_version": __version__,
+                "numba_version": numba.__version__,
+                "seed": config.seed,
+                "matches": result.matches,
+                "until": None
+                if until is None
+                else {
+                    "rule": "decided",
+                    "confidence": until.confidence,
+                    "margin": until.margin,
+                    "max_matches": config.matches,
+                    "decided": stopped is not None,
+                    "verdict": None if stopped is None else stopped.describe(),
+                },
+            }
+            | ({} if model is None else {"luck": model.to_dict()})
+            | {
+                # the timing fields: the only ones that differ between runs of one config
+                "workers": result.workers,
+                "wall_seconds": round(result.wall_seconds, 3),
+                "play_seconds": round(result.play_seconds, 3),
+                "summary_seconds": round(result.summary_seconds, 3),
+                "matches_per_second": round(min(result.matches_per_second, 1e12), 1),
+                "resumed_blocks": resumed_blocks,
+            },
+            indent=2,
+            allow_nan=False,
+        )
+        + "\n"
+    )

@@ -50,12 +50,19 @@ from mexsim.tournament.luck import LuckModel
 from mexsim.tournament.resolved import config_identity
 
 
-def run(config: Config, out: Path | str, workers: int, force: bool = False,
-        progress: Callable[[int], None] | None = None,
-        write_tables: Callable[[Path, RunStatistics], None] | None = None,
-        resume: bool = False, note: Callable[[str], None] | None = None,
-        started: float | None = None, until: StopRule | None = None,
-        cluster: str | None = None) -> RunResult:
+def run(
+    config: Config,
+    out: Path | str,
+    workers: int,
+    force: bool = False,
+    progress: Callable[[int], None] | None = None,
+    write_tables: Callable[[Path, RunStatistics], None] | None = None,
+    resume: bool = False,
+    note: Callable[[str], None] | None = None,
+    started: float | None = None,
+    until: StopRule | None = None,
+    cluster: str | None = None,
+) -> RunResult:
     """Play all matches of ``config`` into ``out``; ``progress(n)`` after each block;
     ``write_tables(folder, statistics)`` (the comparison's tables) before the folder is
     published (the run's statistics, gathered block by block:
@@ -80,8 +87,19 @@ def run(config: Config, out: Path | str, workers: int, force: bool = False,
     if is_url(out):
         from mexsim.run.url_runner import run_shared
 
-        return run_shared(config, str(out), workers, force, progress, write_tables,
-                          resume, note, started, until, cluster)
+        return run_shared(
+            config,
+            str(out),
+            workers,
+            force,
+            progress,
+            write_tables,
+            resume,
+            note,
+            started,
+            until,
+            cluster,
+        )
     out = Path(out)
     signals = StopSignals()
     signals.install()
@@ -98,8 +116,7 @@ def run(config: Config, out: Path | str, workers: int, force: bool = False,
                 output.parent_of(out).mkdir(parents=True, exist_ok=True)
                 lock.acquire()
             except OSError as exc:
-                raise ConfigError(f"{out}: output path not writable ({exc.strerror})"
-                                  ) from None
+                raise ConfigError(f"{out}: output path not writable ({exc.strerror})") from None
             before = output.inspect(out, force)
             stale = _stale_work(out, rid, identity, resume, force, note)
             model = luck_model(config, players)
@@ -113,13 +130,24 @@ def run(config: Config, out: Path | str, workers: int, force: bool = False,
             kept = work.done()  # blocks are written in parallel: not always a prefix
             done = len(kept)
             if done:
-                note(f"resuming {work.path}: {done:,} of {len(all_blocks):,} blocks "
-                     "already played")
+                note(f"resuming {work.path}: {done:,} of {len(all_blocks):,} blocks already played")
             play_start = time.perf_counter()
-            assembler = Assembler(work, rid, [p.name for p in config.players], len(players),
-                                  config.luck)
-            played, stopped = _play(config, players, work, assembler, all_blocks, kept,
-                                    workers, progress, until, player, model)
+            assembler = Assembler(
+                work, rid, [p.name for p in config.players], len(players), config.luck
+            )
+            played, stopped = _play(
+                config,
+                players,
+                work,
+                assembler,
+                all_blocks,
+                kept,
+                workers,
+                progress,
+                until,
+                player,
+                model,
+            )
             if stopped is not None:
                 note(stopped.describe())
             play_seconds = time.perf_counter() - play_start
@@ -129,21 +157,30 @@ def run(config: Config, out: Path | str, workers: int, force: bool = False,
                 write_tables(work.results, statistics)
             summary_seconds = time.perf_counter() - summary_start
             wall = time.perf_counter() - started
-            result = RunResult(out, assembler.matches, workers, wall, play_seconds,
-                               summary_seconds, played)
+            result = RunResult(
+                out, assembler.matches, workers, wall, play_seconds, summary_seconds, played
+            )
             write_run_json(work.results, config, rid, result, done, until, stopped, model)
             output.write_marker(work.results, rid)
             signals.finishing = True
             output.publish(work.results, out, before, force)
             work.remove()
-            return RunResult(out, assembler.matches, workers, time.perf_counter() - started,
-                             play_seconds, summary_seconds, played)
+            return RunResult(
+                out,
+                assembler.matches,
+                workers,
+                time.perf_counter() - started,
+                play_seconds,
+                summary_seconds,
+                played,
+            )
         except (KeyboardInterrupt, Stop) as exc:
             signum = exc.signum if isinstance(exc, Stop) else signal.SIGINT
             raise Interrupted(_kept_message("interrupted", work), signum) from None
         except OSError as exc:
-            raise OutputError(_kept_message(
-                f"{exc.filename or out}: {exc.strerror or exc}", work)) from None
+            raise OutputError(
+                _kept_message(f"{exc.filename or out}: {exc.strerror or exc}", work)
+            ) from None
         except StrategyError:
             if work is not None:  # the strategy must change, and with it the run id:
                 work.remove()  # its blocks could never be resumed
@@ -158,11 +195,19 @@ def run(config: Config, out: Path | str, workers: int, force: bool = False,
         lock.release()
 
 
-def _play(config: Config, players: list[Policy], work: WorkFolder, assembler: Assembler,
-          all_blocks: list[tuple[int, int]], kept: set[int], workers: int,
-          progress: Callable[[int], None] | None, until: StopRule | None = None,
-          cluster: ClusterPlayer | None = None, model: LuckModel | None = None
-          ) -> tuple[int, Verdict | None]:
+def _play(
+    config: Config,
+    players: list[Policy],
+    work: WorkFolder,
+    assembler: Assembler,
+    all_blocks: list[tuple[int, int]],
+    kept: set[int],
+    workers: int,
+    progress: Callable[[int], None] | None,
+    until: StopRule | None = None,
+    cluster: ClusterPlayer | None = None,
+    model: LuckModel | None = None,
+) -> tuple[int, Verdict | None]:
     """Play the blocks not ``kept`` (on disk already, from an interrupted run), adding
     every block to the results in order (mexsim/run/in_order.py); returns the
     matches played and, when ``until`` stopped the run, the verdict that did. Blocks are
@@ -178,29 +223,54 @@ def _play(config: Config, players: list[Policy], work: WorkFolder, assembler: As
     # and folds their totals (the serial step: README, "Speed", the writer's ceiling).
     threads = min(in_flight, os.cpu_count() or 1) if cluster else workers
     with unjoined_threads(threads) as pool:
+
         def start(index: int, first: int, n: int) -> Any:
             remote = tasks.start(index) if tasks else None
-            return pool.submit(_play_and_write, config, players, work, assembler, index,
-                               first, n, remote, model)
+            return pool.submit(
+                _play_and_write, config, players, work, assembler, index, first, n, remote, model
+            )
 
         def take(index: int, first: int, n: int, block: Block | None) -> None:
             assembler.add(index, block)  # None: a kept block, read from its parts
 
-        played = take_in_order(all_blocks, kept, in_flight, start, take, progress,
-                               stop_rule(until, config, assembler.statistics))
+        played = take_in_order(
+            all_blocks,
+            kept,
+            in_flight,
+            start,
+            take,
+            progress,
+            stop_rule(until, config, assembler.statistics),
+        )
     return played.matches, played.stopped
 
 
-def _play_and_write(config: Config, players: list[Policy], work: WorkFolder,
-                    assembler: Assembler, index: int, first: int, n: int,
-                    remote: Any = None, model: LuckModel | None = None) -> Block:
+def _play_and_write(
+    config: Config,
+    players: list[Policy],
+    work: WorkFolder,
+    assembler: Assembler,
+    index: int,
+    first: int,
+    n: int,
+    remote: Any = None,
+    model: LuckModel | None = None,
+) -> Block:
     """On a pool thread: play block ``index`` (or wait for the cluster's ``remote``
     result), with its luck scored when ``model`` is given, convert it, write its parts
     and read them back for the assembler."""
-    rounds_table, matches_table = played_tables(config, players, assembler.names, first, n,
-                                                model, remote)
-    return write_and_read(work, index, rounds_table, matches_table, assembler.run_id,
-                          assembler.names, assembler.players)
+    rounds_table, matches_table = played_tables(
+        config, players, assembler.names, first, n, model, remote
+    )
+    return write_and_read(
+        work,
+        index,
+        rounds_table,
+        matches_table,
+        assembler.run_id,
+        assembler.names,
+        assembler.players,
+    )
 
 
 def interrupted_seed(out: str) -> int | None:
@@ -211,21 +281,28 @@ def interrupted_seed(out: str) -> int | None:
     found = [WorkFolder(p) for p in output.work_folders(Path(out))]
     seeds = []
     for work in found:
-        seed = ((work.info() or {}).get("identity", {}).get("config", {}).get("run", {})
-                .get("seed"))
+        seed = (work.info() or {}).get("identity", {}).get("config", {}).get("run", {}).get("seed")
         if isinstance(seed, int):
             seeds.append((work.path.stat().st_mtime, seed))
     return max(seeds)[1] if seeds else None
 
 
-def _stale_work(out: Path, rid: str, identity: dict[str, Any], resume: bool, force: bool,
-                note: Callable[[str], None]) -> WorkFolder | None:
+def _stale_work(
+    out: Path,
+    rid: str,
+    identity: dict[str, Any],
+    resume: bool,
+    force: bool,
+    note: Callable[[str], None],
+) -> WorkFolder | None:
     """The work folders dead runs to ``out`` left (the lock is ours: every one is
     stale): the one to resume, or None; the others are discarded (--force) or
     refused."""
     for aside in output.work_folders(out, output.ASIDE_SUFFIX):  # never removed for you
-        note(f"{aside} holds old results of {out} that a run moved aside before it died; "
-             "move them back or delete them")
+        note(
+            f"{aside} holds old results of {out} that a run moved aside before it died; "
+            "move them back or delete them"
+        )
     found = [WorkFolder(p) for p in output.work_folders(out)]
     ours = next((w for w in found if (w.info() or {}).get("run_id") == rid), None)
     if resume and ours is not None:
@@ -239,24 +316,29 @@ def _stale_work(out: Path, rid: str, identity: dict[str, Any], resume: bool, for
             raise ConfigError(
                 f"{out}: cannot resume: the interrupted run in {other.path} had another "
                 f"config ({differences(theirs['identity'], identity)}); run it with "
-                "that config, or add --force to discard it and start afresh")
+                "that config, or add --force to discard it and start afresh"
+            )
         note(f"nothing to resume for {out}: starting afresh")
     for stale in others:
         blocks_kept = len(stale.done())
         if not force:
-            what = ("of this config: add --resume to continue it" if
-                    (stale.info() or {}).get("run_id") == rid else
-                    "of another config or mexsim version")
+            what = (
+                "of this config: add --resume to continue it"
+                if (stale.info() or {}).get("run_id") == rid
+                else "of another config or mexsim version"
+            )
             raise ConfigError(
                 f"{out}: a run that died left {blocks_kept:,} played blocks in "
-                f"{stale.path} ({what}, or --force to discard it)")
+                f"{stale.path} ({what}, or --force to discard it)"
+            )
         stale.remove()
         note(f"removed {stale.path}, left by a run that died ({blocks_kept:,} blocks)")
     return ours
 
 
-def _work_folder(out: Path, stale: WorkFolder | None, rid: str, identity: dict[str, Any]
-                 ) -> WorkFolder:
+def _work_folder(
+    out: Path, stale: WorkFolder | None, rid: str, identity: dict[str, Any]
+) -> WorkFolder:
     path = output.parent_of(out) / f".{out.name}{output.WORK_SUFFIX}{os.getpid()}"
     if stale is None:
         return WorkFolder.create(path, rid, identity)
@@ -272,10 +354,14 @@ def _kept_message(what: str, work: WorkFolder | None) -> str:
     try:
         kept = len(work.seal())
     except OSError:  # not counted: kept all the same, never removed unseen
-        return (f"{what}: finished blocks kept in {work.path}; rerun the same command "
-                "with --resume to continue")
+        return (
+            f"{what}: finished blocks kept in {work.path}; rerun the same command "
+            "with --resume to continue"
+        )
     if kept == 0:
         work.remove()
         return f"{what}: no results written"
-    return (f"{what}: {kept:,} finished blocks kept in {work.path}; rerun the same command "
-            "with --resume to continue")
+    return (
+        f"{what}: {kept:,} finished blocks kept in {work.path}; rerun the same command "
+        "with --resume to continue"
+    )

@@ -12,9 +12,16 @@ from mexsim.tournament.config import Config
 from mexsim.tournament.luck import LuckModel
 
 
-def play_and_write(url: str, run_id: str, config: Config, players: list, index: int,
-                   first: int, n: int, model: LuckModel | None = None
-                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+def play_and_write(
+    url: str,
+    run_id: str,
+    config: Config,
+    players: list,
+    index: int,
+    first: int,
+    n: int,
+    model: LuckModel | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Play block ``index`` (matches first … first+n-1), with its luck scored by
     ``model`` when given, write its two parts to ``url`` and return what the client's
     statistics fold: its totals[match, player], deals and luck-adjusted totals (None

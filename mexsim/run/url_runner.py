@@ -33,9 +33,19 @@ from mexsim.tournament.luck import LuckModel
 from mexsim.tournament.resolved import config_identity
 
 
-def run_shared(config: Config, url: str, workers: int, force: bool, progress: Any,
-               write_tables: Any, resume: bool, note: Callable[[str], None],
-               started: float, until: Any, cluster: str | None) -> Any:
+def run_shared(
+    config: Config,
+    url: str,
+    workers: int,
+    force: bool,
+    progress: Any,
+    write_tables: Any,
+    resume: bool,
+    note: Callable[[str], None],
+    started: float,
+    until: Any,
+    cluster: str | None,
+) -> Any:
     """``runner.run`` for a URL ``out`` (see the module docstring)."""
     from mexsim.run.dask.cluster import open_player
     from mexsim.tournament.identity import run_id as make_run_id
@@ -68,8 +78,19 @@ def run_shared(config: Config, url: str, workers: int, force: bool, progress: An
             statistics = RunAccumulator(len(players), config.luck)
             play_start = time.perf_counter()
             played, blocks_in, stopped = _play(
-                config, players, location, rid, all_blocks, kept, workers, player,
-                statistics, progress, stop_rule(until, config, statistics), model)
+                config,
+                players,
+                location,
+                rid,
+                all_blocks,
+                kept,
+                workers,
+                player,
+                statistics,
+                progress,
+                stop_rule(until, config, statistics),
+                model,
+            )
             if stopped is not None:
                 note(stopped.describe())
             play_seconds = time.perf_counter() - play_start
@@ -80,16 +101,27 @@ def run_shared(config: Config, url: str, workers: int, force: bool, progress: An
                 if write_tables:
                     write_tables(tables, stats)
                 summary_seconds = time.perf_counter() - summary_start
-                result = RunResult(url, stats.matches, workers,
-                                          time.perf_counter() - started, play_seconds,
-                                          summary_seconds, played)
-                write_run_json(tables, config, rid, result, len(kept), until,
-                                       stopped, model)
+                result = RunResult(
+                    url,
+                    stats.matches,
+                    workers,
+                    time.perf_counter() - started,
+                    play_seconds,
+                    summary_seconds,
+                    played,
+                )
+                write_run_json(tables, config, rid, result, len(kept), until, stopped, model)
                 signals.finishing = True
                 location.commit(blocks_in, rid, stats.matches, tables)
-            return RunResult(url, stats.matches, workers,
-                                    time.perf_counter() - started, play_seconds,
-                                    summary_seconds, played)
+            return RunResult(
+                url,
+                stats.matches,
+                workers,
+                time.perf_counter() - started,
+                play_seconds,
+                summary_seconds,
+                played,
+            )
         except (KeyboardInterrupt, Stop) as exc:
             import signal
 
@@ -106,10 +138,20 @@ def run_shared(config: Config, url: str, workers: int, force: bool, progress: An
             lock.release()
 
 
-def _play(config: Config, players: list, location: Location, rid: str,
-          all_blocks: list[tuple[int, int]], kept: set[int], workers: int, player: Any,
-          statistics: RunAccumulator, progress: Any, decided: Callable[[int], Any],
-          model: LuckModel | None = None) -> Played:
+def _play(
+    config: Config,
+    players: list,
+    location: Location,
+    rid: str,
+    all_blocks: list[tuple[int, int]],
+    kept: set[int],
+    workers: int,
+    player: Any,
+    statistics: RunAccumulator,
+    progress: Any,
+    decided: Callable[[int], Any],
+    model: LuckModel | None = None,
+) -> Played:
     """Play and write the blocks not ``kept`` (there already), with their luck scored
     by ``model`` when given, folding every block's totals in match order
     (mexsim/run/in_order.py)."""
@@ -121,12 +163,12 @@ def _play(config: Config, players: list, location: Location, rid: str,
         tasks = player.tasks(all_blocks, kept, model, write=(url, rid))
         in_flight = 2 * tasks.per_task * player.workers
     with contextlib.nullcontext() if player else unjoined_threads(workers) as pool:
+
         def start(index: int, first: int, n: int) -> Any:
             if tasks:
                 return tasks.start(index)
             assert pool is not None  # no cluster: threads play the blocks
-            return pool.submit(play_and_write, url, rid, config, players, index, first, n,
-                               model)
+            return pool.submit(play_and_write, url, rid, config, players, index, first, n, model)
 
         def take(index: int, first: int, n: int, totals: Any) -> None:
             if totals is None:  # a kept block: its totals (and luck) from its matches part
@@ -135,8 +177,9 @@ def _play(config: Config, players: list, location: Location, rid: str,
 
         # blocks in flight may still be writing at a stop: let them end, so that
         # commit removes every part beyond it
-        return take_in_order(all_blocks, kept, in_flight, start, take, progress, decided,
-                             drain_on_stop=True)
+        return take_in_order(
+            all_blocks, kept, in_flight, start, take, progress, decided, drain_on_stop=True
+        )
 
 
 def _kept(location: Location, what: str) -> str:
@@ -150,5 +193,7 @@ def _kept(location: Location, what: str) -> str:
         kept = 0
     if kept == 0:
         return f"{what}: no results written"
-    return (f"{what}: at least {kept:,} finished blocks kept at {location.url}; rerun the "
-            "same command with --resume to continue")
+    return (
+        f"{what}: at least {kept:,} finished blocks kept at {location.url}; rerun the "
+        "same command with --resume to continue"
+    )

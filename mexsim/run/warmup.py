@@ -53,8 +53,11 @@ LONG = 60.0
 STEP = "the engine and the strategies, in parallel"
 
 
-def warm_up(strategy_dirs: Sequence[str | Path] = (), cores: int | None = None,
-            players: Iterable[Mapping[str, Any]] = ()) -> None:
+def warm_up(
+    strategy_dirs: Sequence[str | Path] = (),
+    cores: int | None = None,
+    players: Iterable[Mapping[str, Any]] = (),
+) -> None:
     """On a cold cache, compile the engine and the strategies in parallel processes
     (see the module docstring), ``cores`` of them at most (``mexsim run --workers``),
     never more than this process may run on; nothing otherwise. ``players``: the
@@ -88,8 +91,7 @@ def _signals_after_compilers() -> Iterator[None]:
     def stop(signum: int, frame: object) -> None:
         raise _Signalled(signum)
 
-    previous = {signum: signal.signal(signum, stop)
-                for signum in (signal.SIGTERM, signal.SIGHUP)}
+    previous = {signum: signal.signal(signum, stop) for signum in (signal.SIGTERM, signal.SIGHUP)}
     signalled = None
     try:
         yield
@@ -139,8 +141,9 @@ class _Compilers:
         waiting = list(jobs)
         while waiting or self.busy:
             pending = {job for job, _ in waiting} | {job for job, _ in self.busy.values()}
-            for job, after in [(job, after) for job, after in waiting
-                               if not pending.intersection(after)]:
+            for job, after in [
+                (job, after) for job, after in waiting if not pending.intersection(after)
+            ]:
                 process = self._free_process()
                 if process is None:
                     break
@@ -162,9 +165,14 @@ class _Compilers:
             return self.idle.pop()
         if len(self.busy) >= self.cores:
             return None
-        process = subprocess.Popen(server_command(), stdin=subprocess.PIPE,
-                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                   encoding="ascii", bufsize=1)
+        process = subprocess.Popen(
+            server_command(),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            encoding="ascii",
+            bufsize=1,
+        )
         assert process.stdout is not None  # piped
         self.selector.register(process.stdout, selectors.EVENT_READ, process)
         return process
@@ -234,8 +242,10 @@ def serve() -> None:
 
 def main(argv: Sequence[str]) -> int:
     if len(argv) != 1:
-        print(f"usage: python -m mexsim.run.warmup {SERVE}|{'|'.join(JOB_NAMES)}|STRATEGY.py",
-              file=sys.stderr)
+        print(
+            f"usage: python -m mexsim.run.warmup {SERVE}|{'|'.join(JOB_NAMES)}|STRATEGY.py",
+            file=sys.stderr,
+        )
         return 2
     if argv[0] == SERVE:
         serve()

@@ -67,11 +67,12 @@ def open_location(url: str) -> tuple[Any, str]:
     try:
         import fsspec
     except ImportError:
-        raise ConfigError(f"--out {url}: a URL needs fsspec: pip install 'mexsim[dask]'"
-                          ) from None
+        raise ConfigError(f"--out {url}: a URL needs fsspec: pip install 'mexsim[dask]'") from None
     if url.lower().startswith("memory://"):
-        raise ConfigError(f"--out {url}: memory:// lives inside one process and vanishes "
-                          f"when it ends: give a folder or a shared location's URL")
+        raise ConfigError(
+            f"--out {url}: memory:// lives inside one process and vanishes "
+            f"when it ends: give a folder or a shared location's URL"
+        )
     try:
         fs, root = fsspec.core.url_to_fs(url)
     except Exception as exc:
@@ -87,8 +88,9 @@ def write_part(fs: Any, root: str, kind: str, index: int, table: pa.Table) -> No
     final = f"{root}/{part_name(kind, index)}"
     tmp = _temporary(final)
     with fs.open(tmp, "wb") as handle:
-        pq.write_table(table, handle, **parquet_options(table.schema),
-                       row_group_size=max(1, table.num_rows))
+        pq.write_table(
+            table, handle, **parquet_options(table.schema), row_group_size=max(1, table.num_rows)
+        )
     _sync(fs, tmp)
     fs.mv(tmp, final)
 
@@ -112,7 +114,6 @@ def _temporary(path: str) -> str:
     pandas ignore names that start with a dot, and it does not end in ``.parquet``."""
     folder, _, name = path.rpartition("/")
     return f"{folder}/.{name}.tmp-{uuid.uuid4().hex}"
-
 
 
 class Location:
@@ -148,23 +149,26 @@ class Location:
     def done(self) -> set[int]:
         """The blocks with both parts in place (written in parallel: not always the
         first ones)."""
-        have = [{name for name in self.names(kind) if not name.startswith(".")}
-                for kind in KINDS]
+        have = [{name for name in self.names(kind) if not name.startswith(".")} for kind in KINDS]
         both = set.intersection(*have)
         return {int(name.split(".")[0]) for name in both if name.endswith(".parquet")}
 
-    def prepare(self, run_id: str, identity: dict, resume: bool, force: bool,
-                note: Callable[[str], None]) -> set[int]:
+    def prepare(
+        self, run_id: str, identity: dict, resume: bool, force: bool, note: Callable[[str], None]
+    ) -> set[int]:
         """Check what is at the location and make it ours; the blocks kept (resume)."""
         if self.read_json(MANIFEST) is not None or self.fs.exists(self.path(MANIFEST)):
             raise ConfigError(
                 f"{self.url}: holds committed results ({MANIFEST}); mexsim never replaces "
-                "results on a shared location: delete them yourself or choose another --out")
+                "results on a shared location: delete them yourself or choose another --out"
+            )
         work = self.read_json(WORK_FILE)
         present = self.fs.exists(self.root) and bool(self.fs.ls(self.root, detail=False))
         if present and work is None:
-            raise ConfigError(f"{self.url}: exists and was not written by mexsim (no "
-                              f"{WORK_FILE} or {MANIFEST}): choose another --out")
+            raise ConfigError(
+                f"{self.url}: exists and was not written by mexsim (no "
+                f"{WORK_FILE} or {MANIFEST}): choose another --out"
+            )
         if work is not None:
             done = self.done()
             kept = len(done)
@@ -172,28 +176,35 @@ class Location:
                 note(f"resuming {self.url}: {kept:,} blocks already played")
                 return done
             if not force:
-                what = ("of this config: add --resume to continue it" if
-                        work.get("run_id") == run_id else "of another config or mexsim "
-                        "version")
-                raise ConfigError(f"{self.url}: a run that died left {kept:,} played blocks "
-                                  f"there ({what}, or --force to discard them)")
+                what = (
+                    "of this config: add --resume to continue it"
+                    if work.get("run_id") == run_id
+                    else "of another config or mexsim version"
+                )
+                raise ConfigError(
+                    f"{self.url}: a run that died left {kept:,} played blocks "
+                    f"there ({what}, or --force to discard them)"
+                )
             self.fs.rm(self.root, recursive=True)
             note(f"removed the {kept:,} blocks a run that died left at {self.url}")
         elif resume:
             note(f"nothing to resume at {self.url}: starting afresh")
         for kind in KINDS:
             self.fs.makedirs(self.path(kind), exist_ok=True)
-        self.write_bytes(WORK_FILE, json.dumps({"run_id": run_id, "identity": identity},
-                                               indent=1).encode())
+        self.write_bytes(
+            WORK_FILE, json.dumps({"run_id": run_id, "identity": identity}, indent=1).encode()
+        )
         return set()
 
-    def kept_totals(self, index: int, names: list[str], players: int
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    def kept_totals(
+        self, index: int, names: list[str], players: int
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         """What the statistics fold of a kept block (its luck too), from its matches
         part."""
         with self.fs.open(self.path(part_name("matches", index)), "rb") as handle:
-            return block_statistics(pq.read_table(handle, page_checksum_verification=True), names,
-                                    players)
+            return block_statistics(
+                pq.read_table(handle, page_checksum_verification=True), names, players
+            )
 
     def commit(self, blocks_in: int, run_id: str, matches: int, tables: Path) -> None:
         """Remove what is not the run's (parts beyond a stop, temporary files), copy
@@ -206,8 +217,20 @@ class Location:
                     self.fs.rm(self.path(f"{kind}/{name}"))
         for path in sorted(tables.iterdir()):
             self.write_bytes(path.name, path.read_bytes())
-        self.write_bytes(MANIFEST, (json.dumps({
-            "format": MANIFEST_FORMAT, "run_id": run_id, "matches": matches,
-            "files": files}, indent=1) + "\n").encode())
+        self.write_bytes(
+            MANIFEST,
+            (
+                json.dumps(
+                    {
+                        "format": MANIFEST_FORMAT,
+                        "run_id": run_id,
+                        "matches": matches,
+                        "files": files,
+                    },
+                    indent=1,
+                )
+                + "\n"
+            ).encode(),
+        )
         with contextlib.suppress(FileNotFoundError):
             self.fs.rm(self.path(WORK_FILE))

@@ -58,12 +58,14 @@ OLD_PART_SUFFIX = "parquet"
 
 def parquet_options(schema: pa.Schema) -> dict[str, Any]:
     """How the results files (and a shared location's parts) are encoded."""
-    return {"compression": COMPRESSION,
-            # a CRC of every page, verified as it is read: a byte flipped on disk is
-            # found (issue 32, row 21), where a page of numbers could decode to others
-            "write_page_checksum": True,
-            "use_dictionary": [c for c in schema.names if c not in PLAIN_COLUMNS],
-            "write_statistics": [c for c in schema.names if c in STATISTICS_COLUMNS]}
+    return {
+        "compression": COMPRESSION,
+        # a CRC of every page, verified as it is read: a byte flipped on disk is
+        # found (issue 32, row 21), where a page of numbers could decode to others
+        "write_page_checksum": True,
+        "use_dictionary": [c for c in schema.names if c not in PLAIN_COLUMNS],
+        "write_statistics": [c for c in schema.names if c in STATISTICS_COLUMNS],
+    }
 
 
 def block_size(matches: int) -> int:
@@ -100,8 +102,10 @@ class WorkFolder:
         work = cls(path)
         try:
             work.parts.mkdir()
-            _write_durably(path / WORK_FILE, json.dumps(
-                {"run_id": run_id, "identity": identity}, indent=1).encode())
+            _write_durably(
+                path / WORK_FILE,
+                json.dumps({"run_id": run_id, "identity": identity}, indent=1).encode(),
+            )
         except BaseException:
             work.remove()
             raise
@@ -127,9 +131,12 @@ class WorkFolder:
                 path.unlink(missing_ok=True)
             else:
                 names.add(path.name)
-        return {int(name.split(".")[0]) for name in names
-                if name.endswith((f".matches.{PART_SUFFIX}", f".matches.{OLD_PART_SUFFIX}"))
-                and name.replace(".matches.", ".rounds.") in names}
+        return {
+            int(name.split(".")[0])
+            for name in names
+            if name.endswith((f".matches.{PART_SUFFIX}", f".matches.{OLD_PART_SUFFIX}"))
+            and name.replace(".matches.", ".rounds.") in names
+        }
 
     def part(self, index: int, kind: str) -> Path:
         return self.parts / f"{index:08d}.{kind}.{PART_SUFFIX}"
@@ -178,18 +185,21 @@ class Block:
     adjusted: np.ndarray | None = None  # luck-adjusted totals ([analysis] luck = true)
 
 
-def read_block(work: WorkFolder, index: int, run_id: str, names: list[str], players: int
-               ) -> Block:
+def read_block(work: WorkFolder, index: int, run_id: str, names: list[str], players: int) -> Block:
     """Block ``index`` from its part files."""
-    rounds, matches = (with_run_id(_read_part(work.kept_part(index, kind), work), run_id)
-                       for kind in ("rounds", "matches"))
+    rounds, matches = (
+        with_run_id(_read_part(work.kept_part(index, kind), work), run_id)
+        for kind in ("rounds", "matches")
+    )
     return Block(rounds, matches, *block_statistics(matches, names, players))
 
 
 def _write_part(table: pa.Table, path: Path) -> None:
     options = ipc.IpcWriteOptions(compression=PART_COMPRESSION)
-    with pa.OSFile(str(path), "wb") as sink, ipc.new_file(sink, table.schema,
-                                                         options=options) as writer:
+    with (
+        pa.OSFile(str(path), "wb") as sink,
+        ipc.new_file(sink, table.schema, options=options) as writer,
+    ):
         writer.write_table(table)
 
 
@@ -208,8 +218,15 @@ def _read_part(path: Path, work: WorkFolder) -> pa.Table:
         ) from None
 
 
-def write_and_read(work: WorkFolder, index: int, rounds: pa.Table, matches: pa.Table,
-                   run_id: str, names: list[str], players: int) -> Block:
+def write_and_read(
+    work: WorkFolder,
+    index: int,
+    rounds: pa.Table,
+    matches: pa.Table,
+    run_id: str,
+    names: list[str],
+    players: int,
+) -> Block:
     """Write block ``index`` durably and read it back, as the results files take it.
 
     Called on the thread that played the block, so that conversion, compression and
@@ -235,8 +252,7 @@ class Appender:
         self.queue: queue.Queue[pa.Table | None] = queue.Queue(maxsize=self.QUEUED)
         self.error: BaseException | None = None
         self.stopped = threading.Event()
-        self.thread = threading.Thread(target=self._loop, name=f"mexsim-{path.name}",
-                                       daemon=True)
+        self.thread = threading.Thread(target=self._loop, name=f"mexsim-{path.name}", daemon=True)
         self.thread.start()
 
     def put(self, table: pa.Table) -> None:
@@ -268,8 +284,9 @@ class Appender:
                 if table is None:
                     break
                 if writer is None:
-                    writer = pq.ParquetWriter(self.path, table.schema,
-                                              **parquet_options(table.schema))
+                    writer = pq.ParquetWriter(
+                        self.path, table.schema, **parquet_options(table.schema)
+                    )
                 writer.write_table(table, row_group_size=max(1, table.num_rows))
         except BaseException as exc:  # handed to the main thread, which reports it
             self.error = exc
@@ -296,14 +313,16 @@ class Assembler:
     re-encoded at the end of a run. Each file is appended on a thread of its own
     (:class:`Appender`)."""
 
-    def __init__(self, work: WorkFolder, run_id: str, names: list[str], players: int,
-                 luck: bool = False) -> None:
+    def __init__(
+        self, work: WorkFolder, run_id: str, names: list[str], players: int, luck: bool = False
+    ) -> None:
         if work.results.exists():
             shutil.rmtree(work.results)
         work.results.mkdir()
         self.work, self.run_id, self.names, self.players = work, run_id, names, players
-        self.appenders = {kind: Appender(work.results / f"{kind}.parquet")
-                          for kind in ("rounds", "matches")}
+        self.appenders = {
+            kind: Appender(work.results / f"{kind}.parquet") for kind in ("rounds", "matches")
+        }
         self.statistics = RunAccumulator(players, luck)
         self.matches = 0
 
@@ -330,8 +349,9 @@ class Assembler:
             appender.abandon()
 
 
-def block_statistics(matches: pa.Table, names: list[str], players: int
-                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+def block_statistics(
+    matches: pa.Table, names: list[str], players: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """What the run's statistics fold of one block's matches table
     (``RunAccumulator.add``): its totals[match, player], its deals and, when the table
     has a ``luck`` column (``[analysis] luck = true``), the luck-adjusted totals
@@ -342,8 +362,9 @@ def block_statistics(matches: pa.Table, names: list[str], players: int
     return totals, deals, totals - block_totals(matches, names, players, "luck")[0]
 
 
-def block_totals(table: pa.Table, names: list[str], players: int, column: str = "total"
-                 ) -> tuple[np.ndarray, np.ndarray]:
+def block_totals(
+    table: pa.Table, names: list[str], players: int, column: str = "total"
+) -> tuple[np.ndarray, np.ndarray]:
     """totals[match, player] of one block's matches table (NaN where a player of a pool
     sat a match out), and each match's deal; ``column``: another per-player column in
     the same layout (``luck``)."""

@@ -15,31 +15,35 @@ import pyarrow as pa
 
 from mexsim.game.enums import Field
 
-ROUNDS_SCHEMA = pa.schema([
-    ("match", pa.int64()),
-    ("round", pa.int8()),
-    ("engine", pa.int8()),
-    ("seat", pa.int8()),
-    ("player", pa.dictionary(pa.int8(), pa.string())),
-    ("strategy", pa.dictionary(pa.int8(), pa.string())),
-    ("penalty", pa.int16()),
-    ("tiles_left", pa.int16()),
-    ("went_out", pa.bool_()),
-    ("blocked", pa.bool_()),
-    ("tiles_played", pa.int16()),
-    ("draws", pa.int16()),
-    ("deal", pa.int64()),
-])
-MATCHES_SCHEMA = pa.schema([
-    ("match", pa.int64()),
-    ("seat", pa.int8()),
-    ("player", pa.dictionary(pa.int8(), pa.string())),
-    ("strategy", pa.dictionary(pa.int8(), pa.string())),
-    ("total", pa.int32()),
-    ("rank", pa.int8()),
-    ("win", pa.float64()),
-    ("deal", pa.int64()),
-])
+ROUNDS_SCHEMA = pa.schema(
+    [
+        ("match", pa.int64()),
+        ("round", pa.int8()),
+        ("engine", pa.int8()),
+        ("seat", pa.int8()),
+        ("player", pa.dictionary(pa.int8(), pa.string())),
+        ("strategy", pa.dictionary(pa.int8(), pa.string())),
+        ("penalty", pa.int16()),
+        ("tiles_left", pa.int16()),
+        ("went_out", pa.bool_()),
+        ("blocked", pa.bool_()),
+        ("tiles_played", pa.int16()),
+        ("draws", pa.int16()),
+        ("deal", pa.int64()),
+    ]
+)
+MATCHES_SCHEMA = pa.schema(
+    [
+        ("match", pa.int64()),
+        ("seat", pa.int8()),
+        ("player", pa.dictionary(pa.int8(), pa.string())),
+        ("strategy", pa.dictionary(pa.int8(), pa.string())),
+        ("total", pa.int32()),
+        ("rank", pa.int8()),
+        ("win", pa.float64()),
+        ("deal", pa.int64()),
+    ]
+)
 # [analysis] luck = true adds these (docs/luck.md): each round's luck per seat, and a
 # match's sum of them; the luck-adjusted total is total - luck
 LUCK_ROUNDS_FIELDS = [("deal_luck", pa.float64()), ("draw_luck", pa.float64())]
@@ -59,11 +63,16 @@ def _dictionary(indices: np.ndarray, names: Sequence[str]) -> pa.DictionaryArray
     return pa.DictionaryArray.from_arrays(pa.array(indices.astype(np.int8)), pa.array(names))
 
 
-def block_tables(res: np.ndarray, first_match: int, max_pip: int, player_of_seat: np.ndarray,
-                 player_names: Sequence[str], player_strategies: Sequence[str],
-                 deals: np.ndarray | None = None,
-                 luck: tuple[np.ndarray, np.ndarray] | None = None
-                 ) -> tuple[pa.Table, pa.Table]:
+def block_tables(
+    res: np.ndarray,
+    first_match: int,
+    max_pip: int,
+    player_of_seat: np.ndarray,
+    player_names: Sequence[str],
+    player_strategies: Sequence[str],
+    deals: np.ndarray | None = None,
+    luck: tuple[np.ndarray, np.ndarray] | None = None,
+) -> tuple[pa.Table, pa.Table]:
     """The rounds and matches tables of matches first_match … (res[k, round, seat, F]);
     ``deals[k]`` is the deal match k played (default: its own index); ``luck``: the
     (deal, draw) luck [k, round, seat] of a luck-adjusted run, in columns of their own."""
@@ -76,43 +85,58 @@ def block_tables(res: np.ndarray, first_match: int, max_pip: int, player_of_seat
     # rounds: match-major, then round, then seat
     shape = (n, rounds, players)
     who = np.broadcast_to(player_of_seat[:, None, :], shape).ravel()
-    rounds_table = pa.Table.from_arrays([
-        pa.array(np.broadcast_to(match_ids[:, None, None], shape).ravel()),
-        pa.array(np.broadcast_to(np.arange(rounds, dtype=np.int8)[None, :, None], shape).ravel()),
-        pa.array(np.broadcast_to((max_pip - np.arange(rounds)).astype(np.int8)[None, :, None],
-                                 shape).ravel()),
-        pa.array(np.broadcast_to(np.arange(players, dtype=np.int8)[None, None, :], shape).ravel()),
-        _dictionary(who, player_names),
-        _dictionary(strategy_of_player[who], strategies),
-        pa.array(res[..., Field.penalty].ravel().astype(np.int16)),
-        pa.array(res[..., Field.tiles_left].ravel().astype(np.int16)),
-        pa.array(res[..., Field.went_out].ravel().astype(bool)),
-        pa.array(res[..., Field.blocked].ravel().astype(bool)),
-        pa.array(res[..., Field.tiles_played].ravel().astype(np.int16)),
-        pa.array(res[..., Field.draws].ravel().astype(np.int16)),
-        pa.array(np.broadcast_to(deal_ids[:, None, None], shape).ravel()),
-    ], schema=ROUNDS_SCHEMA)
+    rounds_table = pa.Table.from_arrays(
+        [
+            pa.array(np.broadcast_to(match_ids[:, None, None], shape).ravel()),
+            pa.array(
+                np.broadcast_to(np.arange(rounds, dtype=np.int8)[None, :, None], shape).ravel()
+            ),
+            pa.array(
+                np.broadcast_to(
+                    (max_pip - np.arange(rounds)).astype(np.int8)[None, :, None], shape
+                ).ravel()
+            ),
+            pa.array(
+                np.broadcast_to(np.arange(players, dtype=np.int8)[None, None, :], shape).ravel()
+            ),
+            _dictionary(who, player_names),
+            _dictionary(strategy_of_player[who], strategies),
+            pa.array(res[..., Field.penalty].ravel().astype(np.int16)),
+            pa.array(res[..., Field.tiles_left].ravel().astype(np.int16)),
+            pa.array(res[..., Field.went_out].ravel().astype(bool)),
+            pa.array(res[..., Field.blocked].ravel().astype(bool)),
+            pa.array(res[..., Field.tiles_played].ravel().astype(np.int16)),
+            pa.array(res[..., Field.draws].ravel().astype(np.int16)),
+            pa.array(np.broadcast_to(deal_ids[:, None, None], shape).ravel()),
+        ],
+        schema=ROUNDS_SCHEMA,
+    )
     if luck is not None:
         for (name, kind), values in zip(LUCK_ROUNDS_FIELDS, luck, strict=True):
-            rounds_table = rounds_table.append_column(pa.field(name, kind),
-                                                      pa.array(values.ravel()))
+            rounds_table = rounds_table.append_column(
+                pa.field(name, kind), pa.array(values.ravel())
+            )
 
     totals = res[..., Field.penalty].sum(axis=1)  # [match, seat]
     rank, win = match_outcomes(totals)
     who = player_of_seat.ravel()
-    matches_table = pa.Table.from_arrays([
-        pa.array(np.repeat(match_ids, players)),
-        pa.array(np.tile(np.arange(players, dtype=np.int8), n)),
-        _dictionary(who, player_names),
-        _dictionary(strategy_of_player[who], strategies),
-        pa.array(totals.ravel().astype(np.int32)),
-        pa.array(rank.ravel().astype(np.int8)),
-        pa.array(win.ravel().astype(np.float64)),
-        pa.array(np.repeat(deal_ids, players)),
-    ], schema=MATCHES_SCHEMA)
+    matches_table = pa.Table.from_arrays(
+        [
+            pa.array(np.repeat(match_ids, players)),
+            pa.array(np.tile(np.arange(players, dtype=np.int8), n)),
+            _dictionary(who, player_names),
+            _dictionary(strategy_of_player[who], strategies),
+            pa.array(totals.ravel().astype(np.int32)),
+            pa.array(rank.ravel().astype(np.int8)),
+            pa.array(win.ravel().astype(np.float64)),
+            pa.array(np.repeat(deal_ids, players)),
+        ],
+        schema=MATCHES_SCHEMA,
+    )
     if luck is not None:
         name, kind = LUCK_MATCHES_FIELDS[0]
         match_luck = (luck[0] + luck[1]).sum(axis=1)  # [match, seat]
-        matches_table = matches_table.append_column(pa.field(name, kind),
-                                                    pa.array(match_luck.ravel()))
+        matches_table = matches_table.append_column(
+            pa.field(name, kind), pa.array(match_luck.ravel())
+        )
     return rounds_table, matches_table

@@ -37,9 +37,19 @@ MARKER_FORMAT = "mexsim results"
 WORK_SUFFIX = ".tmp-"  # work folders: .NAME.tmp-PID beside the results folder
 ASIDE_SUFFIX = ".old-"  # an old results folder moved aside while being replaced
 #: what older mexsim versions wrote (no marker): such a folder may still be replaced
-LEGACY_FILES = {"rounds.parquet", "matches.parquet", "run.json", "summary.csv",
-                "head_to_head.csv", "sweeps.csv", "penalty_by_round.png", "totals.png",
-                "win_share.png", "head_to_head.png", "ratings.png"}
+LEGACY_FILES = {
+    "rounds.parquet",
+    "matches.parquet",
+    "run.json",
+    "summary.csv",
+    "head_to_head.csv",
+    "sweeps.csv",
+    "penalty_by_round.png",
+    "totals.png",
+    "win_share.png",
+    "head_to_head.png",
+    "ratings.png",
+}
 
 
 def parent_of(out: Path) -> Path:
@@ -50,8 +60,11 @@ def work_folders(out: Path, suffix: str = WORK_SUFFIX) -> list[Path]:
     """Work folders (or, with ``ASIDE_SUFFIX``, old results moved aside) that runs to
     ``out`` left beside it."""
     parent = parent_of(out)
-    return sorted(p for p in parent.glob(f".{_glob_escape(out.name)}{suffix}*")
-                  if p.is_dir() and not p.is_symlink())
+    return sorted(
+        p
+        for p in parent.glob(f".{_glob_escape(out.name)}{suffix}*")
+        if p.is_dir() and not p.is_symlink()
+    )
 
 
 def _glob_escape(name: str) -> str:
@@ -76,7 +89,8 @@ class OutputLock:
                 raise ConfigError(
                     f"{self.path.parent / self.path.name[1:-5]}: another mexsim run (pid "
                     f"{holder}) is writing this results directory; wait for it to end or "
-                    "choose another --out") from None
+                    "choose another --out"
+                ) from None
             # The previous holder may have unlinked the file after we opened it: lock
             # the file that is at the path now, or try again.
             try:
@@ -118,20 +132,26 @@ def inspect(out: Path, force: bool) -> Snapshot:
     if stat.S_ISLNK(info.st_mode):
         raise ConfigError(
             f"{out}: is a symbolic link; mexsim writes and replaces only a real folder "
-            f"(give the path it points to, {os.readlink(out)!r}, or another --out)")
+            f"(give the path it points to, {os.readlink(out)!r}, or another --out)"
+        )
     if not stat.S_ISDIR(info.st_mode):
-        raise ConfigError(f"{out}: exists and is not a directory (allowed: a new path or "
-                          "a results directory mexsim wrote)")
+        raise ConfigError(
+            f"{out}: exists and is not a directory (allowed: a new path or "
+            "a results directory mexsim wrote)"
+        )
     if not force:
         raise ConfigError(f"{out}: results directory exists (use --force to replace it)")
     here = Path.cwd().resolve()
     if out.resolve() == here or out.resolve() in here.parents:
-        raise ConfigError(f"{out}: is the current directory or contains it (allowed: a "
-                          "results directory of its own)")
+        raise ConfigError(
+            f"{out}: is the current directory or contains it (allowed: a "
+            "results directory of its own)"
+        )
     if not is_results_folder(out):
         raise ConfigError(
             f"{out}: not a results directory written by mexsim (no {MARKER} marker); "
-            "--force replaces only those: move it away yourself or choose another --out")
+            "--force replaces only those: move it away yourself or choose another --out"
+        )
     return Snapshot(True, info.st_dev, info.st_ino)
 
 
@@ -159,20 +179,29 @@ def publish(work: Path, out: Path, before: Snapshot, force: bool) -> None:
     """Put the finished ``work`` folder at ``out`` (see the module docstring)."""
     now = _snapshot_now(out)
     if now != before:
-        what = ("was replaced or removed during the run" if before.exists
-                else "appeared during the run")
-        if not (force and now.exists and not out.is_symlink() and out.is_dir()
-                and is_results_folder(out)):
+        what = (
+            "was replaced or removed during the run" if before.exists else "appeared during the run"
+        )
+        if not (
+            force
+            and now.exists
+            and not out.is_symlink()
+            and out.is_dir()
+            and is_results_folder(out)
+        ):
             raise OutputConflict(
                 f"{out}: {what}, and mexsim did not touch it; the new results are "
                 f"complete in {work}: move them yourself, or rerun with --resume (and "
-                f"--force to replace what is at {out}, if mexsim wrote it)")
+                f"--force to replace what is at {out}, if mexsim wrote it)"
+            )
     _fsync_tree(work)
     if not now.exists:
         if not _renameat2(work, out, _RENAME_NOREPLACE):
             if os.path.lexists(out):
-                raise OutputConflict(f"{out}: appeared while the results were being put in "
-                                     f"place; they are complete in {work}")
+                raise OutputConflict(
+                    f"{out}: appeared while the results were being put in "
+                    f"place; they are complete in {work}"
+                )
             os.rename(work, out)
         _fsync_dir(parent_of(out))
         return

@@ -98,6 +98,7 @@ def _ix_typed(i):
         raise TypingError(f"an accessor's index must be an integer, got {i}")
     return lambda i: np.uint64(i)
 
+
 # --------------------------------------------------------------- the table
 
 
@@ -305,8 +306,9 @@ def count_carrying(view, number, skip):
     (pass -1 to count them all)."""
     count = 0
     for w in range(MAX_WORDS):
-        bits = (np.uint64(view[UHAND + _ix(w)])
-                & np.uint64(view[UNUMBER_MASK + _ix(number) * UWORDS + _ix(w)]))
+        bits = np.uint64(view[UHAND + _ix(w)]) & np.uint64(
+            view[UNUMBER_MASK + _ix(number) * UWORDS + _ix(w)]
+        )
         if skip >= 0 and w == skip >> 6:
             bits &= ~(np.uint64(1) << np.uint64(skip & 63))
         while bits:
@@ -332,8 +334,11 @@ def carrying_word(view, number, w):
 def tile_tables(view):
     """Every tile's (low, high, pips), as arrays indexed by tile number."""
     t = view[TILES]
-    return (view[TILE_LO:TILE_LO + t], view[TILE_HI:TILE_HI + t],
-            view[TILE_PIPS:TILE_PIPS + t])
+    return (
+        view[TILE_LO : TILE_LO + t],
+        view[TILE_HI : TILE_HI + t],
+        view[TILE_PIPS : TILE_PIPS + t],
+    )
 
 
 # --------------------------------------------------------------- the legal moves

@@ -179,6 +179,7 @@ __all__ = [
     "unseen_word",
 ]
 
+
 def strategy(func: Callable) -> Dispatcher:
     """Compile ``decide`` once for the fixed signature, cached on disk (numba checks the
     strategy file's own timestamp, so an edited strategy is recompiled, never stale)
@@ -210,10 +211,13 @@ def strategy(func: Callable) -> Dispatcher:
 
 def own_helpers(func: Callable) -> list[Dispatcher]:
     """The ``@njit`` functions of ``func``'s own file that it can see."""
-    return [value for value in list(func.__globals__.values())
-            if isinstance(value, Dispatcher)
-            and getattr(value.py_func, "__code__", None) is not None
-            and value.py_func.__code__.co_filename == func.__code__.co_filename]
+    return [
+        value
+        for value in list(func.__globals__.values())
+        if isinstance(value, Dispatcher)
+        and getattr(value.py_func, "__code__", None) is not None
+        and value.py_func.__code__.co_filename == func.__code__.co_filename
+    ]
 
 
 def _own_uncompiled_helpers(func: Callable) -> list[Dispatcher]:
@@ -228,8 +232,12 @@ def random_below(view, n):
     if not 1 <= n <= 0xFFFFFFFF:
         raise ValueError("random_below(view, n) draws 0..n-1 for n from 1 to 2**32 - 1")
     value, s0, s1, s2, s3 = xoshiro_bounded(
-        n, np.uint64(view[RNG]), np.uint64(view[RNG + 1]), np.uint64(view[RNG + 2]),
-        np.uint64(view[RNG + 3]))
+        n,
+        np.uint64(view[RNG]),
+        np.uint64(view[RNG + 1]),
+        np.uint64(view[RNG + 2]),
+        np.uint64(view[RNG + 3]),
+    )
     view[RNG] = np.int64(s0)
     view[RNG + 1] = np.int64(s1)
     view[RNG + 2] = np.int64(s2)

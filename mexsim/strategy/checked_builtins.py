@@ -40,14 +40,15 @@ def check_builtins_in(namespace: dict[str, Any]) -> None:
             # a built-in's decide that the file gives as its own is that built-in (the
             # registry trusts it so, and the kernel hands it a whole view)
             continue
-        if isinstance(value, Dispatcher) and _file_of(value.py_func) and is_builtin(
-                value.py_func):
+        if isinstance(value, Dispatcher) and _file_of(value.py_func) and is_builtin(value.py_func):
             twin = _twins(value.py_func.__module__).get(id(value))
             if twin is not None:
                 namespace[name] = twin
-        elif isinstance(value, types.ModuleType) and (
-                file := getattr(value, "__file__", None)) and (
-                Path(file).resolve().parent == BUILTIN_FOLDER):
+        elif (
+            isinstance(value, types.ModuleType)
+            and (file := getattr(value, "__file__", None))
+            and (Path(file).resolve().parent == BUILTIN_FOLDER)
+        ):
             namespace[name] = _checked_module(value.__name__)
 
 
@@ -71,12 +72,14 @@ def _checked_globals(module_name: str) -> tuple[dict[str, Any], dict[int, Any]]:
     namespace = dict(vars(module))
     twins: dict[int, Any] = {}
     for name, value in vars(module).items():
-        if not (isinstance(value, Dispatcher)
-                and _same_file(_file_of(value.py_func), module.__file__)):
+        if not (
+            isinstance(value, Dispatcher) and _same_file(_file_of(value.py_func), module.__file__)
+        ):
             continue
         func = value.py_func
-        clone = types.FunctionType(func.__code__, namespace, func.__name__,
-                                   func.__defaults__, func.__closure__)
+        clone = types.FunctionType(
+            func.__code__, namespace, func.__name__, func.__defaults__, func.__closure__
+        )
         clone.__qualname__ = func.__qualname__
         clone.__module__ = func.__module__
         clone.__kwdefaults__ = func.__kwdefaults__

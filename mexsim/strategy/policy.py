@@ -53,8 +53,9 @@ class Policy:
 PolicyLike = Policy | str
 
 
-def resolve_policies(policies: Sequence[PolicyLike],
-                     strategy_dirs: Sequence[str] = ()) -> list[Policy]:
+def resolve_policies(
+    policies: Sequence[PolicyLike], strategy_dirs: Sequence[str] = ()
+) -> list[Policy]:
     """Policies as given, strategy names taken with their default parameters."""
     names = any(isinstance(p, str) for p in policies)
     known = available_strategies(strategy_dirs) if names else {}

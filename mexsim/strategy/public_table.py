@@ -118,8 +118,7 @@ def unseen_carrying(view, number):
     train ending in it but from the boneyard's draws, and none lies there either."""
     count = 0
     for w in range(MAX_WORDS):
-        bits = unseen_word(view, w) & np.uint64(
-            view[UNUMBER_MASK + _ix(number) * UWORDS + _ix(w)])
+        bits = unseen_word(view, w) & np.uint64(view[UNUMBER_MASK + _ix(number) * UWORDS + _ix(w)])
         while bits:
             count += 1
             bits &= bits - U1

@@ -99,8 +99,9 @@ def broken_strategies(extra_dirs: Sequence[str | Path] = ()) -> dict[str, str]:
 
 
 @cache
-def _load_all(dirs: tuple[Path, ...]
-              ) -> tuple[tuple[tuple[str, StrategyInfo], ...], tuple[tuple[str, str], ...]]:
+def _load_all(
+    dirs: tuple[Path, ...],
+) -> tuple[tuple[tuple[str, StrategyInfo], ...], tuple[tuple[str, str], ...]]:
     found: dict[str, StrategyInfo] = {}
     broken: dict[str, str] = {}
     refuse_missing_folders(dirs)
@@ -117,8 +118,11 @@ def _load_all(dirs: tuple[Path, ...]
                     raise  # mexsim itself is broken: no run should go on
                 # Warned once per process (the loading is cached): a run that names
                 # this strategy fails on it instead (config.py looks it up here).
-                warnings.warn(f"{exc} (skipped: no config may use it until it is fixed)",
-                              StrategyFileWarning, stacklevel=2)
+                warnings.warn(
+                    f"{exc} (skipped: no config may use it until it is fixed)",
+                    StrategyFileWarning,
+                    stacklevel=2,
+                )
                 broken.setdefault(_declared_name(path), str(exc))
                 continue
             if info.name in found:
@@ -150,9 +154,14 @@ def _declared_name(path: Path) -> str:
     except (SyntaxError, ValueError, OSError):
         return path.stem
     for node in tree.body:
-        if (isinstance(node, ast.Assign) and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "NAME"
-                and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and node.targets[0].id == "NAME"
+            and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str)
+        ):
             return node.value.value
     return path.stem
 
@@ -186,27 +195,33 @@ def load_strategy_file(path: Path) -> StrategyInfo:
         raise ConfigError(f"{path}:{exc.lineno}: syntax error: {exc.msg}") from exc
     except Exception as exc:  # a user's file: report it in one line, whatever it raised
         del sys.modules[module_name]
-        raise ConfigError(f"{path}: importing the strategy failed: "
-                          f"{type(exc).__name__}: {exc}") from exc
+        raise ConfigError(
+            f"{path}: importing the strategy failed: {type(exc).__name__}: {exc}"
+        ) from exc
     except SystemExit as exc:  # not the command's exit: it would end mexsim silently
         del sys.modules[module_name]
-        raise ConfigError(f"{path}: importing the strategy failed: it called "
-                          f"sys.exit({exc.code!r}); remove the call (a strategy file defines NAME, "
-                          "DESCRIPTION, PARAMS and decide)") from exc
+        raise ConfigError(
+            f"{path}: importing the strategy failed: it called "
+            f"sys.exit({exc.code!r}); remove the call (a strategy file defines NAME, "
+            "DESCRIPTION, PARAMS and decide)"
+        ) from exc
     except (KeyboardInterrupt, Terminated):  # a signal while it imports: the command's
         del sys.modules[module_name]
         raise
     except BaseException as exc:  # GeneratorExit, a class of its own: no crash either
         del sys.modules[module_name]
-        raise ConfigError(f"{path}: importing the strategy failed: "
-                          f"{type(exc).__name__}: {exc}") from exc
+        raise ConfigError(
+            f"{path}: importing the strategy failed: {type(exc).__name__}: {exc}"
+        ) from exc
     finally:
         _note_threads_left(path, before)
     if LEFT_THREADS.get(str(path)):
         del sys.modules[module_name]
-        raise ConfigError(f"{path}: importing the strategy started a thread that is still "
-                          f"running ({LEFT_THREADS[str(path)]}): a strategy file may not "
-                          "start threads (remove it; mexsim ends without waiting for it)")
+        raise ConfigError(
+            f"{path}: importing the strategy started a thread that is still "
+            f"running ({LEFT_THREADS[str(path)]}): a strategy file may not "
+            "start threads (remove it; mexsim ends without waiting for it)"
+        )
     return _strategy_info(path, module)
 
 
@@ -216,8 +231,7 @@ LEFT_THREADS: dict[str, str] = {}
 
 
 def _note_threads_left(path: Path, before: set[threading.Thread]) -> None:
-    left = [t for t in threading.enumerate()
-            if t not in before and t.is_alive() and not t.daemon]
+    left = [t for t in threading.enumerate() if t not in before and t.is_alive() and not t.daemon]
     if left:
         LEFT_THREADS[str(path)] = ", ".join(t.name for t in left)
 
@@ -259,17 +273,26 @@ def _strategy_info(path: Path, module: Any) -> StrategyInfo:
     decide: Any = getattr(module, "decide", None)
     signatures = getattr(decide, "signatures", None)
     trusted = bool(signatures) and is_builtin(decide.py_func)
-    if (not signatures or list(signatures) != [DECIDE_SIGNATURE.args]
-            or checks_bounds(decide) == trusted):
+    if (
+        not signatures
+        or list(signatures) != [DECIDE_SIGNATURE.args]
+        or checks_bounds(decide) == trusted
+    ):
         raise ConfigError(
             f"{path}: 'decide' must be compiled with @mexsim.strategy.api.strategy "
-            "(signature int64(int64[::1], float64[::1]))")
+            "(signature int64(int64[::1], float64[::1]))"
+        )
     if not trusted:
         with compiling(f"strategy {path.stem}"):  # vetting plays it in the kernels
             vet_strategy(path, decide)
     return StrategyInfo(
-        name=name, description=" ".join(description.split()), params=params, bounds=bounds,
-        memory=memory, path=str(path), decide=decide,
+        name=name,
+        description=" ".join(description.split()),
+        params=params,
+        bounds=bounds,
+        memory=memory,
+        path=str(path),
+        decide=decide,
         calling=kernel_calling(getattr(decide, "py_func", None)),
         decide_for=_builtin_decide_for(module) if trusted else None,
     )
@@ -287,16 +310,21 @@ def _builtin_decide_for(module: Any) -> Any:
 def _params(path: Path, declared: Any) -> tuple[dict[str, float], dict[str, tuple[float, float]]]:
     """PARAMS as defaults and bounds: each value a number (the default, any finite value
     allowed) or a (default, lowest, highest) triple."""
-    shape = (f"{path}: PARAMS must be a dict of at most {MAX_PARAMS} names to numbers or "
-             "(default, lowest, highest) triples of finite numbers")
+    shape = (
+        f"{path}: PARAMS must be a dict of at most {MAX_PARAMS} names to numbers or "
+        "(default, lowest, highest) triples of finite numbers"
+    )
     if not isinstance(declared, dict) or len(declared) > MAX_PARAMS:
         raise ConfigError(shape)
     defaults: dict[str, float] = {}
     bounds: dict[str, tuple[float, float]] = {}
     for key, value in declared.items():
         triple = tuple(value) if isinstance(value, tuple | list) else (value,)
-        if (not isinstance(key, str) or len(triple) not in (1, 3) or not all(
-                _finite_number(v) for v in triple)):
+        if (
+            not isinstance(key, str)
+            or len(triple) not in (1, 3)
+            or not all(_finite_number(v) for v in triple)
+        ):
             raise ConfigError(f"{shape}, got {key!r}: {value!r}")
         defaults[key] = float(triple[0])
         if len(triple) == 3:
@@ -304,11 +332,11 @@ def _params(path: Path, declared: Any) -> tuple[dict[str, float], dict[str, tupl
             if not lowest <= default <= highest:
                 raise ConfigError(
                     f"{path}: PARAMS[{key!r}] = {value!r}: the default must lie between the "
-                    "lowest and the highest value, (default, lowest, highest)")
+                    "lowest and the highest value, (default, lowest, highest)"
+                )
             bounds[key] = (lowest, highest)
     return defaults, bounds
 
 
 def _finite_number(value: Any) -> bool:
-    return (isinstance(value, int | float) and not isinstance(value, bool)
-            and math.isfinite(value))
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)

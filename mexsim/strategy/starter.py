@@ -71,18 +71,23 @@ def write_starter(name: str, folder: Path) -> Path:
     """Writes ``folder/NAME.py``; refuses a bad name or an existing file."""
     if not NAME_PATTERN.match(name) or len(name) > MAX_NAME:
         shown = name if len(name) <= MAX_NAME else name[:20] + "…"
-        raise ConfigError(f"--new {shown!r}: a strategy name is a lower-case identifier "
-                          f"of at most {MAX_NAME} characters (letters, digits, _; starting "
-                          "with a letter), e.g. 'my_strategy'")
+        raise ConfigError(
+            f"--new {shown!r}: a strategy name is a lower-case identifier "
+            f"of at most {MAX_NAME} characters (letters, digits, _; starting "
+            "with a letter), e.g. 'my_strategy'"
+        )
     if (BUILTIN_FOLDER / f"{name}.py").is_file():
         # a file of that name would define a second strategy 'name': every command in
         # its folder would then refuse to start
-        raise ConfigError(f"--new {name!r}: a built-in strategy has that name (mexsim "
-                          "strategies lists them): choose another")
+        raise ConfigError(
+            f"--new {name!r}: a built-in strategy has that name (mexsim "
+            "strategies lists them): choose another"
+        )
     path = folder / f"{name}.py"
     if path.exists():
-        raise ConfigError(f"{path} already exists: not overwritten (choose another name "
-                          "or remove the file)")
+        raise ConfigError(
+            f"{path} already exists: not overwritten (choose another name or remove the file)"
+        )
     folder.mkdir(parents=True, exist_ok=True)
     try:
         with path.open("x", encoding="utf-8") as out:

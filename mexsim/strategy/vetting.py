@@ -70,17 +70,23 @@ def vet_strategy(path: Path, decide: Dispatcher) -> None:
     where = f"{path}:{_def_line(decide.py_func)}"
     returned = types.unliteral(return_type(twin, DECIDE_SIGNATURE.args))
     if returned == types.none:
-        raise VettingError(f"{where}: decide never returns a move: every path raises or "
-                           "ends without 'return' (return the index of a legal move)",
-                           "does not raise")
+        raise VettingError(
+            f"{where}: decide never returns a move: every path raises or "
+            "ends without 'return' (return the index of a legal move)",
+            "does not raise",
+        )
     if isinstance(returned, types.Optional):
-        raise VettingError(f"{where}: decide can end without 'return' on some path "
-                           "(return the index of a legal move on every path)",
-                           "returns an integer")
+        raise VettingError(
+            f"{where}: decide can end without 'return' on some path "
+            "(return the index of a legal move on every path)",
+            "returns an integer",
+        )
     if not isinstance(returned, types.Integer | types.Boolean):
-        raise VettingError(f"{where}: decide returns {returned}, not an integer: it would "
-                           "be truncated to a move index (return int(...) if that is meant)",
-                           "returns an integer")
+        raise VettingError(
+            f"{where}: decide returns {returned}, not an integer: it would "
+            "be truncated to a move index (return int(...) if that is meant)",
+            "returns an integer",
+        )
     code = llvm_code(twin, DECIDE_SIGNATURE.args)
     used = [s for s in GLOBAL_RANDOM_SYMBOLS if s in code]
     if used:
@@ -88,24 +94,32 @@ def vet_strategy(path: Path, decide: Dispatcher) -> None:
         raise VettingError(
             f"{where}: decide uses {source}'s global random state, which makes runs "
             "irreproducible; draw with mexsim.strategy.api.random_below(view, n) instead "
-            "(the seat's own stream)", "uses no global random state")
+            "(the seat's own stream)",
+            "uses no global random state",
+        )
     own = _own_code(code)
     # in decide's code, and in each helper's, as decide's may have folded a call away
-    helpers = (_own_code(code) for helper in own_helpers(decide.py_func)
-               for code in llvm_codes(helper))
-    recursive = next((name for name in map(_recursive_function, (own, *helpers))
-                      if name is not None), None)
+    helpers = (
+        _own_code(code) for helper in own_helpers(decide.py_func) for code in llvm_codes(helper)
+    )
+    recursive = next(
+        (name for name in map(_recursive_function, (own, *helpers)) if name is not None), None
+    )
     if recursive is not None:
         raise VettingError(
             f"{where}: decide calls {recursive}, which calls itself: a deep recursion "
             "overflows the small stack of the engine's threads and ends the run with no "
-            "message; write it as a loop", "loads")
+            "message; write it as a loop",
+            "loads",
+        )
     escapes = _escapes(own)
     if escapes:
         raise VettingError(
             f"{where}: decide calls code outside numba's compiled world ({escapes[0]}), "
             "which can keep state that differs between processes and runs: a strategy "
-            "may keep state only in its notes (MEMORY)", "deterministic")
+            "may keep state only in its notes (MEMORY)",
+            "deterministic",
+        )
     if marker is not None:
         marker.parent.mkdir(parents=True, exist_ok=True)
         marker.touch()
@@ -162,7 +176,7 @@ def _python_name(mangled: str) -> str:
     while rest and rest[0].isdigit():
         digits = len(rest) - len(rest.lstrip("0123456789"))
         size = int(rest[:digits])
-        name, rest = rest[digits:digits + size], rest[digits + size:]
+        name, rest = rest[digits : digits + size], rest[digits + size :]
     return name
 
 
@@ -200,8 +214,14 @@ def compile_error_line(path: Path, exc: NumbaError) -> str:
 def _cause(text: str) -> str:
     """The first line of numba's message that says what is wrong, in its words."""
     lines = [ln.strip() for ln in text.splitlines()]
-    useful = [ln for ln in lines if ln and not ln.startswith(
-        ("Failed in ", "During:", "File ", "^", "<source elided>", "- Resolution failure"))]
+    useful = [
+        ln
+        for ln in lines
+        if ln
+        and not ln.startswith(
+            ("Failed in ", "During:", "File ", "^", "<source elided>", "- Resolution failure")
+        )
+    ]
     if not useful:
         return "numba could not compile it"
     cause = useful[0]

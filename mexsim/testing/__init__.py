@@ -18,12 +18,19 @@ from mexsim.testing.contract import CHECKS, ContractViolation
 from mexsim.testing.report import format_report
 from mexsim.testing.suite import CheckReport, check_strategy
 
-__all__ = ["CHECKS", "CheckReport", "ContractViolation", "assert_strategy_passes",
-           "check_strategy", "format_report"]
+__all__ = [
+    "CHECKS",
+    "CheckReport",
+    "ContractViolation",
+    "assert_strategy_passes",
+    "check_strategy",
+    "format_report",
+]
 
 
-def assert_strategy_passes(target: str, strategy_dirs: Sequence[str | Path] = (),
-                           examples: int = 50, seed: int = 0) -> CheckReport:
+def assert_strategy_passes(
+    target: str, strategy_dirs: Sequence[str | Path] = (), examples: int = 50, seed: int = 0
+) -> CheckReport:
     """AssertionError with the whole report (check, cause, shrunk state) unless it passes."""
     report = check_strategy(target, strategy_dirs, examples=examples, seed=seed)
     if not report.passed:

@@ -64,8 +64,9 @@ class Decision:
 class ContractViolation(Exception):
     """A check failed; ``decision`` and ``game`` say where (``game`` once known)."""
 
-    def __init__(self, check: str, cause: str, decision: Decision | None = None,
-                 game: Game | None = None) -> None:
+    def __init__(
+        self, check: str, cause: str, decision: Decision | None = None, game: Game | None = None
+    ) -> None:
         super().__init__(f"{check}: {cause}")
         self.check = check
         self.cause = cause
@@ -87,8 +88,8 @@ class Checker:
 
     def writable(self) -> np.ndarray:
         mask = np.zeros(V.SIZE, dtype=bool)
-        mask[V.RNG:V.RNG + 4] = True
-        mask[V.NOTES:V.NOTES + self.info.memory] = True
+        mask[V.RNG : V.RNG + 4] = True
+        mask[V.NOTES : V.NOTES + self.info.memory] = True
         return mask
 
     def call(self, view: np.ndarray, params: np.ndarray, d: Decision) -> int:
@@ -111,14 +112,18 @@ class Checker:
         thread.join(DECIDE_LIMIT_S)
         if not outcome:
             self.hung = ContractViolation(
-                "returns in time", f"decide did not return within {DECIDE_LIMIT_S:g} s "
-                "(an endless loop?); it was left running", d)
+                "returns in time",
+                f"decide did not return within {DECIDE_LIMIT_S:g} s "
+                "(an endless loop?); it was left running",
+                d,
+            )
             raise self.hung
         if isinstance(outcome[0], IndexError):
             raise ContractViolation("no out-of-bounds access", f"IndexError: {outcome[0]}", d)
         if isinstance(outcome[0], Exception):
-            raise ContractViolation("does not raise",
-                                    f"{type(outcome[0]).__name__}: {outcome[0]}", d)
+            raise ContractViolation(
+                "does not raise", f"{type(outcome[0]).__name__}: {outcome[0]}", d
+            )
         return outcome[0]
 
     def decide(self, view: np.ndarray, params: np.ndarray) -> int:
@@ -130,13 +135,16 @@ class Checker:
         choice = self.call(view, params, d)
         n = int(d.view[V.N_MOVES])
         if not 0 <= choice < n:
-            raise ContractViolation("returns a legal index",
-                                    f"returned {choice} with {n} legal moves (0..{n - 1})", d)
+            raise ContractViolation(
+                "returns a legal index", f"returned {choice} with {n} legal moves (0..{n - 1})", d
+            )
         if probes.draw_global_random() != expected:
             raise ContractViolation(
                 "uses no global random state",
                 "decide drew from numba's global np.random / random generators: use "
-                "random_below(view, n), the seat's own stream", d)
+                "random_below(view, n), the seat's own stream",
+                d,
+            )
         changed = np.flatnonzero(view != d.view)
         bad = changed[~self.writable()[changed]]
         if len(bad):
@@ -144,14 +152,19 @@ class Checker:
                 "writes only its random stream and notes",
                 f"wrote view word {_word_name(int(bad[0]))} ({len(bad)} word(s) in all); "
                 f"a strategy may write view[RNG:RNG+4] and its MEMORY = "
-                f"{self.info.memory} notes only", d)
+                f"{self.info.memory} notes only",
+                d,
+            )
         again = d.view.copy()
         second = self.call(again, params, d)
         if second != choice or not np.array_equal(again, view):
             raise ContractViolation(
                 "deterministic",
-                f"the same view gave move {choice}, then move {second}" if second != choice
-                else "the same view gave the same move but different view words after", d)
+                f"the same view gave move {choice}, then move {second}"
+                if second != choice
+                else "the same view gave the same move but different view words after",
+                d,
+            )
         d.choice = choice
         self.decisions += 1
         if len(self.kept) < KEEP_STATES:
@@ -160,15 +173,25 @@ class Checker:
 
     def play(self, game: Game) -> None:
         known = available_strategies()
-        seats = [Policy(self.info, self.params) if s == game.tested else
-                 Policy(known[name], tuple(known[name].params.values()))
-                 for s, name in enumerate(game.others)]
+        seats = [
+            Policy(self.info, self.params)
+            if s == game.tested
+            else Policy(known[name], tuple(known[name].params.values()))
+            for s, name in enumerate(game.others)
+        ]
         players = make_players(game.rules, seats, game.seed, game.match)
         players[game.tested].decide = self.decide
         hands, boneyard = deal(game.rules, game.seed, game.match, game.round_no)
         try:
-            Round(game.rules, game.round_no, hands, boneyard, players,
-                  static_view(game.rules, game.match), lambda event: None).play_round()
+            Round(
+                game.rules,
+                game.round_no,
+                hands,
+                boneyard,
+                players,
+                static_view(game.rules, game.match),
+                lambda event: None,
+            ).play_round()
         except ContractViolation as exc:
             if exc.game is None:  # (a hang keeps the game it hung in)
                 exc.game = game
@@ -178,10 +201,25 @@ class Checker:
 
 def _word_name(k: int) -> str:
     """``view[TRAIN_END + 3]`` for word 3 of TRAIN_END: the view's layout by name."""
-    blocks = sorted((value, name) for name, value in vars(V).items()
-                    if name.isupper() and isinstance(value, int) and name not in
-                    ("SIZE", "MAX_PLAYERS", "MAX_TRAINS", "MAX_TILES", "MAX_NUMBERS",
-                     "MAX_WORDS", "MAX_MOVES", "MAX_PARAMS", "MAX_MEMORY", "WORDS_PER_HAND")
-                    and value <= k)
+    blocks = sorted(
+        (value, name)
+        for name, value in vars(V).items()
+        if name.isupper()
+        and isinstance(value, int)
+        and name
+        not in (
+            "SIZE",
+            "MAX_PLAYERS",
+            "MAX_TRAINS",
+            "MAX_TILES",
+            "MAX_NUMBERS",
+            "MAX_WORDS",
+            "MAX_MOVES",
+            "MAX_PARAMS",
+            "MAX_MEMORY",
+            "WORDS_PER_HAND",
+        )
+        and value <= k
+    )
     value, name = blocks[-1]
     return f"{k} (view[{name}{f' + {k - value}' if k > value else ''}])"

@@ -17,8 +17,9 @@ from pathlib import Path
 import numpy as np
 
 
-def choices_elsewhere(path: str, views: np.ndarray, params: np.ndarray,
-                      timeout: float = 300.0) -> list[int] | str:
+def choices_elsewhere(
+    path: str, views: np.ndarray, params: np.ndarray, timeout: float = 300.0
+) -> list[int] | str:
     """The moves a fresh process makes on the states, or the reason it could not say."""
     buffer = io.BytesIO()
     np.savez(buffer, views=views, params=params)
@@ -29,10 +30,15 @@ def choices_elsewhere(path: str, views: np.ndarray, params: np.ndarray,
     # a folder holding another copy of mexsim (a checkout) gave the second process that
     # copy's strategy code (a strategy there a failure that was not its own)
     try:
-        done = subprocess.run([sys.executable, "-m", "mexsim.testing.crossprocess",
-                               os.path.abspath(path)], input=buffer.getvalue(),
-                              capture_output=True, timeout=timeout, env=env, check=False,
-                              cwd=root)
+        done = subprocess.run(
+            [sys.executable, "-m", "mexsim.testing.crossprocess", os.path.abspath(path)],
+            input=buffer.getvalue(),
+            capture_output=True,
+            timeout=timeout,
+            env=env,
+            check=False,
+            cwd=root,
+        )
     except subprocess.TimeoutExpired:
         return f"the second process took over {timeout:.0f} s"
     if done.returncode != 0:
@@ -47,8 +53,16 @@ def main() -> None:
     info = load_strategy_file(Path(sys.argv[1]))
     data = np.load(io.BytesIO(sys.stdin.buffer.read()))
     views, params = data["views"], data["params"]
-    out = [str(int(info.decide_with(tuple(params[k][:len(info.params)]))(
-        views[k].copy(), params[k].copy()))) for k in range(len(views))]
+    out = [
+        str(
+            int(
+                info.decide_with(tuple(params[k][: len(info.params)]))(
+                    views[k].copy(), params[k].copy()
+                )
+            )
+        )
+        for k in range(len(views))
+    ]
     sys.stdout.write("\n".join(out) + "\n")
 
 

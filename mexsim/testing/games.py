@@ -32,10 +32,16 @@ class Game:
     round_no: int
 
     def to_dict(self) -> dict[str, Any]:
-        return {"rules": self.rules.to_dict(), "players": self.rules.players,
-                "seats": [("TESTED" if s == self.tested else name)
-                          for s, name in enumerate(self.others)],
-                "seed": self.seed, "match": self.match, "round": self.round_no}
+        return {
+            "rules": self.rules.to_dict(),
+            "players": self.rules.players,
+            "seats": [
+                ("TESTED" if s == self.tested else name) for s, name in enumerate(self.others)
+            ],
+            "seed": self.seed,
+            "match": self.match,
+            "round": self.round_no,
+        }
 
 
 def _rules(draw: st.DrawFn, players: int) -> Rules:
@@ -45,9 +51,11 @@ def _rules(draw: st.DrawFn, players: int) -> Rules:
         tiles = (max_pip + 1) * (max_pip + 2) // 2
         options["max_pip"] = max_pip
         options["hand_size"] = draw(st.integers(2, max(2, min(15, (tiles - 2) // players))))
-    for key, values in (("first_turn", ("single", "train")),
-                        ("engine", ("holder", "set_aside")),
-                        ("draw_to_start", (False, True))):
+    for key, values in (
+        ("first_turn", ("single", "train")),
+        ("engine", ("holder", "set_aside")),
+        ("draw_to_start", (False, True)),
+    ):
         if draw(st.booleans()):
             options[key] = draw(st.sampled_from(values))
     try:
@@ -61,8 +69,12 @@ def games(draw: st.DrawFn) -> Game:
     """A round to play, with the tested strategy in one seat."""
     players = draw(st.integers(2, 10))
     rules = _rules(draw, players)
-    others = tuple(draw(st.lists(st.sampled_from(OTHERS), min_size=players,
-                                 max_size=players)))
-    return Game(rules, others, draw(st.integers(0, players - 1)),
-                draw(st.integers(0, 2**64 - 1)), draw(st.integers(0, 10**6)),
-                draw(st.integers(0, rules.rounds - 1)))
+    others = tuple(draw(st.lists(st.sampled_from(OTHERS), min_size=players, max_size=players)))
+    return Game(
+        rules,
+        others,
+        draw(st.integers(0, players - 1)),
+        draw(st.integers(0, 2**64 - 1)),
+        draw(st.integers(0, 10**6)),
+        draw(st.integers(0, rules.rounds - 1)),
+    )

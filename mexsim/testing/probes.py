@@ -42,10 +42,14 @@ def return_fault(return_type) -> str | None:
     if isinstance(return_type, types.Integer) or return_type == types.none:
         return None
     if isinstance(return_type, types.Optional):
-        return (f"decide returns {return_type}: some path ends without a return (a "
-                "run would fail there)")
-    return (f"decide returns {return_type}; the engine's signature would silently convert "
-            "it to an integer (a float is truncated): return a move index (int)")
+        return (
+            f"decide returns {return_type}: some path ends without a return (a "
+            "run would fail there)"
+        )
+    return (
+        f"decide returns {return_type}; the engine's signature would silently convert "
+        "it to an integer (a float is truncated): return a move index (int)"
+    )
 
 
 @njit
@@ -65,9 +69,11 @@ def _cycles(typingctx):
     """The CPU's cycle counter (``llvm.readcyclecounter``: rdtsc on x86; 0 where the
     CPU has none): timing one decision costs ~10 ns this way, against ~1 µs for a
     call from Python (which is why the timing loop is compiled)."""
+
     def codegen(context, builder, signature, args):
         fn = cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(ir.IntType(64), []), "llvm.readcyclecounter")
+            builder.module, ir.FunctionType(ir.IntType(64), []), "llvm.readcyclecounter"
+        )
         return builder.call(fn, [])
 
     return types.uint64(), codegen

@@ -34,19 +34,32 @@ def state_dict(d: Decision) -> dict[str, Any]:
     v = d.view
     P, n = int(v[V.PLAYERS]), int(v[V.N_MOVES])
     return {
-        "round": int(v[V.ROUND]), "seat": int(v[V.SEAT]), "players": P,
-        "max_pip": int(v[V.MAX_PIP]), "boneyard": int(v[V.BONEYARD]),
-        "first_turn": bool(v[V.FIRST_TURN]), "duty": bool(v[V.DUTY]),
+        "round": int(v[V.ROUND]),
+        "seat": int(v[V.SEAT]),
+        "players": P,
+        "max_pip": int(v[V.MAX_PIP]),
+        "boneyard": int(v[V.BONEYARD]),
+        "first_turn": bool(v[V.FIRST_TURN]),
+        "duty": bool(v[V.DUTY]),
         "laid_this_turn": int(v[V.LAID_THIS_TURN]),
         "hand": [tile_text(v, t) for t in hand(v)],
         "hand_sizes": [int(v[V.HAND_SIZE + s]) for s in range(P)],
-        "trains": [{"train": train_text(v, t), "end": int(v[V.TRAIN_END + t]),
-                    "length": int(v[V.TRAIN_LEN + t]),
-                    "marked": bool(v[V.TRAIN_MARKED + t])} for t in range(P + 1)],
-        "open_doubles": [train_text(v, int(v[V.OPEN_DOUBLES + k]))
-                         for k in range(int(v[V.N_OPEN]))],
-        "moves": [[tile_text(v, int(v[V.MOVE_TILE + i])),
-                   train_text(v, int(v[V.MOVE_TRAIN + i]))] for i in range(n)],
+        "trains": [
+            {
+                "train": train_text(v, t),
+                "end": int(v[V.TRAIN_END + t]),
+                "length": int(v[V.TRAIN_LEN + t]),
+                "marked": bool(v[V.TRAIN_MARKED + t]),
+            }
+            for t in range(P + 1)
+        ],
+        "open_doubles": [
+            train_text(v, int(v[V.OPEN_DOUBLES + k])) for k in range(int(v[V.N_OPEN]))
+        ],
+        "moves": [
+            [tile_text(v, int(v[V.MOVE_TILE + i])), train_text(v, int(v[V.MOVE_TRAIN + i]))]
+            for i in range(n)
+        ],
         "params": d.params.tolist(),
         "view_size": V.SIZE,
         "view_nonzero": {str(k): int(v[k]) for k in np.flatnonzero(v)},
@@ -57,18 +70,22 @@ def state_text(state: dict[str, Any]) -> str:
     lines = [
         f"round {state['round']}, seat {state['seat']} of {state['players']}, "
         f"double-{state['max_pip']}, boneyard {state['boneyard']}"
-        + (", first turn" if state["first_turn"] else "") + (", R13 duty" if state["duty"]
-                                                             else ""),
+        + (", first turn" if state["first_turn"] else "")
+        + (", R13 duty" if state["duty"] else ""),
         f"  hand ({len(state['hand'])}): {' '.join(state['hand'])}",
-        "  trains: " + "; ".join(
+        "  trains: "
+        + "; ".join(
             f"{t['train']} ends {t['end']} ({t['length']} tiles{', marked' if t['marked'] else ''})"
-            for t in state["trains"]),
+            for t in state["trains"]
+        ),
         f"  hand sizes: {state['hand_sizes']}",
     ]
     if state["open_doubles"]:
         lines.append(f"  open doubles (oldest first): {', '.join(state['open_doubles'])}")
-    lines.append("  legal moves: " + ", ".join(
-        f"{i}: {tile} on {train}" for i, (tile, train) in enumerate(state["moves"])))
+    lines.append(
+        "  legal moves: "
+        + ", ".join(f"{i}: {tile} on {train}" for i, (tile, train) in enumerate(state["moves"]))
+    )
     return "\n".join(lines)
 
 
@@ -92,29 +109,33 @@ def format_report(report: CheckReport) -> str:
     name = report.name
     if report.failure is not None:
         f = report.failure
-        passed = CHECKS[:CHECKS.index(f.check)]
+        passed = CHECKS[: CHECKS.index(f.check)]
         lines = [f"{name}: FAILED check '{f.check}'", f"  cause: {f.cause}"]
         if passed:
             lines.append(f"  passed before it: {', '.join(passed)}")
         if f.game is not None:
             g = f.game.to_dict()
-            lines.append(f"  game (shrunk): {g['players']} players, {g['rules']['preset']} "
-                         f"rules, double-{g['rules']['max_pip']}, seats {g['seats']}, seed "
-                         f"{g['seed']}, match {g['match']}, round {g['round']}")
+            lines.append(
+                f"  game (shrunk): {g['players']} players, {g['rules']['preset']} "
+                f"rules, double-{g['rules']['max_pip']}, seats {g['seats']}, seed "
+                f"{g['seed']}, match {g['match']}, round {g['round']}"
+            )
         if f.decision is not None:
             lines.append("  state:")
             lines += ["  " + line for line in state_text(state_dict(f.decision)).splitlines()]
         lines.append("  as JSON: " + json.dumps(failure_json(name, f), separators=(",", ":")))
         return "\n".join(lines)
     per_match = report.decisions_a_round * ROUNDS_A_MATCH
-    return "\n".join([
-        f"{name}: passed {len(CHECKS)} checks",
-        textwrap.fill(", ".join(CHECKS), 88, initial_indent="  (", subsequent_indent="   ")
-        + ")",
-        f"  {report.rounds:,} drawn rounds (2-10 players, double-6..double-15, every "
-        f"preset), {report.decisions:,} decisions",
-        f"  decision time: median {duration(report.median_ns)}, p99 "
-        f"{duration(report.p99_ns)} (mean {duration(report.mean_ns)})",
-        f"  1,000,000 matches: ~{per_match:,.0f} decisions a match in one seat -> "
-        f"~{report.million_match_seconds:,.1f} s of CPU for its decisions (one seat)",
-    ])
+    return "\n".join(
+        [
+            f"{name}: passed {len(CHECKS)} checks",
+            textwrap.fill(", ".join(CHECKS), 88, initial_indent="  (", subsequent_indent="   ")
+            + ")",
+            f"  {report.rounds:,} drawn rounds (2-10 players, double-6..double-15, every "
+            f"preset), {report.decisions:,} decisions",
+            f"  decision time: median {duration(report.median_ns)}, p99 "
+            f"{duration(report.p99_ns)} (mean {duration(report.mean_ns)})",
+            f"  1,000,000 matches: ~{per_match:,.0f} decisions a match in one seat -> "
+            f"~{report.million_match_seconds:,.1f} s of CPU for its decisions (one seat)",
+        ]
+    )

@@ -48,12 +48,13 @@ def _condensed(message: str) -> str:
     head = lines[0]
     pipeline = "Failed in nopython mode pipeline (step: nopython frontend)"
     if head.endswith(pipeline) and len(lines) > 1:  # the cause is numba's next line
-        head = head[:-len(pipeline)] + lines[1]
+        head = head[: -len(pipeline)] + lines[1]
     places = [i for i, line in enumerate(lines) if line.startswith("File ")]
     if places:
         i = places[0]
-        head += f"\n  at {lines[i].rstrip(':')}" + (f": {lines[i + 2]}" if i + 2 < len(lines)
-                                                     else "")
+        head += f"\n  at {lines[i].rstrip(':')}" + (
+            f": {lines[i + 2]}" if i + 2 < len(lines) else ""
+        )
     return head
 
 
@@ -91,8 +92,7 @@ def resolve(target: str, strategy_dirs: Sequence[str | Path] = ()) -> StrategyIn
         try:
             return load_strategy_file(Path(target).resolve())
         except ConfigError as exc:
-            raise _LoadFailure(_condensed(str(exc)),
-                               getattr(exc, "check", "loads")) from None
+            raise _LoadFailure(_condensed(str(exc)), getattr(exc, "check", "loads")) from None
     known = available_strategies(strategy_dirs)
     broken = broken_strategies(strategy_dirs).get(target)
     if target not in known and broken is not None:
@@ -100,14 +100,20 @@ def resolve(target: str, strategy_dirs: Sequence[str | Path] = ()) -> StrategyIn
         # path ('not a known strategy' sent the author looking for a typo)
         raise _LoadFailure(_condensed(broken))
     if target not in known:
-        raise ConfigError(f"'{target}' is not a known strategy (allowed: "
-                          f"{', '.join(sorted(known))}); give a name or a .py file")
+        raise ConfigError(
+            f"'{target}' is not a known strategy (allowed: "
+            f"{', '.join(sorted(known))}); give a name or a .py file"
+        )
     return known[target]
 
 
-def check_strategy(target: str | StrategyInfo, strategy_dirs: Sequence[str | Path] = (),
-                   examples: int = 50, seed: int = 0,
-                   params: Sequence[float] | None = None) -> CheckReport:
+def check_strategy(
+    target: str | StrategyInfo,
+    strategy_dirs: Sequence[str | Path] = (),
+    examples: int = 50,
+    seed: int = 0,
+    params: Sequence[float] | None = None,
+) -> CheckReport:
     """Check a strategy (name, file or loaded) against the contract (mexsim.testing.contract).
 
     Raises ConfigError for a strategy name not found or a file not there.
@@ -124,17 +130,24 @@ def check_strategy(target: str | StrategyInfo, strategy_dirs: Sequence[str | Pat
     try:
         checked, returned = probes.checked_compile(decide.py_func)
     except Exception as exc:  # numba's compile error, in the words numba gives
-        return CheckReport(name, ContractViolation(
-            "loads", _condensed(f"{type(exc).__name__}: {exc}")))
+        return CheckReport(
+            name, ContractViolation("loads", _condensed(f"{type(exc).__name__}: {exc}"))
+        )
     fault = probes.return_fault(returned)
     if fault is not None:
         return CheckReport(name, ContractViolation("returns an integer", fault))
     checker = Checker(info, values, checked)
 
     @hypothesis_seed(seed)
-    @settings(max_examples=examples, deadline=None, database=None, derandomize=False,
-              verbosity=Verbosity.quiet, report_multiple_bugs=False,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=examples,
+        deadline=None,
+        database=None,
+        derandomize=False,
+        verbosity=Verbosity.quiet,
+        report_multiple_bugs=False,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(games())
     def play(game):
         checker.play(game)
@@ -165,7 +178,9 @@ def _across_processes(info: StrategyInfo, kept: list[Decision]) -> ContractViola
             return ContractViolation(
                 "deterministic across processes",
                 f"this process chose move {d.choice}, a fresh one move {other} (does it "
-                "depend on an address, the clock, a process id or a hash?)", d)
+                "depend on an address, the clock, a process id or a hash?)",
+                d,
+            )
     return None
 
 

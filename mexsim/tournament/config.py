@@ -53,8 +53,13 @@ SEATING_KEYS = ("rotate",)
 TOURNAMENT_KEYS = ("duplicate", "table_size")
 ANALYSIS_KEYS = ("luck",)
 PLAYER_KEYS = ("name", "strategy", "params")
-_SECTION_KEYS = {"run": RUN_KEYS, "rules": RULE_KEYS, "seating": SEATING_KEYS,
-                 "tournament": TOURNAMENT_KEYS, "analysis": ANALYSIS_KEYS}
+_SECTION_KEYS = {
+    "run": RUN_KEYS,
+    "rules": RULE_KEYS,
+    "seating": SEATING_KEYS,
+    "tournament": TOURNAMENT_KEYS,
+    "analysis": ANALYSIS_KEYS,
+}
 
 
 @dataclass(frozen=True)
@@ -102,10 +107,11 @@ class Config:
         return self.matches // self.table_size if self.duplicate else self.matches
 
 
-def load_config(path: str | Path, strategy_dirs: Sequence[str | Path] = (),
-                before_strategies: Callable[[tuple[str, ...], list[dict[str, Any]]], None]
-                | None = None
-                ) -> Config:
+def load_config(
+    path: str | Path,
+    strategy_dirs: Sequence[str | Path] = (),
+    before_strategies: Callable[[tuple[str, ...], list[dict[str, Any]]], None] | None = None,
+) -> Config:
     """Read and validate a TOML config file.
 
     Strategies come from the built-ins, the working directory's ``strategies/``, the
@@ -133,8 +139,7 @@ def load_config(path: str | Path, strategy_dirs: Sequence[str | Path] = (),
 
     run_where = f"{where} [run]"
     _check_keys(run_where, run, RUN_KEYS)
-    matches = need_int(run_where, "matches", run.get("matches", DEFAULT_MATCHES), 1,
-                       MAX_MATCHES)
+    matches = need_int(run_where, "matches", run.get("matches", DEFAULT_MATCHES), 1, MAX_MATCHES)
     seed, seed_drawn = _seed(run_where, run.get("seed", DEFAULT_SEED))
     out = _need_out(run_where, "out", run.get("out", f"results/{Path(path).stem}"))
     cluster = run.get("cluster")
@@ -167,19 +172,32 @@ def load_config(path: str | Path, strategy_dirs: Sequence[str | Path] = (),
     players = _players(where, tables, dirs)
     table_size = _table_size(tournament_where, tournament.get("table_size"), len(players))
     if not rotate and (duplicate or table_size < len(players)):
-        what = ("duplicate = true" if duplicate
-                else f"a pool ({len(players)} players, tables of {table_size})")
+        what = (
+            "duplicate = true"
+            if duplicate
+            else f"a pool ({len(players)} players, tables of {table_size})"
+        )
         raise ConfigError(
             f"{seating_where}: 'rotate' = false cannot be combined with {what}, which "
-            f"rotates every table through all seats (allowed: rotate = true)")
+            f"rotates every table through all seats (allowed: rotate = true)"
+        )
 
     rules = resolve_rules(dict(rules_table), table_size, where=rules_where)
     whole = _whole_deals(matches, table_size, duplicate)
     return Config(
-        path=where, matches=whole, seed=seed, out=out, rules=rules, rotate=rotate,
-        players=players, strategy_dirs=dirs, duplicate=duplicate,
-        requested_matches=matches if whole != matches else None, cluster=cluster,
-        luck=luck, seed_drawn=seed_drawn,
+        path=where,
+        matches=whole,
+        seed=seed,
+        out=out,
+        rules=rules,
+        rotate=rotate,
+        players=players,
+        strategy_dirs=dirs,
+        duplicate=duplicate,
+        requested_matches=matches if whole != matches else None,
+        cluster=cluster,
+        luck=luck,
+        seed_drawn=seed_drawn,
     )
 
 
@@ -192,12 +210,14 @@ def _seed(where: str, value: Any) -> tuple[int, bool]:
     if isinstance(value, str):
         raise ConfigError(
             f"{where}: 'seed' = {show(value)} is not allowed (an integer 0..{MAX_SEED}, or "
-            f'"{RANDOM_SEED}": drawn from the operating system and recorded in run.json)')
+            f'"{RANDOM_SEED}": drawn from the operating system and recorded in run.json)'
+        )
     return need_int(where, "seed", value, 0, MAX_SEED), False
 
 
-def check_overrides(matches: int | None = None, seed: int | None = None,
-                    out: str | None = None) -> None:
+def check_overrides(
+    matches: int | None = None, seed: int | None = None, out: str | None = None
+) -> None:
     """The command line's flags, checked before the config is read (reading it may
     compile strategies: a mistyped flag should not wait for that)."""
     if matches is not None:
@@ -209,7 +229,10 @@ def check_overrides(matches: int | None = None, seed: int | None = None,
 
 
 def with_overrides(
-    config: Config, matches: int | None = None, seed: int | None = None, out: str | None = None,
+    config: Config,
+    matches: int | None = None,
+    seed: int | None = None,
+    out: str | None = None,
     luck: bool | None = None,
 ) -> Config:
     """Apply command-line flags (``--matches``, ``--seed``, ``--out``, ``--luck``) over the
@@ -241,13 +264,13 @@ def seat_players(config: Config, match: int) -> tuple[int, ...]:
 
 def config_schedule(config: Config) -> Schedule:
     """The seating and deals of every match of ``config``."""
-    return _schedule(len(config.players), config.table_size, config.seed, config.rotate,
-                     config.duplicate)
+    return _schedule(
+        len(config.players), config.table_size, config.seed, config.rotate, config.duplicate
+    )
 
 
 @functools.lru_cache(maxsize=8)
-def _schedule(players: int, table_size: int, seed: int, rotate: bool, duplicate: bool
-              ) -> Schedule:
+def _schedule(players: int, table_size: int, seed: int, rotate: bool, duplicate: bool) -> Schedule:
     from mexsim.tournament.schedule import Schedule  # numpy: not for --help
 
     return Schedule.build(players, table_size, seed, rotate, duplicate)
@@ -266,7 +289,8 @@ def _table_size(where: str, value: Any, players: int) -> int:
             raise ConfigError(
                 f"{where}: {players} players (parameter sweeps expanded) but a table seats "
                 f"at most {MAX_PLAYERS} (R2): set 'table_size' (allowed: "
-                f"{MIN_PLAYERS}..{MAX_PLAYERS}) to play them as a pool")
+                f"{MIN_PLAYERS}..{MAX_PLAYERS}) to play them as a pool"
+            )
         return players
     size = need_int(where, "table_size", value, MIN_PLAYERS, most)
     from mexsim.tournament.schedule import MAX_TABLES, table_count  # numpy: not for --help
@@ -276,7 +300,8 @@ def _table_size(where: str, value: Any, players: int) -> int:
             f"{where}: a pool of {players} players at tables of {size} has "
             f"{table_count(players, size):,} distinct tables, too many for a balanced "
             f"schedule (allowed: at most {MAX_TABLES:,}; use fewer players or a table "
-            f"size nearer 2 or {players})")
+            f"size nearer 2 or {players})"
+        )
     return size
 
 
@@ -297,8 +322,9 @@ def _read_toml(path: Path) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
     except RecursionError:
-        raise ConfigError(f"{path}: arrays or tables nested too deeply to read (allowed: "
-                          "a few hundred levels)") from None
+        raise ConfigError(
+            f"{path}: arrays or tables nested too deeply to read (allowed: a few hundred levels)"
+        ) from None
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         if "at end of document" in message:
@@ -315,7 +341,8 @@ def _strategy_dirs(where: str, base: Path, value: Any) -> tuple[str, ...]:
     folders = [value] if isinstance(value, str) else value
     if not isinstance(folders, list) or not all(isinstance(f, str) for f in folders):
         raise ConfigError(
-            f"{where}: 'strategies' must be a folder or a list of folders, got {show(value)}")
+            f"{where}: 'strategies' must be a folder or a list of folders, got {show(value)}"
+        )
     for folder in folders:
         problem = path_problem(folder)
         if problem:
@@ -345,8 +372,9 @@ def _player_tables(where: str, tables: Any) -> list[dict[str, Any]]:
     return tables
 
 
-def _players(where: str, tables: list[dict[str, Any]], dirs: tuple[str, ...]
-             ) -> tuple[PlayerSpec, ...]:
+def _players(
+    where: str, tables: list[dict[str, Any]], dirs: tuple[str, ...]
+) -> tuple[PlayerSpec, ...]:
     strategies = available_strategies(dirs)
     explicit: dict[str, int] = {}
     parsed: list[tuple[str | None, str, dict[str, float | list[float]]]] = []
@@ -360,8 +388,9 @@ def _players(where: str, tables: list[dict[str, Any]], dirs: tuple[str, ...]
         if isinstance(strategy, str) and strategy not in strategies:
             broken = broken_strategies(dirs).get(strategy)
             if broken is not None:  # its file is set aside: now that it is needed, say why
-                raise ConfigError(f"{player_where}: strategy {strategy!r} cannot be "
-                                  f"loaded: {broken}")
+                raise ConfigError(
+                    f"{player_where}: strategy {strategy!r} cannot be loaded: {broken}"
+                )
         if not isinstance(strategy, str) or strategy not in strategies:
             raise ConfigError(
                 f"{player_where}: 'strategy' = {strategy!r} is not a known strategy "
@@ -381,8 +410,9 @@ def _players(where: str, tables: list[dict[str, Any]], dirs: tuple[str, ...]
 
     # the players the sweeps will give, counted before any is made: 20 values for each
     # of 8 parameters are 20**8 combinations (1.4 GB after 40 s, issue 32 row 11)
-    count = sum(math.prod(len(v) for v in params.values() if isinstance(v, list))
-                for _, _, params in parsed)
+    count = sum(
+        math.prod(len(v) for v in params.values() if isinstance(v, list)) for _, _, params in parsed
+    )
     if count > MAX_POOL:
         raise ConfigError(
             f"{where}: 'players' has {len(tables)} [[players]] tables giving {count:,} "
@@ -397,8 +427,9 @@ def _players(where: str, tables: list[dict[str, Any]], dirs: tuple[str, ...]
             name = _unique(strategy, taken)
             taken.add(name)
         if not swept:
-            players.append(PlayerSpec(name=name, strategy=strategy,
-                                      params=cast(dict[str, float], params)))
+            players.append(
+                PlayerSpec(name=name, strategy=strategy, params=cast(dict[str, float], params))
+            )
             continue
         # A parameter sweep: one player per combination of the listed values, named by
         # them, e.g. longest_train[pip_weight=0.5].
@@ -407,9 +438,11 @@ def _players(where: str, tables: list[dict[str, Any]], dirs: tuple[str, ...]
             variant = _unique(f"{name}[{label}]", taken)
             taken.add(variant)
             chosen = cast(dict[str, float], dict(params)) | {
-                key: float(v) for key, v in zip(swept, values, strict=True)}
-            players.append(PlayerSpec(name=variant, strategy=strategy, params=chosen,
-                                      sweep=name, swept=swept))
+                key: float(v) for key, v in zip(swept, values, strict=True)
+            }
+            players.append(
+                PlayerSpec(name=variant, strategy=strategy, params=chosen, sweep=name, swept=swept)
+            )
     if not MIN_PLAYERS <= len(players) <= MAX_POOL:
         raise ConfigError(
             f"{where}: 'players' has {len(tables)} [[players]] tables giving {len(players)} "
@@ -420,7 +453,8 @@ def _players(where: str, tables: list[dict[str, Any]], dirs: tuple[str, ...]
     if len(distinct) > MAX_STRATEGIES:
         raise ConfigError(
             f"{where}: 'players' use {len(distinct)} different strategies (allowed: at most "
-            f"{MAX_STRATEGIES} in one run)")
+            f"{MAX_STRATEGIES} in one run)"
+        )
     return tuple(players)
 
 
@@ -444,8 +478,7 @@ def _params(where: str, info: StrategyInfo, given: Any) -> dict[str, float | lis
             f"{where}: 'params' must be a table of numbers, got {show(given)} "
             f"(allowed keys: {_param_names(strategy, defaults)})"
         )
-    params: dict[str, float | list[float]] = {
-        key: float(value) for key, value in defaults.items()}
+    params: dict[str, float | list[float]] = {key: float(value) for key, value in defaults.items()}
     for key, value in given.items():
         if key not in defaults:
             raise ConfigError(
@@ -453,8 +486,7 @@ def _params(where: str, info: StrategyInfo, given: Any) -> dict[str, float | lis
                 f"(allowed: {_param_names(strategy, defaults)}){_suggest(key, defaults)}"
             )
         values = value if isinstance(value, list) else [value]
-        if not values or any(isinstance(v, bool) or not isinstance(v, int | float)
-                             for v in values):
+        if not values or any(isinstance(v, bool) or not isinstance(v, int | float) for v in values):
             raise ConfigError(
                 f"{where}: 'params.{key}' must be a number or a non-empty list of numbers "
                 f"(a sweep), got {show(value)} (default: {defaults[key]!r})"
@@ -462,16 +494,17 @@ def _params(where: str, info: StrategyInfo, given: Any) -> dict[str, float | lis
         lowest, highest = info.bounds.get(key, (-math.inf, math.inf))
         for v in values:
             if not math.isfinite(v) or not lowest <= v <= highest:
-                allowed = (f"{lowest:g}..{highest:g}" if key in info.bounds
-                           else "a finite number")
+                allowed = f"{lowest:g}..{highest:g}" if key in info.bounds else "a finite number"
                 what = "out of range" if math.isfinite(v) else "not a finite number"
                 raise ConfigError(
                     f"{where}: 'params.{key}' = {show(v)} is {what} for strategy "
-                    f"{strategy!r} (allowed: {allowed}; default: {defaults[key]:g})")
+                    f"{strategy!r} (allowed: {allowed}; default: {defaults[key]:g})"
+                )
         if len({float(v) for v in values}) < len(values):
             raise ConfigError(
                 f"{where}: 'params.{key}' = {show(value)} lists a value twice (a sweep "
-                "needs distinct values)")
+                "needs distinct values)"
+            )
         params[key] = list(values) if isinstance(value, list) else float(value)
     return params
 
@@ -523,12 +556,14 @@ def _need_name(where: str, value: Any) -> str:
         shown = show(name if len(name) <= MAX_NAME else name[:MAX_NAME] + "...")
         raise ConfigError(
             f"{where}: 'name' = {shown} (allowed: printable text of at most {MAX_NAME} "
-            "characters, no control or direction-changing characters)")
+            "characters, no control or direction-changing characters)"
+        )
     if name.startswith(FORMULA_STARTS):
         # a spreadsheet opening summary.csv would run it as a formula (=HYPERLINK(…))
         raise ConfigError(
             f"{where}: 'name' = {show(name)} begins with {name[0]!r}, which a spreadsheet "
-            "opening the results' CSV files takes for a formula: begin it otherwise")
+            "opening the results' CSV files takes for a formula: begin it otherwise"
+        )
     return name
 
 

@@ -28,8 +28,10 @@ def run_identity(resolved: dict[str, Any], strategy_files: dict[str, str]) -> di
     config = json.loads(json.dumps(resolved))  # a deep copy
     config["run"].pop("out", None)
     config["run"].pop("strategies", None)
-    sources = {name: hashlib.sha256(Path(path).read_bytes()).hexdigest()
-               for name, path in sorted(strategy_files.items())}
+    sources = {
+        name: hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        for name, path in sorted(strategy_files.items())
+    }
     return {"config": config, "mexsim_version": __version__, "strategy_sources": sources}
 
 
@@ -42,8 +44,11 @@ def differences(old: dict[str, Any], new: dict[str, Any], limit: int = 3) -> str
     """What changed between two identities, e.g. ``run.seed 7 -> 8`` (at most ``limit``
     items, then a count)."""
     a, b = _flatten(old), _flatten(new)
-    changed = [f"{key} {_show(a.get(key))} -> {_show(b.get(key))}"
-               for key in sorted(set(a) | set(b)) if a.get(key) != b.get(key)]
+    changed = [
+        f"{key} {_show(a.get(key))} -> {_show(b.get(key))}"
+        for key in sorted(set(a) | set(b))
+        if a.get(key) != b.get(key)
+    ]
     if len(changed) > limit:
         changed = [*changed[:limit], f"and {len(changed) - limit} more"]
     return "; ".join(changed) or "nothing visible (a different mexsim build)"
@@ -61,7 +66,7 @@ def _flatten(value: Any, prefix: str = "") -> dict[str, Any]:
     for key, inner in items:
         name = f"{prefix}.{key}" if prefix else str(key)
         if name.startswith("config."):
-            name = name[len("config."):]
+            name = name[len("config.") :]
         flat |= _flatten(inner, name)
     return flat
 

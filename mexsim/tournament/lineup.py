@@ -9,15 +9,18 @@ from mexsim.strategy.registry import StrategyInfo, available_strategies
 from mexsim.tournament.config import Config, seat_players
 
 
-def player_policies(config: Config, known: Mapping[str, StrategyInfo] | None = None
-                    ) -> list[Policy]:
+def player_policies(
+    config: Config, known: Mapping[str, StrategyInfo] | None = None
+) -> list[Policy]:
     """Each player's policy, in player order (before seat rotation), from ``known``
     (strategy name -> loaded strategy; default: every strategy of the config's folders,
     as the registry loads them)."""
     if known is None:
         known = available_strategies(config.strategy_dirs)
-    return [Policy(known[p.strategy], tuple(p.params[k] for k in known[p.strategy].params))
-            for p in config.players]
+    return [
+        Policy(known[p.strategy], tuple(p.params[k] for k in known[p.strategy].params))
+        for p in config.players
+    ]
 
 
 def match_policies(config: Config, match: int) -> list[Policy]:

@@ -46,11 +46,15 @@ class LuckModel:
         """As run.json records it."""
         from mexsim.game.luck import FEATURE_NAMES
 
-        return {"value_model": "linear", "pilot_matches": self.pilot_matches,
-                "pilot_deals": f"{PILOT_DEAL_BASE} + k (k < {self.pilot_matches})",
-                "pilot_rows": self.rows, "r2": round(self.r2, 6),
-                "intercept": self.intercept,
-                "weights": dict(zip(FEATURE_NAMES, self.weights, strict=True))}
+        return {
+            "value_model": "linear",
+            "pilot_matches": self.pilot_matches,
+            "pilot_deals": f"{PILOT_DEAL_BASE} + k (k < {self.pilot_matches})",
+            "pilot_rows": self.rows,
+            "r2": round(self.r2, 6),
+            "intercept": self.intercept,
+            "weights": dict(zip(FEATURE_NAMES, self.weights, strict=True)),
+        }
 
 
 def solve(sums: np.ndarray, ridge: float = RIDGE) -> LuckModel:
@@ -61,8 +65,12 @@ def solve(sums: np.ndarray, ridge: float = RIDGE) -> LuckModel:
     if n < 2:
         raise ValueError("the pilot gave fewer than two rows to fit")
     # n² · covariances, exact: n Σab - Σa Σb
-    cov = np.array([[(n * s[1 + a][1 + b] - s[0][1 + a] * s[0][1 + b]) / (n * n)
-                     for b in range(m + 1)] for a in range(m + 1)])
+    cov = np.array(
+        [
+            [(n * s[1 + a][1 + b] - s[0][1 + a] * s[0][1 + b]) / (n * n) for b in range(m + 1)]
+            for a in range(m + 1)
+        ]
+    )
     var = np.diag(cov)[:m]
     sd = np.where(var > 0, np.sqrt(np.maximum(var, 0.0)), 1.0)
     zz = n * cov[:m, :m] / np.outer(sd, sd)
@@ -72,13 +80,16 @@ def solve(sums: np.ndarray, ridge: float = RIDGE) -> LuckModel:
     residual = total - 2 * beta @ zy + beta @ zz @ beta
     weights = beta / sd
     mean = np.array([s[0][1 + a] / n for a in range(m + 1)])
-    return LuckModel(tuple(float(v) for v in weights),
-                     float(mean[m] - weights @ mean[:m]),
-                     float(1 - residual / total) if total > 0 else 0.0, n, 0)
+    return LuckModel(
+        tuple(float(v) for v in weights),
+        float(mean[m] - weights @ mean[:m]),
+        float(1 - residual / total) if total > 0 else 0.0,
+        n,
+        0,
+    )
 
 
-def fit_luck_model(config: Config, players: list[Policy],
-                   pilot: int = PILOT_MATCHES) -> LuckModel:
+def fit_luck_model(config: Config, players: list[Policy], pilot: int = PILOT_MATCHES) -> LuckModel:
     """Play the pilot block of ``config`` and fit the model (see the module docstring)."""
     from dataclasses import replace
 
@@ -87,6 +98,7 @@ def fit_luck_model(config: Config, players: list[Policy],
 
     seating = config_schedule(config).seating(0, pilot)
     ids = np.arange(pilot, dtype=np.int64)
-    _, _, _, sums = play_scheduled_luck(config.rules, players, config.seed, ids,
-                                        PILOT_DEAL_BASE + ids, seating, None)
+    _, _, _, sums = play_scheduled_luck(
+        config.rules, players, config.seed, ids, PILOT_DEAL_BASE + ids, seating, None
+    )
     return replace(solve(sums), pilot_matches=pilot)

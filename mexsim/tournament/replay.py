@@ -14,7 +14,9 @@ def match_header(config: Config, match: int) -> dict:
     seats = seat_players(config, match)
     deal = config_schedule(config).deal_of(match)
     return {
-        "event": "match", "match": match, **({"deal": deal} if deal != match else {}),
+        "event": "match",
+        "match": match,
+        **({"deal": deal} if deal != match else {}),
         "seed": config.seed,
         "players": [
             {"seat": s, "player": config.players[i].name, "strategy": config.players[i].strategy}
@@ -27,6 +29,11 @@ def match_header(config: Config, match: int) -> dict:
 def trace_match(config: Config, match: int) -> list[dict]:
     """Every event of match ``match`` (docs/interface.md "Game trace"), played by the core."""
     with compiling("the engine's tracer"):
-        return core_trace(config.rules, match_policies(config, match), config.seed, match,
-                          header=match_header(config, match),
-                          deal=config_schedule(config).deal_of(match))
+        return core_trace(
+            config.rules,
+            match_policies(config, match),
+            config.seed,
+            match,
+            header=match_header(config, match),
+            deal=config_schedule(config).deal_of(match),
+        )

@@ -14,16 +14,25 @@ def resolved_config(config: Config) -> dict:
     """Every option spelled out, as run.json records it (``analysis`` only when an
     option is on: a run without one keeps the identity and run.json it always had)."""
     return {
-        "run": {"matches": config.matches, "seed": config.seed, "out": config.out,
-                "strategies": list(config.strategy_dirs)},
+        "run": {
+            "matches": config.matches,
+            "seed": config.seed,
+            "out": config.out,
+            "strategies": list(config.strategy_dirs),
+        },
         "rules": config.rules.to_dict(),
         "seating": {"rotate": config.rotate},
-        "tournament": {"duplicate": config.duplicate, "table_size": config.table_size,
-                       "deals": config.deals,
-                       "schedule_cycle": config_schedule(config).cycle},
-        "players": [{"name": p.name, "strategy": p.strategy, "params": p.params}
-                    | ({"sweep": p.sweep, "swept": list(p.swept)} if p.sweep else {})
-                    for p in config.players],
+        "tournament": {
+            "duplicate": config.duplicate,
+            "table_size": config.table_size,
+            "deals": config.deals,
+            "schedule_cycle": config_schedule(config).cycle,
+        },
+        "players": [
+            {"name": p.name, "strategy": p.strategy, "params": p.params}
+            | ({"sweep": p.sweep, "swept": list(p.swept)} if p.sweep else {})
+            for p in config.players
+        ],
     } | ({"analysis": {"luck": True}} if config.luck else {})
 
 

@@ -49,8 +49,9 @@ class Schedule:
     tables: np.ndarray  # int64 [C, T]: player index per seat, before rotation
 
     @classmethod
-    def build(cls, players: int, table_size: int, seed: int, rotate: bool = True,
-              duplicate: bool = False) -> Schedule:
+    def build(
+        cls, players: int, table_size: int, seed: int, rotate: bool = True, duplicate: bool = False
+    ) -> Schedule:
         if not 2 <= table_size <= players:
             raise ValueError(f"table_size {table_size} for {players} players")
         if (players > table_size or duplicate) and not rotate:
@@ -81,11 +82,12 @@ class Schedule:
         if not self.pool or matches % self.cycle == 0:
             return None
         below, above = matches // self.cycle * self.cycle, -(-matches // self.cycle) * self.cycle
-        nearest = f"--matches {above:,}" if below == 0 else (
-            f"--matches {below:,} or {above:,}")
-        return (f"{matches:,} matches are {matches / self.cycle:,.2f} cycles of {self.cycle:,}: "
-                "pairs meet and seats rotate equally often only after whole cycles; "
-                f"use {nearest}")
+        nearest = f"--matches {above:,}" if below == 0 else (f"--matches {below:,} or {above:,}")
+        return (
+            f"{matches:,} matches are {matches / self.cycle:,.2f} cycles of {self.cycle:,}: "
+            "pairs meet and seats rotate equally often only after whole cycles; "
+            f"use {nearest}"
+        )
 
     def seating(self, first: int, n: int) -> np.ndarray:
         """int64 [n, T]: the player in each seat of matches first … first + n - 1."""

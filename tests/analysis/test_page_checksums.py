@@ -16,8 +16,10 @@ from mexsim.analysis.results_stream import stream_batches
 from mexsim.analysis.summary import load_results
 from mexsim.cli import app
 
-CONFIG = ('[run]\nmatches = 300\nseed = 5\nout = "{out}"\n'
-          '[[players]]\nstrategy = "greedy"\n[[players]]\nstrategy = "random"\n')
+CONFIG = (
+    '[run]\nmatches = 300\nseed = 5\nout = "{out}"\n'
+    '[[players]]\nstrategy = "greedy"\n[[players]]\nstrategy = "random"\n'
+)
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +64,6 @@ def test_a_flipped_byte_is_found_or_changes_nothing(results: Path, tmp_path: Pat
             except (OSError, pa.ArrowException):  # as `mexsim report` takes them
                 found += 1
             else:
-                assert got_matches.equals(matches) and got_rounds.equals(rounds), (column,
-                                                                                   offset)
+                assert got_matches.equals(matches) and got_rounds.equals(rounds), (column, offset)
             shutil.rmtree(copy)
     assert found > 0

@@ -57,8 +57,7 @@ def test_a_pool_compares_pairs_on_deal_adjusted_totals() -> None:
 
 
 def test_p_values_print_for_people() -> None:
-    assert [p_value(p) for p in (np.nan, 0.0, 1e-5, 0.25)] == ["n/a", "<1e-300", "1.0e-05",
-                                                                "0.250"]
+    assert [p_value(p) for p in (np.nan, 0.0, 1e-5, 0.25)] == ["n/a", "<1e-300", "1.0e-05", "0.250"]
 
 
 def test_sweep_verdict_names_its_statistic_and_shows_the_head_to_head_share() -> None:

@@ -32,8 +32,9 @@ def pairs_by_hand(totals: np.ndarray, groups: np.ndarray, n_groups: int):
 def test_pair_counts_equal_a_count_by_hand(data) -> None:
     n, p = data.draw(st.integers(1, 12)), data.draw(st.integers(2, 5))
     cells = st.one_of(st.just(np.nan), st.integers(0, 4).map(float))
-    totals = np.array(data.draw(st.lists(st.lists(cells, min_size=p, max_size=p),
-                                         min_size=n, max_size=n)))
+    totals = np.array(
+        data.draw(st.lists(st.lists(cells, min_size=p, max_size=p), min_size=n, max_size=n))
+    )
     deals = np.array(sorted(data.draw(st.lists(st.integers(0, 70), min_size=n, max_size=n))))
     run = accumulate(totals, deals)
     groups = deals % JACKKNIFE_GROUPS

@@ -24,22 +24,40 @@ def _write_results(folder: Path, matches: int) -> int:
     rng = np.random.default_rng(matches)
 
     def names(rows: int) -> pa.DictionaryArray:  # as mexsim writes them
-        return pa.DictionaryArray.from_arrays(np.arange(rows) % PLAYERS,
-                                              [f"p{i}" for i in range(PLAYERS)])
+        return pa.DictionaryArray.from_arrays(
+            np.arange(rows) % PLAYERS, [f"p{i}" for i in range(PLAYERS)]
+        )
 
     rows = matches * PLAYERS
-    pq.write_table(pa.table({"match": np.arange(rows) // PLAYERS, "player": names(rows),
-                             "strategy": np.full(rows, "s"),
-                             "total": rng.integers(0, 300, rows)}),
-                   folder / "matches.parquet", row_group_size=MATCHES_PER_GROUP * PLAYERS)
+    pq.write_table(
+        pa.table(
+            {
+                "match": np.arange(rows) // PLAYERS,
+                "player": names(rows),
+                "strategy": np.full(rows, "s"),
+                "total": rng.integers(0, 300, rows),
+            }
+        ),
+        folder / "matches.parquet",
+        row_group_size=MATCHES_PER_GROUP * PLAYERS,
+    )
     per_match = ROUNDS * PLAYERS
     rows = matches * per_match
     step = np.arange(rows) % per_match // PLAYERS
-    pq.write_table(pa.table({"match": np.arange(rows) // per_match, "round": step,
-                             "engine": 12 - step, "player": names(rows),
-                             "penalty": rng.normal(20.0, 5.0, rows)}),
-                   folder / "rounds.parquet", compression="zstd",
-                   row_group_size=MATCHES_PER_GROUP * per_match)
+    pq.write_table(
+        pa.table(
+            {
+                "match": np.arange(rows) // per_match,
+                "round": step,
+                "engine": 12 - step,
+                "player": names(rows),
+                "penalty": rng.normal(20.0, 5.0, rows),
+            }
+        ),
+        folder / "rounds.parquet",
+        compression="zstd",
+        row_group_size=MATCHES_PER_GROUP * per_match,
+    )
     return (folder / "rounds.parquet").stat().st_size
 
 
@@ -55,10 +73,12 @@ def _held_while_reading(folder: Path, monkeypatch) -> list[int]:
 
     with monkeypatch.context() as patch:
         names, digest = results_stream._names_in_order, results_stream._digest
-        patch.setattr(results_stream, "_names_in_order",
-                      lambda batches: names(sampled(batches)))
-        patch.setattr(results_stream, "_digest", lambda players, m, r, luck=False:
-                      digest(players, sampled(m), sampled(r), luck))
+        patch.setattr(results_stream, "_names_in_order", lambda batches: names(sampled(batches)))
+        patch.setattr(
+            results_stream,
+            "_digest",
+            lambda players, m, r, luck=False: digest(players, sampled(m), sampled(r), luck),
+        )
         patch.setattr(results_stream, "BATCH_ROWS", 1 << 13)
         result = results_stream.read_results(folder)
     assert result.round_penalty.n.sum() > 0

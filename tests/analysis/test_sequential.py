@@ -12,8 +12,9 @@ from mexsim.analysis.accumulate import RunAccumulator, accumulate
 from mexsim.analysis.sequential import half_width, verdict
 
 
-def run_until_decided(true_means, sd: float, rng, block: int = 50, max_deals: int = 20_000,
-                      margin: float = 1.0):
+def run_until_decided(
+    true_means, sd: float, rng, block: int = 50, max_deals: int = 20_000, margin: float = 1.0
+):
     """Feed blocks of per-deal totals (a shared deal effect plus each player's noise)
     until decided or max_deals; returns the last verdict."""
     players = [f"p{i}" for i in range(len(true_means))]
@@ -21,8 +22,10 @@ def run_until_decided(true_means, sd: float, rng, block: int = 50, max_deals: in
     deals = 0
     while True:
         deal = rng.normal(0, 30, size=(block, 1))
-        acc.add(deal + rng.normal(true_means, sd, size=(block, len(true_means))),
-                np.arange(deals, deals + block))
+        acc.add(
+            deal + rng.normal(true_means, sd, size=(block, len(true_means))),
+            np.arange(deals, deals + block),
+        )
         deals += block
         result = verdict(acc.stats, players, margin=margin)
         if result.decided or deals >= max_deals:
@@ -34,8 +37,9 @@ def test_identical_players_are_rarely_separated_however_often_we_look() -> None:
     false = 0
     runs = 200
     for _ in range(runs):
-        verdict = run_until_decided([50.0, 50.0, 50.0], 20.0, rng, block=25, max_deals=2_000,
-                                    margin=0.0)  # margin 0: only separation ends a run
+        verdict = run_until_decided(
+            [50.0, 50.0, 50.0], 20.0, rng, block=25, max_deals=2_000, margin=0.0
+        )  # margin 0: only separation ends a run
         false += any(state == "separated" for state in verdict.states.values())
     assert false / runs <= 0.05 + 0.03  # alpha plus the simulation's tolerance
 

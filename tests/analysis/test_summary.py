@@ -30,8 +30,9 @@ from mexsim.analysis.summary import (
 ROUNDS = 13  # double-12: engines 12 → 0
 
 
-def results(totals: np.ndarray, names: list[str], seed: int = 0,
-            categorical: bool = True) -> tuple[pd.DataFrame, pd.DataFrame]:
+def results(
+    totals: np.ndarray, names: list[str], seed: int = 0, categorical: bool = True
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """matches and rounds frames shaped like docs/interface.md's for a (match × player) matrix.
 
     rank and win follow the run's rules (rank method "min"; a k-way tie for the lowest
@@ -47,35 +48,40 @@ def results(totals: np.ndarray, names: list[str], seed: int = 0,
     strategy = np.tile([f"{n}_strategy" for n in names], n_matches)
     if categorical:
         player, strategy = pd.Categorical(player), pd.Categorical(strategy)
-    matches = pd.DataFrame({
-        "match": np.repeat(np.arange(n_matches, dtype=np.int64), n_players),
-        "seat": seats.ravel().astype(np.int8),
-        "player": player,
-        "strategy": strategy,
-        "total": totals.ravel().astype(np.int16),
-        "rank": rank.ravel().astype(np.int8),
-        "win": win.ravel(),
-    })
+    matches = pd.DataFrame(
+        {
+            "match": np.repeat(np.arange(n_matches, dtype=np.int64), n_players),
+            "seat": seats.ravel().astype(np.int8),
+            "player": player,
+            "strategy": strategy,
+            "total": totals.ravel().astype(np.int16),
+            "rank": rank.ravel().astype(np.int8),
+            "win": win.ravel(),
+        }
+    )
     # Split each total into 13 round penalties (multinomial keeps the sum exact).
     rng = np.random.default_rng(seed)
     penalty = rng.multinomial(totals.ravel().astype(np.int64), np.full(ROUNDS, 1 / ROUNDS))
     penalty = penalty.reshape(n_matches, n_players, ROUNDS).transpose(0, 2, 1)  # m × r × p
     round_ids = np.tile(np.repeat(np.arange(ROUNDS), n_players), n_matches)
-    rounds = pd.DataFrame({
-        "match": np.repeat(np.arange(n_matches, dtype=np.int64), ROUNDS * n_players),
-        "round": round_ids.astype(np.int8),
-        "engine": (12 - round_ids).astype(np.int8),
-        "seat": np.tile(seats, (1, ROUNDS)).ravel().astype(np.int8),
-        "player": pd.Categorical(np.tile(names, n_matches * ROUNDS)),
-        "strategy": pd.Categorical(np.tile([f"{n}_strategy" for n in names],
-                                           n_matches * ROUNDS)),
-        "penalty": penalty.ravel().astype(np.int16),
-        "tiles_left": (penalty.ravel() > 0).astype(np.int8),
-        "went_out": penalty.ravel() == 0,
-        "blocked": np.zeros(penalty.size, dtype=bool),
-        "tiles_played": np.full(penalty.size, 5, dtype=np.int8),
-        "draws": np.zeros(penalty.size, dtype=np.int8),
-    })
+    rounds = pd.DataFrame(
+        {
+            "match": np.repeat(np.arange(n_matches, dtype=np.int64), ROUNDS * n_players),
+            "round": round_ids.astype(np.int8),
+            "engine": (12 - round_ids).astype(np.int8),
+            "seat": np.tile(seats, (1, ROUNDS)).ravel().astype(np.int8),
+            "player": pd.Categorical(np.tile(names, n_matches * ROUNDS)),
+            "strategy": pd.Categorical(
+                np.tile([f"{n}_strategy" for n in names], n_matches * ROUNDS)
+            ),
+            "penalty": penalty.ravel().astype(np.int16),
+            "tiles_left": (penalty.ravel() > 0).astype(np.int8),
+            "went_out": penalty.ravel() == 0,
+            "blocked": np.zeros(penalty.size, dtype=bool),
+            "tiles_played": np.full(penalty.size, 5, dtype=np.int8),
+            "draws": np.zeros(penalty.size, dtype=np.int8),
+        }
+    )
     return matches, rounds
 
 
@@ -162,8 +168,7 @@ def test_mean_round_penalty(correlated) -> None:
     for name in NAMES:
         assert row(summary, name)["mean_round_penalty"] == pytest.approx(expected[name])
     # The round penalties add up to the totals, so this is mean_total / 13 here.
-    assert row(summary, "ann")["mean_round_penalty"] == pytest.approx(
-        totals[:, 0].mean() / ROUNDS)
+    assert row(summary, "ann")["mean_round_penalty"] == pytest.approx(totals[:, 0].mean() / ROUNDS)
     assert summarize(matches, None)["mean_round_penalty"].isna().all()
 
 
@@ -224,8 +229,9 @@ def test_plain_string_players_and_missing_matches() -> None:
     compared with the best on the matches both played."""
     totals = np.array([[10, 20], [12, 25], [11, 21], [13, 30]], dtype=float)
     matches, rounds = results(totals.astype(int), ["a", "b"], categorical=False)
-    matches = matches.drop(index=matches.index[(matches["match"] == 3)
-                                               & (matches["player"] == "a")])
+    matches = matches.drop(
+        index=matches.index[(matches["match"] == 3) & (matches["player"] == "a")]
+    )
     summary = summarize(matches, rounds)
     assert summary["matches"].tolist() == [3, 4]
     assert row(summary, "a")["mean_total"] == pytest.approx(11)
@@ -251,8 +257,13 @@ def test_format_summary_lists_every_player_and_marks_the_best(correlated) -> Non
 def test_write_plots(tmp_path: Path, correlated) -> None:
     _, matches, rounds = correlated
     paths = write_plots(tmp_path / "plots", matches, rounds)
-    assert [p.name for p in paths] == ["penalty_by_round.png", "totals.png", "win_share.png",
-                                       "head_to_head.png", "ratings.png"]
+    assert [p.name for p in paths] == [
+        "penalty_by_round.png",
+        "totals.png",
+        "win_share.png",
+        "head_to_head.png",
+        "ratings.png",
+    ]
     for path in paths:
         assert path.parent == tmp_path / "plots"
         data = path.read_bytes()
@@ -276,8 +287,9 @@ def test_load_results_reads_files_and_part_directories(tmp_path: Path, correlate
         rounds.iloc[part].to_parquet(parts / f"part-{k}.parquet")
     loaded_matches, loaded_rounds = load_results(tmp_path)
     assert len(loaded_matches) == len(matches) and len(loaded_rounds) == len(rounds)
-    pd.testing.assert_frame_equal(summarize(loaded_matches, loaded_rounds),
-                                  summarize(matches, rounds))
+    pd.testing.assert_frame_equal(
+        summarize(loaded_matches, loaded_rounds), summarize(matches, rounds)
+    )
     _, slim = load_results(tmp_path, rounds_columns=["player", "penalty"])
     assert list(slim.columns) == ["player", "penalty"]
     with pytest.raises(FileNotFoundError, match=r"matches\.parquet"):
@@ -290,19 +302,24 @@ def test_large_input_is_vectorised() -> None:
     n, names = 200_000, ["p0", "p1", "p2", "p3"]
     totals = rng.poisson(150, size=(n, 4)) + np.array([0, 2, 4, 6])
     low = totals.min(axis=1, keepdims=True)
-    matches = pd.DataFrame({
-        "match": np.repeat(np.arange(n, dtype=np.int64), 4),
-        "seat": np.tile(np.arange(4, dtype=np.int8), n),
-        "player": pd.Categorical(np.tile(names, n)),
-        "strategy": pd.Categorical(np.tile(names, n)),
-        "total": totals.ravel().astype(np.int16),
-        "win": ((totals == low) / (totals == low).sum(axis=1, keepdims=True)).ravel(),
-    })
-    rounds = pd.DataFrame({  # one row per match × round × player, penalties only
-        "player": pd.Categorical.from_codes(np.tile(np.arange(4, dtype=np.int8), n * ROUNDS),
-                                            names),
-        "penalty": rng.integers(0, 25, size=n * 4 * ROUNDS).astype(np.int16),
-    })
+    matches = pd.DataFrame(
+        {
+            "match": np.repeat(np.arange(n, dtype=np.int64), 4),
+            "seat": np.tile(np.arange(4, dtype=np.int8), n),
+            "player": pd.Categorical(np.tile(names, n)),
+            "strategy": pd.Categorical(np.tile(names, n)),
+            "total": totals.ravel().astype(np.int16),
+            "win": ((totals == low) / (totals == low).sum(axis=1, keepdims=True)).ravel(),
+        }
+    )
+    rounds = pd.DataFrame(
+        {  # one row per match × round × player, penalties only
+            "player": pd.Categorical.from_codes(
+                np.tile(np.arange(4, dtype=np.int8), n * ROUNDS), names
+            ),
+            "penalty": rng.integers(0, 25, size=n * 4 * ROUNDS).astype(np.int16),
+        }
+    )
     summary = summarize(matches, rounds)
     assert summary.shape == (4, len(SUMMARY_COLUMNS))
     assert summary["player"].tolist() == names
@@ -313,10 +330,11 @@ def test_large_input_is_vectorised() -> None:
 
 def test_report_import_is_light() -> None:
     """matplotlib is loaded only when plots are drawn, not by importing the modules."""
-    code = ("import sys, mexsim.analysis.summary, mexsim.analysis.plots; "
-            "print('matplotlib' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True)
+    code = (
+        "import sys, mexsim.analysis.summary, mexsim.analysis.plots; "
+        "print('matplotlib' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
 

@@ -18,8 +18,10 @@ def test_a_block_plays_each_match_as_if_alone(preset: str) -> None:
     rules = resolve_rules({"preset": preset}, 4)
     builtins = available_strategies()
     # longest_train keeps notes and takes a param; random draws from its stream
-    players = [Policy(builtins["longest_train"], (1.0,)),
-               *resolve_policies(["random", "greedy", "early_doubles"])]
+    players = [
+        Policy(builtins["longest_train"], (1.0,)),
+        *resolve_policies(["random", "greedy", "early_doubles"]),
+    ]
     n = 12
     match_ids = np.arange(100, 100 + n, dtype=np.int64)
     deal_ids = match_ids // 4  # duplicate deals: four matches replay each deal

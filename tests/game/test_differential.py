@@ -100,8 +100,9 @@ def test_the_views_agree_word_for_word_at_every_decision(case, seed, match, data
     the traces."""
     rules, seats = case
     probe = available_strategies([PROBES])["view_hash"]
-    hashing = data.draw(st.lists(st.booleans(), min_size=len(seats), max_size=len(seats))
-                        .filter(any))
+    hashing = data.draw(
+        st.lists(st.booleans(), min_size=len(seats), max_size=len(seats)).filter(any)
+    )
     seats = [Policy(probe, ()) if h else s for s, h in zip(seats, hashing, strict=True)]
     reference = play_match(rules, seed, match, seats)
     assert core_trace(rules, seats, seed, match) == reference.events

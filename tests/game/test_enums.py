@@ -8,8 +8,16 @@ import pytest
 from mexsim.game import enums
 from mexsim.store.result_tables import ROUNDS_SCHEMA
 
-GROUPS = [enums.Event, enums.EventField, enums.Reason, enums.Field, enums.Scope,
-          enums.Outcome, enums.Dispatch, enums.Status]
+GROUPS = [
+    enums.Event,
+    enums.EventField,
+    enums.Reason,
+    enums.Field,
+    enums.Scope,
+    enums.Outcome,
+    enums.Dispatch,
+    enums.Status,
+]
 
 
 @pytest.mark.parametrize("group", GROUPS, ids=lambda g: type(g).__name__)
@@ -28,4 +36,4 @@ def test_row_widths_follow_the_groups():
 def test_result_fields_are_rounds_parquet_columns_in_order():
     columns = ROUNDS_SCHEMA.names
     at = columns.index(enums.Field._fields[0])
-    assert columns[at:at + enums.N_FIELDS] == list(enums.Field._fields)
+    assert columns[at : at + enums.N_FIELDS] == list(enums.Field._fields)

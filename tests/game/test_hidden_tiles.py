@@ -60,7 +60,7 @@ def attack(state: list[int], match: int, seat: int, rules, round_no: int) -> lis
     tiles = list(range(ts.count))
     Xoshiro(shuffle_key).shuffle(tiles)
     H = rules.hand_size
-    return [sorted(tiles[p * H:(p + 1) * H]) for p in range(rules.players)]
+    return [sorted(tiles[p * H : (p + 1) * H]) for p in range(rules.players)]
 
 
 def test_siphash_is_siphash():
@@ -71,8 +71,7 @@ def test_siphash_is_siphash():
     assert siphash24_py(k0, k1, b"") == 0x726FDB47DD0E0E31
     assert siphash24_py(k0, k1, bytes(range(15))) == 0xA129CA6149BE45E5
     for seed, match, seat in ((0, 0, 0), (2026, 17, 3), (2**64 - 1, 2**62, 9)):
-        assert int(strategy_key(np.uint64(seed), match, seat)) == strategy_key_py(
-            seed, match, seat)
+        assert int(strategy_key(np.uint64(seed), match, seat)) == strategy_key_py(seed, match, seat)
 
 
 def test_the_attack_reads_every_hand_from_splitmix_keys():
@@ -97,12 +96,11 @@ def test_no_strategy_reads_a_hidden_hand_from_its_stream():
     def filled(self: Round, seat: int, *args, **kwargs) -> None:
         nonlocal tried, found
         fill(self, seat, *args, **kwargs)
-        state = [int(w) & MASK64 for w in self.view[V.RNG:V.RNG + 4]]
+        state = [int(w) & MASK64 for w in self.view[V.RNG : V.RNG + 4]]
         guess = attack(state, int(self.view[V.MATCH]), seat, rules, self.r)
         true_hands, _ = deal(rules, seed, int(self.view[V.MATCH]), self.r)
         tried += 1
-        found += sum(guess[s] == sorted(true_hands[s]) for s in range(rules.players)
-                     if s != seat)
+        found += sum(guess[s] == sorted(true_hands[s]) for s in range(rules.players) if s != seat)
 
     Round.fill_view = filled
     try:

@@ -32,8 +32,9 @@ def check_state(rnd: Round, engine_placed: bool) -> None:
         assert end == tr.end
     assert not rnd.trains[P].marked
     # open doubles: exactly the trains whose last tile is a double, each once
-    ending_in_double = {i for i, tr in enumerate(rnd.trains)
-                        if tr.tiles and rnd.is_double(tr.tiles[-1])}
+    ending_in_double = {
+        i for i, tr in enumerate(rnd.trains) if tr.tiles and rnd.is_double(tr.tiles[-1])
+    }
     assert sorted(rnd.open_doubles) == sorted(ending_in_double)
     assert rnd.pass_count >= 0
 
@@ -74,8 +75,10 @@ def test_invariants_hold_after_every_event(case, seed, match):
         assert end["event"] == "round_end"
         # R16: penalties are the pips left, 0|0 at double_blank_points
         for s, hand in enumerate(rnd.hands):
-            pips = sum(rules.double_blank_points if t == rnd.ts.double(0)
-                       else int(rnd.ts.pips[t]) for t in hand)
+            pips = sum(
+                rules.double_blank_points if t == rnd.ts.double(0) else int(rnd.ts.pips[t])
+                for t in hand
+            )
             assert result.penalties[s] == pips
         if end["reason"] == "out":
             # R14: the round ended on the play that emptied a hand

@@ -32,8 +32,9 @@ def test_the_luck_kernel_plays_the_matches_of_play_scheduled(engine: str) -> Non
     ids, seating = schedule(40, 4)
     plain = play_scheduled(rules, PLAYERS, SEED, ids, ids, seating)
     for weights in (None, WEIGHTS):
-        res, deal, draw, sums = play_scheduled_luck(rules, PLAYERS, SEED, ids, ids, seating,
-                                                    weights)
+        res, deal, draw, sums = play_scheduled_luck(
+            rules, PLAYERS, SEED, ids, ids, seating, weights
+        )
         assert np.array_equal(res, plain)
         if weights is None:  # the pilot: sums of every seat after every chance event
             assert not deal.any() and not draw.any()

@@ -21,9 +21,13 @@ SEATS = ["greedy", "random", "greedy", "mexican_first"]
 
 def trace(match: int = 0, players: int = 4) -> tuple[list[dict], object]:
     rules = resolve_rules({}, players)
-    header = {"event": "match", "match": match, "seed": 3, "rules": rules.to_dict(),
-              "players": [{"seat": s, "player": n, "strategy": n}
-                          for s, n in enumerate(SEATS[:players])]}
+    header = {
+        "event": "match",
+        "match": match,
+        "seed": 3,
+        "rules": rules.to_dict(),
+        "players": [{"seat": s, "player": n, "strategy": n} for s, n in enumerate(SEATS[:players])],
+    }
     return core_trace(rules, resolve_policies(SEATS[:players]), 3, match, header=header), rules
 
 
@@ -59,18 +63,24 @@ def test_text_marks_the_choice_and_forced_moves():
     assert choices and all(line.count("*") == 1 for line in choices)
     assert "forced: the only legal move" in text
     assert "|" in choices[0]  # tiles as 12|5
-    assert render_text(events) == "\n".join(
-        line for line in text.splitlines()
-        if "chose from" not in line and "forced:" not in line) + "\n"
+    assert (
+        render_text(events)
+        == "\n".join(
+            line for line in text.splitlines() if "chose from" not in line and "forced:" not in line
+        )
+        + "\n"
+    )
 
 
 def test_replay_moves_option(tmp_path: Path):
     config = tmp_path / "c.toml"
-    config.write_text('[run]\nmatches = 2\n[[players]]\nstrategy = "greedy"\n'
-                      '[[players]]\nstrategy = "random"\n')
+    config.write_text(
+        '[run]\nmatches = 2\n[[players]]\nstrategy = "greedy"\n[[players]]\nstrategy = "random"\n'
+    )
     result = runner.invoke(app, ["replay", str(config), "--match", "1", "--moves"])
     assert result.exit_code == 0, result.output
     assert "chose from" in result.stdout and "forced" in result.stdout
-    bad = runner.invoke(app, ["replay", str(config), "--match", "1", "--moves",
-                              "--format", "jsonl"])
+    bad = runner.invoke(
+        app, ["replay", str(config), "--match", "1", "--moves", "--format", "jsonl"]
+    )
     assert bad.exit_code == 2 and "--moves" in bad.stderr

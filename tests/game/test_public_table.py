@@ -77,11 +77,15 @@ def test_the_public_table_is_the_game_as_played(case, seed, match):
         for t in range(rnd.ts.count):
             assert api.is_played(view, t) == (t in on_trains or t == engine_tile)
             assert api.train_of(view, t) == on_trains.get(t, -1)
-            assert api.is_unseen(view, t) == (t not in on_trains and t != engine_tile
-                                              and t not in rnd.hands[seat])
+            assert api.is_unseen(view, t) == (
+                t not in on_trains and t != engine_tile and t not in rnd.hands[seat]
+            )
         for n in range(rnd.rules.max_pip + 1):
-            unseen = [t for t in range(rnd.ts.count) if api.is_unseen(view, t)
-                      and n in (rnd.ts.lo[t], rnd.ts.hi[t])]
+            unseen = [
+                t
+                for t in range(rnd.ts.count)
+                if api.is_unseen(view, t) and n in (rnd.ts.lo[t], rnd.ts.hi[t])
+            ]
             assert api.unseen_carrying(view, n) == len(unseen)
         for s in range(P):
             assert api.draws_this_round(view, s) == rnd.draws[s]
@@ -90,9 +94,20 @@ def test_the_public_table_is_the_game_as_played(case, seed, match):
         assert api.pass_count(view) == rnd.pass_count
         assert api.first_mover(view) == rnd.first_mover
         assert api.history_length(view) == len(rnd.history)
-        seen.append((rnd.r, [(int(api.history_kind(view, i)), int(api.history_seat(view, i)),
-                              int(api.history_tile(view, i)), int(api.history_train(view, i)))
-                             for i in range(api.history_length(view))]))
+        seen.append(
+            (
+                rnd.r,
+                [
+                    (
+                        int(api.history_kind(view, i)),
+                        int(api.history_seat(view, i)),
+                        int(api.history_tile(view, i)),
+                        int(api.history_train(view, i)),
+                    )
+                    for i in range(api.history_length(view))
+                ],
+            )
+        )
 
     with at_every_decision(check):
         record = play_match(rules, seed, match, seats)
@@ -117,9 +132,11 @@ def test_the_public_table_is_the_game_as_played(case, seed, match):
         elif event["event"] == "pass":
             entries.append((-1, event["seat"], -1, -1))  # a pass, marking or not
     for r, history in seen:
-        expected = per_round[r][:len(history)]
-        got = [(-1, s, t, tr) if k in (V.H_PASS, V.H_MARK) else (k, s, t, tr)
-               for k, s, t, tr in history]
+        expected = per_round[r][: len(history)]
+        got = [
+            (-1, s, t, tr) if k in (V.H_PASS, V.H_MARK) else (k, s, t, tr)
+            for k, s, t, tr in history
+        ]
         assert got == expected
 
 
@@ -152,8 +169,9 @@ def test_lacking_numbers_are_found():
 
     with at_every_decision(check):
         for match in range(3):
-            play_match(rules, 5, match, resolve_policies(
-                ["greedy", "random", "longest_train", "greedy"]))
+            play_match(
+                rules, 5, match, resolve_policies(["greedy", "random", "longest_train", "greedy"])
+            )
     assert 0.2 < sum(said) / len(said) < 1.0
 
 
@@ -208,8 +226,7 @@ def _views_of_round(rules, hands, boneyard, seats):
 
 def _final_hands(rules, hands, boneyard, seats):
     players = reference.make_players(rules, seats, 11, 0)
-    rnd = Round(rules, 0, hands, boneyard, players, reference.static_view(rules, 0),
-                lambda e: None)
+    rnd = Round(rules, 0, hands, boneyard, players, reference.static_view(rules, 0), lambda e: None)
     rnd.play_round()
     return [set(h) for h in rnd.hands]
 
@@ -217,11 +234,14 @@ def _final_hands(rules, hands, boneyard, seats):
 def _public(events):
     """The events every seat sees during the round: no deal, no drawn tile (the hands
     are shown at its end)."""
-    return [{k: v for k, v in e.items() if not (e["event"] == "draw" and k == "tile")}
-            for e in events if e["event"] not in ("deal", "round_end")]
+    return [
+        {k: v for k, v in e.items() if not (e["event"] == "draw" and k == "tile")}
+        for e in events
+        if e["event"] not in ("deal", "round_end")
+    ]
 
 
-PUBLIC_SCRIBBLER = '''\
+PUBLIC_SCRIBBLER = """\
 from mexsim.strategy.api import strategy
 from mexsim.game.view import HISTORY, HISTORY_LEN, MOVE_TILE, N_MOVES, TRAIN_TILES
 
@@ -239,7 +259,7 @@ def decide(view, params):
         for k in range(TRAIN_TILES, HISTORY + view[HISTORY_LEN]):
             view[k] = 1 << 40
     return best
-'''
+"""
 
 
 def test_what_a_strategy_writes_over_the_public_table_no_other_seat_sees(tmp_path):
@@ -254,13 +274,14 @@ def test_what_a_strategy_writes_over_the_public_table_no_other_seat_sees(tmp_pat
 
     for name, scribble in (("scribbler", "True"), ("twin", "False")):
         (tmp_path / f"{name}.py").write_text(
-            PUBLIC_SCRIBBLER.format(name=name, scribble=scribble), encoding="utf-8")
+            PUBLIC_SCRIBBLER.format(name=name, scribble=scribble), encoding="utf-8"
+        )
     probes = Path(__file__).resolve().parents[1] / "fixtures" / "strategies_probe"
     known = available_strategies([tmp_path, probes])
     probe = Policy(known["view_hash"], ())
     for players in (2, 4):
         rules = resolve_rules({}, players)
-        others = resolve_policies([probe, "longest_train", probe][:players - 1])
+        others = resolve_policies([probe, "longest_train", probe][: players - 1])
         scribbling = [Policy(known["scribbler"], ()), *others]
         twin = [Policy(known["twin"], ()), *others]
         for match in (0, 3):

@@ -18,9 +18,12 @@ SEATS = ("greedy", "random")
 
 def header(rules, match, seed):
     return {
-        "event": "match", "match": match, "seed": seed,
-        "players": [{"seat": s, "player": f"p{s}", "strategy": SEATS[s % 2]}
-                    for s in range(rules.players)],
+        "event": "match",
+        "match": match,
+        "seed": seed,
+        "players": [
+            {"seat": s, "player": f"p{s}", "strategy": SEATS[s % 2]} for s in range(rules.players)
+        ],
         "rules": rules.to_dict(),
     }
 
@@ -39,13 +42,16 @@ def test_referee_accepts_core_games(preset, players):
         check_trace(trace(preset, players, match))
 
 
-@pytest.mark.parametrize("options", [
-    {"draw_to_start": True, "first_turn": "train"},
-    {"engine": "set_aside", "first_turn": "train", "double_blank_points": 50},
-    {"max_pip": 15, "hand_size": 12},
-    {"max_pip": 9, "hand_size": 7, "engine": "set_aside"},
-    {"max_pip": 6, "hand_size": 3, "draw_to_start": True},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"draw_to_start": True, "first_turn": "train"},
+        {"engine": "set_aside", "first_turn": "train", "double_blank_points": 50},
+        {"max_pip": 15, "hand_size": 12},
+        {"max_pip": 9, "hand_size": 7, "engine": "set_aside"},
+        {"max_pip": 6, "hand_size": 3, "draw_to_start": True},
+    ],
+)
 def test_referee_accepts_core_games_under_other_options(options):
     for match in range(40):
         check_trace(trace("seed-000", 4, match, **options))
@@ -69,8 +75,11 @@ def game() -> list[dict]:
 def test_dropped_draw_is_rejected(game):
     events = copy.deepcopy(game)
     # a draw followed by a pass: without the draw, the pass came without drawing (R10)
-    i = next(k for k in range(len(events) - 1)
-             if events[k]["event"] == "draw" and events[k + 1]["event"] == "pass")
+    i = next(
+        k
+        for k in range(len(events) - 1)
+        if events[k]["event"] == "draw" and events[k + 1]["event"] == "pass"
+    )
     del events[i]
     assert rejects(events).rule in {"R10", "R9", "R5"}
 
@@ -116,8 +125,7 @@ def test_ignored_open_double_is_rejected():
                 last_tile = {}
             if e["event"] != "play":
                 continue
-            duty = (events[i - 1]["seat"] != e["seat"]
-                    and any(a == b for a, b in last_tile.values()))
+            duty = events[i - 1]["seat"] != e["seat"] and any(a == b for a, b in last_tile.values())
             if duty:
                 mutated = copy.deepcopy(events)
                 mutated[i]["train"] = "mexican" if e["train"] != "mexican" else e["seat"]

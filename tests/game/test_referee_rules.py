@@ -42,10 +42,14 @@ class _Round:
             tiles.remove(engine)
         rng.shuffle(tiles)
         H = ru.hand_size
-        self.hands = [tiles[p * H:(p + 1) * H] for p in range(P)]
-        self.bone = tiles[P * H:]
-        self.emit("deal", engine=e, hands=[[list(t) for t in h] for h in self.hands],
-                  boneyard=[list(t) for t in self.bone])
+        self.hands = [tiles[p * H : (p + 1) * H] for p in range(P)]
+        self.bone = tiles[P * H :]
+        self.emit(
+            "deal",
+            engine=e,
+            hands=[[list(t) for t in h] for h in self.hands],
+            boneyard=[list(t) for t in self.bone],
+        )
         if ru.engine == "holder":
             first = next((p for p in range(P) if engine in self.hands[p]), None)
             p = self.r % P
@@ -77,10 +81,10 @@ class _Round:
 
     def finish(self, reason: str) -> list[int]:
         dbp = self.rules.double_blank_points
-        self.penalties = [sum(dbp if t == (0, 0) else t[0] + t[1] for t in h)
-                          for h in self.hands]
-        self.ev.append({"event": "round_end", "round": self.r, "reason": reason,
-                        "penalties": self.penalties})
+        self.penalties = [sum(dbp if t == (0, 0) else t[0] + t[1] for t in h) for h in self.hands]
+        self.ev.append(
+            {"event": "round_end", "round": self.r, "reason": reason, "penalties": self.penalties}
+        )
         self.over = True
         return self.penalties
 
@@ -146,8 +150,9 @@ class _Round:
         if first:
             trains = [p]
         else:
-            trains = [p, self.P] + [q % self.P for q in range(p + 1, p + self.P)
-                                    if self.marked[q % self.P]]
+            trains = [p, self.P] + [
+                q % self.P for q in range(p + 1, p + self.P) if self.marked[q % self.P]
+            ]
         if first and self.rules.first_turn == "train":
             laid_single = False
             while True:
@@ -176,12 +181,17 @@ class _Round:
 def random_match(options: dict[str, Any], players: int, seed: int) -> list[dict]:
     rules = resolve_rules(options, players)
     rng = random.Random(seed)
-    events: list[dict] = [{
-        "event": "match", "match": seed, "seed": 1,
-        "players": [{"seat": s, "player": f"p{s}", "strategy": "random"}
-                    for s in range(players)],
-        "rules": rules.to_dict(),
-    }]
+    events: list[dict] = [
+        {
+            "event": "match",
+            "match": seed,
+            "seed": 1,
+            "players": [
+                {"seat": s, "player": f"p{s}", "strategy": "random"} for s in range(players)
+            ],
+            "rules": rules.to_dict(),
+        }
+    ]
     totals = [0] * players
     for r in range(rules.rounds):
         pens = _Round(rules, r, rng, events).run()
@@ -195,8 +205,13 @@ OPTION_SETS = [
     {"preset": "seed-000", "max_pip": 6, "hand_size": 4},
     {"preset": "standard", "max_pip": 6, "hand_size": 6},
     {"preset": "seed-001", "max_pip": 9, "hand_size": 7, "draw_to_start": True},
-    {"preset": "standard", "max_pip": 9, "hand_size": 8, "first_turn": "train",
-     "double_blank_points": 50},
+    {
+        "preset": "standard",
+        "max_pip": 9,
+        "hand_size": 8,
+        "first_turn": "train",
+        "double_blank_points": 50,
+    },
     {"preset": "seed-000", "max_pip": 9, "hand_size": 3, "engine": "set_aside"},
     {"preset": "seed-001"},
     {"preset": "seed-000"},
@@ -214,8 +229,9 @@ def expect(rule: str, events: list[dict], index: int | None = None) -> RefereeEr
     return err
 
 
-def expect_round(rule: str, rules: Rules, events: list[dict],
-                 index: int | None = None) -> RefereeError:
+def expect_round(
+    rule: str, rules: Rules, events: list[dict], index: int | None = None
+) -> RefereeError:
     with pytest.raises(RefereeError) as info:
         check_round(rules, 0, events)
     err = info.value
@@ -243,8 +259,13 @@ def deal(rules: Rules, hands: list[str], front: str = "") -> dict:
     if rules.engine == "set_aside":
         used.add((e, e))
     rest = [[a, b] for a in range(e + 1) for b in range(a, e + 1) if (a, b) not in used]
-    return {"event": "deal", "round": 0, "engine": e, "hands": hand_tiles,
-            "boneyard": front_tiles + rest}
+    return {
+        "event": "deal",
+        "round": 0,
+        "engine": e,
+        "hands": hand_tiles,
+        "boneyard": front_tiles + rest,
+    }
 
 
 def engine(seat: int) -> dict:
@@ -269,7 +290,7 @@ def end(reason: str, penalties: list[int]) -> dict:
 
 def replaced(events: list[dict], index: int, *new: dict) -> list[dict]:
     """``events`` with event ``index`` replaced by ``new`` (nothing: deleted)."""
-    return [*events[:index], *new, *events[index + 1:]]
+    return [*events[:index], *new, *events[index + 1 :]]
 
 
 def inserted(events: list[dict], index: int, *new: dict) -> list[dict]:
@@ -357,8 +378,9 @@ ROUND_D = [
 ]
 
 # Round E: seed-000 (holder, "single", draw_to_start), 2 players, 2 tiles.
-RULES_E = resolve_rules({"preset": "seed-000", "max_pip": 6, "hand_size": 2,
-                         "double_blank_points": 25}, 2)
+RULES_E = resolve_rules(
+    {"preset": "seed-000", "max_pip": 6, "hand_size": 2, "double_blank_points": 25}, 2
+)
 ROUND_E = [
     deal(RULES_E, ["6|6 2|3", "6|1 4|5"], "0|5 3|4 2|6 0|0 1|2 5|6 0|4 1|4"),
     engine(0),  # 1
@@ -397,10 +419,17 @@ ROUND_A3 = [
 ]
 
 
-@pytest.mark.parametrize(("rules", "events"), [
-    (RULES_A, ROUND_A), (RULES_B, ROUND_B), (RULES_C, ROUND_C), (RULES_D, ROUND_D),
-    (RULES_E, ROUND_E), (RULES_A3, ROUND_A3),
-])
+@pytest.mark.parametrize(
+    ("rules", "events"),
+    [
+        (RULES_A, ROUND_A),
+        (RULES_B, ROUND_B),
+        (RULES_C, ROUND_C),
+        (RULES_D, ROUND_D),
+        (RULES_E, ROUND_E),
+        (RULES_A3, ROUND_A3),
+    ],
+)
 def test_hand_built_rounds_are_accepted(rules: Rules, events: list[dict]) -> None:
     assert check_round(rules, 0, events) == events[-1]["penalties"]
 
@@ -449,8 +478,12 @@ def test_r7_closed_trains() -> None:
 def test_r8_a_pass_opens_the_train() -> None:
     events = [
         deal(RULES_B, ["6|1 1|2 3|4", "6|4 0|5 3|5"], "0|2"),
-        engine(0), play(0, "6|1", 0), play(1, "6|4", 1), play(0, "1|2", 0),
-        draw(1, "0|2"), pass_(1),  # 5, 6: train 1 (open end 4) gets a marker
+        engine(0),
+        play(0, "6|1", 0),
+        play(1, "6|4", 1),
+        play(0, "1|2", 0),
+        draw(1, "0|2"),
+        pass_(1),  # 5, 6: train 1 (open end 4) gets a marker
         play(0, "3|4", 1),  # 7: so seat 0 may play on it
         end("out", [0, 15]),
     ]
@@ -574,8 +607,11 @@ def test_blocked_rounds_from_random_matches() -> None:
     checked = 0
     for seed in range(60):
         events = random_match({"preset": "seed-000", "max_pip": 6, "hand_size": 8}, 3, seed)
-        ends = [i for i, e in enumerate(events)
-                if e["event"] == "round_end" and e["reason"] == "blocked"]
+        ends = [
+            i
+            for i, e in enumerate(events)
+            if e["event"] == "round_end" and e["reason"] == "blocked"
+        ]
         for k in ends[:2]:
             last = events[k - 1]
             assert last["event"] == "pass"
@@ -594,7 +630,7 @@ def test_blocked_rounds_from_random_matches() -> None:
 def test_complete_match_with_a_hand_built_round() -> None:
     events = random_match({**STANDARD, "hand_size": 3, "double_blank_points": 50}, 2, 4)
     first_end = next(i for i, e in enumerate(events) if e["event"] == "round_end")
-    events = [events[0], *copy.deepcopy(ROUND_B), *events[first_end + 1:]]
+    events = [events[0], *copy.deepcopy(ROUND_B), *events[first_end + 1 :]]
     totals = [0, 0]
     for e in events:
         if e["event"] == "round_end":

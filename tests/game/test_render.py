@@ -10,8 +10,15 @@ PLAYERS = [
     {"seat": 0, "player": "greedy", "strategy": "greedy"},
     {"seat": 1, "player": "random", "strategy": "random"},
 ]
-RULES = {"preset": "seed-001", "max_pip": 3, "first_turn": "train", "engine": "holder",
-         "draw_to_start": False, "double_blank_points": 0, "hand_size": 4}
+RULES = {
+    "preset": "seed-001",
+    "max_pip": 3,
+    "first_turn": "train",
+    "engine": "holder",
+    "draw_to_start": False,
+    "double_blank_points": 0,
+    "hand_size": 4,
+}
 
 # A legal blocked round of a double-3 game, seed-001 rules, two players:
 # seat 0 places the engine and chains 3|1, 1|1 (R12: draws 1|0 and satisfies it);
@@ -19,9 +26,13 @@ RULES = {"preset": "seed-001", "max_pip": 3, "first_turn": "train", "engine": "h
 # can play: seat 1 and seat 0 pass (marking their trains, R8), seat 1 passes again (R15).
 BLOCKED_MATCH: list[dict[str, Any]] = [
     {"event": "match", "match": 7, "seed": 2026, "players": PLAYERS, "rules": RULES},
-    {"event": "deal", "round": 0, "engine": 3,
-     "hands": [[[3, 3], [1, 3], [1, 1], [2, 2]], [[2, 3], [0, 0], [1, 2], [0, 2]]],
-     "boneyard": [[0, 1], [0, 3]]},
+    {
+        "event": "deal",
+        "round": 0,
+        "engine": 3,
+        "hands": [[[3, 3], [1, 3], [1, 1], [2, 2]], [[2, 3], [0, 0], [1, 2], [0, 2]]],
+        "boneyard": [[0, 1], [0, 3]],
+    },
     {"event": "engine", "round": 0, "seat": 0},
     {"event": "play", "round": 0, "seat": 0, "tile": [1, 3], "train": 0},
     {"event": "play", "round": 0, "seat": 0, "tile": [1, 1], "train": 0},
@@ -88,11 +99,23 @@ def test_blocked_round_lines() -> None:
 def test_set_aside_engine_mexican_double_and_going_out() -> None:
     # (from here on the traces need not be legal games: only the wording is tested)
     events = [
-        {"event": "match", "match": 0, "seed": 1, "rules": {"engine": "set_aside"},
-         "players": [{"seat": 0, "player": "ann", "strategy": "greedy"},
-                     {"seat": 1, "player": "bob", "strategy": "random"}]},
-        {"event": "deal", "round": 0, "engine": 5, "hands": [[[5, 5], [2, 5]], [[1, 2]]],
-         "boneyard": [[0, 0]]},
+        {
+            "event": "match",
+            "match": 0,
+            "seed": 1,
+            "rules": {"engine": "set_aside"},
+            "players": [
+                {"seat": 0, "player": "ann", "strategy": "greedy"},
+                {"seat": 1, "player": "bob", "strategy": "random"},
+            ],
+        },
+        {
+            "event": "deal",
+            "round": 0,
+            "engine": 5,
+            "hands": [[[5, 5], [2, 5]], [[1, 2]]],
+            "boneyard": [[0, 0]],
+        },
         {"event": "engine", "round": 0, "seat": 1},
         {"event": "draw", "round": 0, "seat": 1, "tile": [0, 0]},
         {"event": "pass", "round": 0, "seat": 1},
@@ -117,8 +140,13 @@ def test_set_aside_engine_mexican_double_and_going_out() -> None:
 def test_marker_removed_when_the_owner_plays_and_engine_search_draws() -> None:
     # no "match" event: seats are shown without names
     events = [
-        {"event": "deal", "round": 2, "engine": 4, "hands": [[[1, 4], [0, 1]], [[2, 3]]],
-         "boneyard": [[4, 4], [0, 2]]},
+        {
+            "event": "deal",
+            "round": 2,
+            "engine": 4,
+            "hands": [[[1, 4], [0, 1]], [[2, 3]]],
+            "boneyard": [[4, 4], [0, 2]],
+        },
         {"event": "draw", "round": 2, "seat": 0, "tile": [4, 4]},
         {"event": "engine", "round": 2, "seat": 0},
         {"event": "pass", "round": 2, "seat": 1},
@@ -135,9 +163,16 @@ def test_marker_removed_when_the_owner_plays_and_engine_search_draws() -> None:
 
 def test_tied_winners_are_all_listed() -> None:
     events = [
-        {"event": "match", "match": 3, "seed": 0, "rules": {},
-         "players": [{"seat": s, "player": n, "strategy": "random"}
-                     for s, n in enumerate(["a", "b", "c"])]},
+        {
+            "event": "match",
+            "match": 3,
+            "seed": 0,
+            "rules": {},
+            "players": [
+                {"seat": s, "player": n, "strategy": "random"}
+                for s, n in enumerate(["a", "b", "c"])
+            ],
+        },
         {"event": "match_end", "totals": [30, 12, 12]},
     ]
     lines = lines_of(events)
@@ -147,8 +182,13 @@ def test_tied_winners_are_all_listed() -> None:
 
 def test_running_totals_add_up_over_rounds() -> None:
     second_round = [
-        {"event": "deal", "round": 1, "engine": 2,
-         "hands": [[[2, 2], [1, 2]], [[0, 1], [0, 2]]], "boneyard": [[1, 1]]},
+        {
+            "event": "deal",
+            "round": 1,
+            "engine": 2,
+            "hands": [[[2, 2], [1, 2]], [[0, 1], [0, 2]]],
+            "boneyard": [[1, 1]],
+        },
         {"event": "engine", "round": 1, "seat": 0},
         {"event": "play", "round": 1, "seat": 0, "tile": [1, 2], "train": 0},
         {"event": "round_end", "round": 1, "reason": "out", "penalties": [0, 3]},

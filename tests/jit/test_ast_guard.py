@@ -52,8 +52,10 @@ def test_parsing_in_three_threads_at_once_never_fails() -> None:
 
     gc.callbacks.append(let_another_thread_in)
     try:
-        threads = [threading.Thread(target=repeat, args=(work,))
-                   for work in (_formats_tracebacks, _compiles, _reads_a_name)]
+        threads = [
+            threading.Thread(target=repeat, args=(work,))
+            for work in (_formats_tracebacks, _compiles, _reads_a_name)
+        ]
         for thread in threads:
             thread.start()
         for thread in threads:

@@ -13,8 +13,7 @@ from mexsim.jit.cache_folders import KEEP_DAYS, MARKER, mark_used, prune_unused
 DAY = 86400
 
 
-def version_folder(base: Path, digest: str, days_unused: float | None,
-                   marked: bool = True) -> Path:
+def version_folder(base: Path, digest: str, days_unused: float | None, marked: bool = True) -> Path:
     folder = base / f"numba-{digest}"
     (folder / "sub").mkdir(parents=True)
     (folder / "sub" / "x.nbi").write_bytes(b"cached")
@@ -36,8 +35,10 @@ def test_only_other_versions_unused_for_keep_days_go(tmp_path: Path):
     never_marked_old = version_folder(tmp_path, "3" * 16, KEEP_DAYS + 5, marked=False)
     never_marked_new = version_folder(tmp_path, "4" * 16, 1, marked=False)
     # not mexsim's names, or not a folder of its own: left alone, however old
-    strangers = [version_folder(tmp_path, name, KEEP_DAYS + 50)
-                 for name in ("mine", "0123456789abcdeF", "0123456789abcde")]
+    strangers = [
+        version_folder(tmp_path, name, KEEP_DAYS + 50)
+        for name in ("mine", "0123456789abcdeF", "0123456789abcde")
+    ]
     stray = tmp_path / ("numba-" + "5" * 16)
     stray.write_text("a file of the user's")
     link = tmp_path / ("numba-" + "6" * 16)

@@ -38,24 +38,31 @@ def _decorator_name(node: ast.expr) -> str:
     return target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
 
 
-def python_references(tree: ast.Module, module: str, names: dict[str, set[str]]
-                      ) -> list[str]:
+def python_references(tree: ast.Module, module: str, names: dict[str, set[str]]) -> list[str]:
     """References to callees in this file's Python (not compiled) code."""
     found = []
     short = {name.rsplit(".", 1)[-1]: name for name in names}
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module in names:
             found += [f"imports {a.name}" for a in node.names if a.name in names[node.module]]
-        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                and node.value.id in short and node.attr in names[short[node.value.id]]):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in short
+            and node.attr in names[short[node.value.id]]
+        ):
             found.append(f"{node.value.id}.{node.attr}")
     own = names.get(module, set())
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef | ast.Lambda) and not (
-                isinstance(node, ast.FunctionDef)
-                and any(_decorator_name(d) in COMPILED for d in node.decorator_list)):
-            found += [f"{getattr(node, 'name', 'lambda')} uses {n.id}"
-                      for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in own]
+            isinstance(node, ast.FunctionDef)
+            and any(_decorator_name(d) in COMPILED for d in node.decorator_list)
+        ):
+            found += [
+                f"{getattr(node, 'name', 'lambda')} uses {n.id}"
+                for n in ast.walk(node)
+                if isinstance(n, ast.Name) and n.id in own
+            ]
     return found
 
 
@@ -64,8 +71,9 @@ def test_no_python_code_calls_a_callee():
     assert names == {"mexsim.planner.dense": names["mexsim.planner.dense"]}
     assert {"_plan", "_solve", "_search"} <= names["mexsim.planner.dense"]
     offences = []
-    paths = sorted((*ROOT.glob("mexsim/**/*.py"), *ROOT.glob("tests/**/*.py"),
-                    *ROOT.glob("benchmarks/*.py")))
+    paths = sorted(
+        (*ROOT.glob("mexsim/**/*.py"), *ROOT.glob("tests/**/*.py"), *ROOT.glob("benchmarks/*.py"))
+    )
     assert len(paths) > 200  # the whole tree read, not a folder that moved
     for path in paths:
         rel = path.relative_to(ROOT)
@@ -77,22 +85,27 @@ def test_no_python_code_calls_a_callee():
 
 def test_the_check_finds_a_python_caller():
     names = {"mexsim.planner.dense": {"_plan"}}
-    source = ("from mexsim.planner.dense import _plan\n"
-              "from mexsim.planner import dense\n"
-              "def run():\n    return dense._plan()\n")
-    assert python_references(ast.parse(source), "x", names) == [
-        "imports _plan", "dense._plan"]
+    source = (
+        "from mexsim.planner.dense import _plan\n"
+        "from mexsim.planner import dense\n"
+        "def run():\n    return dense._plan()\n"
+    )
+    assert python_references(ast.parse(source), "x", names) == ["imports _plan", "dense._plan"]
     inside = "@njit\ndef a():\n    return _plan()\ndef b():\n    return _plan()\n"
-    assert python_references(ast.parse(inside), "mexsim.planner.dense", names) == [
-        "b uses _plan"]
+    assert python_references(ast.parse(inside), "mexsim.planner.dense", names) == ["b uses _plan"]
 
 
 def test_a_python_call_of_a_callee_raises_rather_than_crash(tmp_path: Path):
     """A user's file may import a private helper and call it from Python: that jumped
     to the missing entry point and killed the process (SIGSEGV, no message)."""
     code = "from mexsim.planner.dense import _eps\n_eps(None)\n"
-    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=600,
-                          env=os.environ | {"PYTHONPATH": str(ROOT)})
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=os.environ | {"PYTHONPATH": str(ROOT)},
+    )
     assert done.returncode == 1, (done.returncode, done.stderr[-300:])
     assert "TypeError: mexsim.planner.dense._eps has no Python entry point" in done.stderr

@@ -76,6 +76,8 @@ def test_a_callee_has_no_python_entry_point_and_refuses_a_python_call():
     helper = callee(_callee_only)
     assert isinstance(helper, CalleeDispatcher)
     assert options.options_of(helper, ["no_cpython_wrapper", "no_cfunc_wrapper"]) == {
-        "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+        "no_cpython_wrapper": True,
+        "no_cfunc_wrapper": True,
+    }
     with pytest.raises(TypeError, match="no Python entry point"):
         helper(np.zeros(2, dtype=np.int64))

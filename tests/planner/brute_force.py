@@ -9,8 +9,7 @@ def chain_value(chain: list[tuple[int, int]], pip_weight: float) -> float:
     return sum(1.0 + pip_weight * (a + b) for a, b in chain)
 
 
-def longest_chain_brute_force(start: int, tiles: list[tuple[int, int]],
-                              pip_weight: float) -> float:
+def longest_chain_brute_force(start: int, tiles: list[tuple[int, int]], pip_weight: float) -> float:
     """The best chain value by trying every ordered subset (tests only: tiny hands)."""
     best = 0.0
     for r in range(1, len(tiles) + 1):

@@ -32,7 +32,8 @@ SCRATCH_ROWS = 14  # rows of int scratch the helpers share (each names its rows)
 # edges on the chain being searched, times it visits each number, the best chain's
 # edges, the first tile of the best path into each number's dangling trees (_peel)
 E_A, E_B, E_T, DBL_T, ADJ_START, ADJ, USED, VISITS, BEST, TAIL_E = range(
-    SCRATCH_ROWS, SCRATCH_ROWS + 10)
+    SCRATCH_ROWS, SCRATCH_ROWS + 10
+)
 REAL_ROWS = SCRATCH_ROWS + 10  # and of floats: edge values, double values, tail values
 E_W, DBL_W, TAIL_W = 0, 1, 2
 PLAIN_TJOIN = 15  # from this many tiles, bound that by the T-join and start from its trail
@@ -103,13 +104,25 @@ def general_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
             # few independent cycles, so few trails: trying them all is cheapest
             stop = root + reach - quick_loss  # no chain is worth more
             _peel(start, V, ints, reals)
-            found, value, length, _ = _plain_search(start, root, root, stop, ints, reals,
-                                                    GENERAL_NODE_BUDGET)
+            found, value, length, _ = _plain_search(
+                start, root, root, stop, ints, reals, GENERAL_NODE_BUDGET
+            )
             if found:
                 best_value, best_len = value, length
         else:
-            g = (V, m, ints[ADJ], ints[ADJ_START], ints[E_A], ints[E_B], reals[E_W],
-                 reals[DBL_W], ints[DBL_T], min_w, uniform)
+            g = (
+                V,
+                m,
+                ints[ADJ],
+                ints[ADJ_START],
+                ints[E_A],
+                ints[E_B],
+                reals[E_W],
+                reals[DBL_W],
+                ints[DBL_T],
+                min_w,
+                uniform,
+            )
             used = ints[USED]  # edges on the chain being searched
             visits = ints[VISITS]  # times the chain being searched visits each number
             best_path = ints[BEST]
@@ -117,29 +130,41 @@ def general_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
             # matched prices, then (weighted hands) shortest distances by weight
             pair = np.empty((2 * MAX_MATCHED, max(MAX_MATCHED, V)), dtype=np.float64)
             dp = np.empty(1 << MAX_MATCHED, dtype=np.float64)
-            loss, matched = _min_removal(start, n_odd, g, used, visits, ints, dist, pair,
-                                         dp)
+            loss, matched = _min_removal(start, n_odd, g, used, visits, ints, dist, pair, dp)
             bound = root + reach - loss  # no chain is worth more
             # Usually the tiles a minimum T-join leaves make one trail, and that is the
             # best chain: start from it, and search only when it falls short.
-            best_value, best_len = _tjoin_completion(start, root, matched, g, used,
-                                                     visits, ints, dist, pair, dp,
-                                                     best_path)
+            best_value, best_len = _tjoin_completion(
+                start, root, matched, g, used, visits, ints, dist, pair, dp, best_path
+            )
             if best_value < bound - EPS:
                 if plain:
                     # Sparse but big: trying every trail that could beat the
                     # certificate, the T-join bound (tighter than the quick one when
                     # odd numbers lie apart) stops it when one meets it.
                     _peel(start, V, ints, reals)
-                    found, value, length, _ = _plain_search(start, root, best_value,
-                                                            bound, ints, reals,
-                                                            GENERAL_NODE_BUDGET)
+                    found, value, length, _ = _plain_search(
+                        start, root, best_value, bound, ints, reals, GENERAL_NODE_BUDGET
+                    )
                     if found:
                         best_value, best_len = value, length
                 else:
-                    best_value, best_len = _improve(start, root, best_value, best_len,
-                                                    bound, g, used, visits, ints, reals,
-                                                    dist, pair, dp, best_path)
+                    best_value, best_len = _improve(
+                        start,
+                        root,
+                        best_value,
+                        best_len,
+                        bound,
+                        g,
+                        used,
+                        visits,
+                        ints,
+                        reals,
+                        dist,
+                        pair,
+                        dp,
+                        best_path,
+                    )
 
     # lay out the chain: each double right after arriving at its number
     for x in range(V):
@@ -163,8 +188,22 @@ def general_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
 
 
 @njit(cache=True)
-def _improve(start, root, best_value, best_len, bound, g, used, visits, ints, reals,
-             dist, pair, dp, best_path):
+def _improve(
+    start,
+    root,
+    best_value,
+    best_len,
+    bound,
+    g,
+    used,
+    visits,
+    ints,
+    reals,
+    dist,
+    pair,
+    dp,
+    best_path,
+):
     """The best chain, searching from a chain worth best_value (in best_path) when no
     chain is worth more than bound. Returns (value, length)."""
     m = g[1]
@@ -182,9 +221,22 @@ def _improve(start, root, best_value, best_len, bound, g, used, visits, ints, re
         threshold = best_value + step
     while threshold > best_value + EPS and budget > 0:
         threshold = max(threshold - step, best_value)
-        found, value, length, nodes = _search(start, root, threshold, bound, g, used,
-                                              visits, ints, reals, dist, pair, dp,
-                                              best_path, budget)
+        found, value, length, nodes = _search(
+            start,
+            root,
+            threshold,
+            bound,
+            g,
+            used,
+            visits,
+            ints,
+            reals,
+            dist,
+            pair,
+            dp,
+            best_path,
+            budget,
+        )
         if found:  # the best there is, if it searched through
             best_value, best_len = value, length
             if nodes <= budget:
@@ -202,9 +254,22 @@ def _improve(start, root, best_value, best_len, bound, g, used, visits, ints, re
     if walk_value > best_value + EPS:
         best_value, best_len = walk_value, walk_len
         best_path[:walk_len] = walk_path[:walk_len]
-    found, value, length, _ = _search(start, root, best_value, bound, g, used, visits,
-                                      ints, reals, dist, pair, dp, best_path,
-                                      GENERAL_FALLBACK_BUDGET)
+    found, value, length, _ = _search(
+        start,
+        root,
+        best_value,
+        bound,
+        g,
+        used,
+        visits,
+        ints,
+        reals,
+        dist,
+        pair,
+        dp,
+        best_path,
+        GENERAL_FALLBACK_BUDGET,
+    )
     return (value, length) if found else (best_value, best_len)
 
 
@@ -303,18 +368,17 @@ def _min_removal(v, n_odd, g, used, visits, ints, dist, pair, dp):
         if uniform:
             _bfs(i, odd[i], g, used, queue, dist)
         else:
-            _dijkstra(i, odd[i], g, used, visits, seen, deg, queue, dist,
-                      pair[MAX_MATCHED + i])
+            _dijkstra(i, odd[i], g, used, visits, seen, deg, queue, dist, pair[MAX_MATCHED + i])
     best_leaf = 0.0
     for i in range(k):
         best_leaf = max(best_leaf, _leaf_double(odd[i], deg, visits, dbl_w, dbl_t))
     for i in range(free):
         for j in range(i + 1, free):
-            pair[i, j] = (dist[i, odd[j]] * min_w if uniform
-                          else pair[MAX_MATCHED + i, odd[j]])
+            pair[i, j] = dist[i, odd[j]] * min_w if uniform else pair[MAX_MATCHED + i, odd[j]]
         # ending at u loses the doubles on the other leaves; closing at v, on all
-        pair[i, free] = best_leaf - (_leaf_double(odd[i], deg, visits, dbl_w, dbl_t)
-                                     if i < k else 0.0)
+        pair[i, free] = best_leaf - (
+            _leaf_double(odd[i], deg, visits, dbl_w, dbl_t) if i < k else 0.0
+        )
     return _matching(size, pair, dp), size
 
 
@@ -464,8 +528,9 @@ def _tjoin_completion(v, value, size, g, used, visits, ints, dist, pair, dp, out
 
 
 @njit(cache=True)
-def _search(start, root, threshold, stop, g, used, visits, ints, reals, dist, pair, dp,
-            best_path, budget):
+def _search(
+    start, root, threshold, stop, g, used, visits, ints, reals, dist, pair, dp, best_path, budget
+):
     """Depth-first branch and bound for the best trail from start worth more than
     threshold (_plain_search tries every trail instead), visiting at most ``budget``
     nodes; ``stop`` bounds every trail's value, so one worth it ends the search.
@@ -515,15 +580,14 @@ def _search(start, root, threshold, stop, g, used, visits, ints, reals, dist, pa
                 limit = GENERAL_TJOIN_FROM if uniform else GENERAL_TJOIN_WEIGHTED * min_w
                 if not prune and n_odd > 1 and reach > limit:
                     # worth its cost only on big remainders
-                    loss, matched = _min_removal(v, n_odd, g, used, visits, ints, dist,
-                                                 pair, dp)
+                    loss, matched = _min_removal(v, n_odd, g, used, visits, ints, dist, pair, dp)
                     bound = value + reach - loss
                     prune = bound <= best_value + EPS
                     if not prune and matched > 0:
                         comp = ints[13]
-                        c_value, c_len = _tjoin_completion(v, value, matched, g, used,
-                                                           visits, ints, dist, pair,
-                                                           dp, comp)
+                        c_value, c_len = _tjoin_completion(
+                            v, value, matched, g, used, visits, ints, dist, pair, dp, comp
+                        )
                         if c_value > best_value + EPS:
                             best_value = c_value
                             best_len = depth + c_len

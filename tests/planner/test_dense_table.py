@@ -25,8 +25,7 @@ from tests.strategy.test_strategies import tables
 # A hand from a recorded 4 x longest_train match (seed-001 rules, double-12) whose
 # dense search outgrows a 256-entry table, and on which a search that gave up there
 # instead of asking again plans a different chain (checked when this test was written)
-OUTGROWN = (1, [2, 3, 6, 8, 12, 13, 15, 16, 19, 21, 26, 30, 47, 50, 53, 57, 59, 66, 67, 82,
-                90])
+OUTGROWN = (1, [2, 3, 6, 8, 12, 13, 15, 16, 19, 21, 26, 30, 47, 50, 53, 57, 59, 66, 67, 82, 90])
 
 
 @pytest.fixture(scope="module")
@@ -36,8 +35,9 @@ def small_table(tmp_path_factory: pytest.TempPathFactory):
     assert source.count("TABLE_CAP = 1 << 12\n") == 1
     folder = tmp_path_factory.mktemp("small_table")
     path = folder / "dense_small_table.py"
-    path.write_text(source.replace("TABLE_CAP = 1 << 12\n", "TABLE_CAP = 1 << 8\n"),
-                    encoding="utf-8")
+    path.write_text(
+        source.replace("TABLE_CAP = 1 << 12\n", "TABLE_CAP = 1 << 8\n"), encoding="utf-8"
+    )
     registered = len(callee.CALLEES)
     spec = importlib.util.spec_from_file_location("dense_small_table", path)
     module = importlib.util.module_from_spec(spec)
@@ -54,8 +54,9 @@ def small_table(tmp_path_factory: pytest.TempPathFactory):
 def _chain(module, max_pip: int, start: int, hand: list[int]) -> list[int]:
     lo, hi, _ = tables(max_pip)
     chain = np.full(len(hand), -1, dtype=np.int64)
-    length, _ = module.dense_chain(start, np.array(hand, dtype=np.int64), len(hand), lo,
-                                   hi, max_pip, chain)
+    length, _ = module.dense_chain(
+        start, np.array(hand, dtype=np.int64), len(hand), lo, hi, max_pip, chain
+    )
     return chain[:length].tolist()
 
 

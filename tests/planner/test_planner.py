@@ -34,8 +34,10 @@ from tests.strategy.test_strategies import (
     tables,
 )
 
-WEIGHTS = st.one_of(st.sampled_from([0.5, 1.0, 0.25, 0.1, 0.3, 2.0]),
-                    st.floats(0.01, 3.0, allow_nan=False, allow_infinity=False))
+WEIGHTS = st.one_of(
+    st.sampled_from([0.5, 1.0, 0.25, 0.1, 0.3, 2.0]),
+    st.floats(0.01, 3.0, allow_nan=False, allow_infinity=False),
+)
 
 
 def weighted_hands(sizes: dict[int, tuple[int, int]]) -> st.SearchStrategy:
@@ -75,8 +77,7 @@ def test_longest_chain_refuses_weights_no_path_plans(pip_weight):
     from mexsim.planner import longest_chain
 
     ts = tile_set(6)
-    hand = np.array([int(ts.index[0, 1]), int(ts.index[1, 2]), int(ts.index[2, 0])],
-                    dtype=np.int64)
+    hand = np.array([int(ts.index[0, 1]), int(ts.index[1, 2]), int(ts.index[2, 0])], dtype=np.int64)
     lo, hi, pips = tables(6)  # writable, as the game passes them: no new compile
     with pytest.raises(ValueError, match="pip_weight >= 0"):
         longest_chain(0, hand, 3, lo, hi, pips, pip_weight, 6, np.zeros(3, dtype=np.int64))
@@ -88,9 +89,11 @@ def test_weighted_planner_prefers_pips_to_length():
     12 against 20, so both take the two."""
     ts = tile_set(6)
     hand = [int(ts.index[a, b]) for a, b in ((0, 1), (1, 2), (2, 3), (0, 6), (6, 6))]
-    for pip_weight, tiles, worth in ((0.0, [(0, 1), (1, 2), (2, 3)], 3.0),
-                                     (0.5, [(0, 6), (6, 6)], 11.0),
-                                     (1.0, [(0, 6), (6, 6)], 20.0)):
+    for pip_weight, tiles, worth in (
+        (0.0, [(0, 1), (1, 2), (2, 3)], 3.0),
+        (0.5, [(0, 6), (6, 6)], 11.0),
+        (1.0, [(0, 6), (6, 6)], 20.0),
+    ):
         chain, value = plan(6, hand, 0, pip_weight)
         assert sorted(ts.tile(t) for t in chain) == tiles
         assert value == pytest.approx(worth)
@@ -116,9 +119,12 @@ def test_planner_is_exact_on_trees_hanging_off_cycles(seed, pip_weight):
     down the dangling trees at each end (start on a cycle, in a tree or a leaf)."""
     rng = np.random.default_rng(seed)
     ts = tile_set(12)
-    numbers = rng.permutation(13)[:int(rng.integers(4, 14))].tolist()
-    pairs = {tuple(sorted((int(numbers[int(rng.integers(0, i))]), x)))
-             for i, x in enumerate(numbers) if i > 0}
+    numbers = rng.permutation(13)[: int(rng.integers(4, 14))].tolist()
+    pairs = {
+        tuple(sorted((int(numbers[int(rng.integers(0, i))]), x)))
+        for i, x in enumerate(numbers)
+        if i > 0
+    }
     for _ in range(int(rng.integers(0, 4))):  # cycles
         a, b = rng.choice(numbers, size=2, replace=False).tolist()
         pairs.add(tuple(sorted((a, b))))
@@ -132,24 +138,26 @@ def test_planner_is_exact_on_trees_hanging_off_cycles(seed, pip_weight):
     assert value == pytest.approx(best_value(start, [ts.tile(t) for t in hand], pip_weight))
 
 
-def general_plan(max_pip: int, hand: list[int], start: int,
-                 pip_weight: float = 0.0) -> float:
+def general_plan(max_pip: int, hand: list[int], start: int, pip_weight: float = 0.0) -> float:
     """The general planner's value (adjacency lists), bypassing the bitmask paths."""
     lo, hi, pips = tables(max_pip)
     chain = np.full(max(1, len(hand)), -1, dtype=np.int64)
-    _, value = general_chain(start, np.array(hand, dtype=np.int64), len(hand), lo, hi,
-                             pips, pip_weight, max_pip, chain)
+    _, value = general_chain(
+        start, np.array(hand, dtype=np.int64), len(hand), lo, hi, pips, pip_weight, max_pip, chain
+    )
     return value
 
 
-def weighted_dense_plan(max_pip: int, hand: list[int], start: int, pip_weight: float
-                        ) -> tuple[list[int], float]:
+def weighted_dense_plan(
+    max_pip: int, hand: list[int], start: int, pip_weight: float
+) -> tuple[list[int], float]:
     """The weighted bitmask path (mexsim/planner/dense.py) called directly, so that it
     plans sparse hands too, which longest_chain would give to the sparse path."""
     lo, hi, pips = tables(max_pip)
     chain = np.full(max(1, len(hand)), -1, dtype=np.int64)
-    length, value = weighted_dense_chain(start, np.array(hand, dtype=np.int64), len(hand),
-                                         lo, hi, pips, pip_weight, max_pip, chain)
+    length, value = weighted_dense_chain(
+        start, np.array(hand, dtype=np.int64), len(hand), lo, hi, pips, pip_weight, max_pip, chain
+    )
     return chain[:length].tolist(), value
 
 
@@ -204,7 +212,7 @@ def bridged_hands(draw: st.DrawFn, weights: st.SearchStrategy[float] = UNWEIGHTE
     pairs = set()
     for c in clusters:
         for i, x in enumerate(c):
-            for y in c[i + 1:]:
+            for y in c[i + 1 :]:
                 if rng.random() < 0.6:
                     pairs.add(tuple(sorted((x, y))))
     for c, d in pairwise(clusters):
@@ -276,16 +284,15 @@ def test_the_kernels_unchecked_planner_plans_the_same_chain(case):
     path's scratch held before."""
     max_pip, hand, start, _ = case
     lo, hi, pips = tables(max_pip)
-    assume(len(hand) >= 2 and any(lo[t] != hi[t] and start in (lo[t], hi[t])
-                                  for t in hand))
+    assume(len(hand) >= 2 and any(lo[t] != hi[t] and start in (lo[t], hi[t]) for t in hand))
     tiles = np.array(hand, dtype=np.int64)
     chains = [np.full(len(hand), -1, dtype=np.int64) for _ in range(2)]
-    checked = longest_unweighted_chain(start, tiles, len(hand), lo, hi, pips, max_pip,
-                                       chains[0])
+    checked = longest_unweighted_chain(start, tiles, len(hand), lo, hi, pips, max_pip, chains[0])
     # its dense path plans in the kernel's scratch, which holds what the last plan
     # left: garbage here
-    scratch = np.random.default_rng(len(hand)).integers(-2**62, 2**62, dense.SCRATCH)
-    unchecked = trusted_joined_unweighted_chain(start, tiles, len(hand), lo, hi, pips,
-                                                max_pip, chains[1], scratch)
+    scratch = np.random.default_rng(len(hand)).integers(-(2**62), 2**62, dense.SCRATCH)
+    unchecked = trusted_joined_unweighted_chain(
+        start, tiles, len(hand), lo, hi, pips, max_pip, chains[1], scratch
+    )
     assert checked == unchecked
     assert chains[0].tolist() == chains[1].tolist()

@@ -23,12 +23,22 @@ def _tables(max_pip: int = 12):
     return (ts.lo.astype(np.int64), ts.hi.astype(np.int64), ts.pips.astype(np.int64))
 
 
-def _plan(hand: list[int], n: int | None = None, chain_size: int = 200,
-          tables=None, max_pip: int = 12):
+def _plan(
+    hand: list[int], n: int | None = None, chain_size: int = 200, tables=None, max_pip: int = 12
+):
     lo, hi, pips = tables if tables is not None else _tables(max_pip)
     hand_array = np.array(hand, dtype=np.int64)
-    return longest_chain(7, hand_array, len(hand) if n is None else n, lo, hi, pips, 0.0,
-                         max_pip, np.zeros(chain_size, dtype=np.int64))
+    return longest_chain(
+        7,
+        hand_array,
+        len(hand) if n is None else n,
+        lo,
+        hi,
+        pips,
+        0.0,
+        max_pip,
+        np.zeros(chain_size, dtype=np.int64),
+    )
 
 
 HAND = [1, 2, 13, 14, 20, 33, 40, 51, 60, 77]  # double-12 tiles
@@ -39,11 +49,14 @@ def test_a_good_hand_plans():
     assert length >= 0 and value == float(length)
 
 
-@pytest.mark.parametrize("hand", [
-    [*HAND, -1],  # wrapped to the last tile before the indices became unsigned
-    [*HAND, 91],  # one past a double-12 set's tiles
-    [*HAND, 1 << 40],
-])
+@pytest.mark.parametrize(
+    "hand",
+    [
+        [*HAND, -1],  # wrapped to the last tile before the indices became unsigned
+        [*HAND, 91],  # one past a double-12 set's tiles
+        [*HAND, 1 << 40],
+    ],
+)
 def test_a_tile_number_outside_the_tables_raises(hand: list[int]):
     with pytest.raises(ValueError, match="tile number"):
         _plan(hand)
@@ -89,13 +102,16 @@ def decide(view, params):
 # writes over its notes instead: the plan's length and the position in it, huge
 NOTE_SCRIBBLER = SCRIBBLER.replace(
     "from mexsim.game.view import HAND, TILE_PIPS", "from mexsim.game.view import NOTES"
-).replace("""    for w in range(3):
+).replace(
+    """    for w in range(3):
         view[HAND + w] = -1
     for k in range(56):
         view[TILE_PIPS + k] = 0
-""", """    view[NOTES + 6] = 1 << 60
+""",
+    """    view[NOTES + 6] = 1 << 60
     view[NOTES + 7] = 1 << 40
-""")
+""",
+)
 
 RUN = """
 import sys
@@ -112,13 +128,17 @@ except StrategyError as exc:
 """
 
 
-def test_a_view_written_over_and_handed_to_longest_train_is_the_strategy_s_fault(
-        tmp_path: Path):
+def test_a_view_written_over_and_handed_to_longest_train_is_the_strategy_s_fault(tmp_path: Path):
     # 192 hand bits overran longest_train's scratch of 2 x 136 tiles (SIGSEGV); the
     # hand's tiles past the set now raise, and the run names the strategy
     (tmp_path / "scribbler.py").write_text(SCRIBBLER, encoding="utf-8")
-    result = subprocess.run([sys.executable, "-c", RUN, str(tmp_path)], capture_output=True,
-                            text=True, timeout=300, cwd=ROOT)
+    result = subprocess.run(
+        [sys.executable, "-c", RUN, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
     assert result.returncode == 0, (result.returncode, result.stderr[-2000:])
     assert result.stdout.startswith("refused:"), result.stdout
     assert "scribbler" in result.stdout and "tile number" in result.stdout
@@ -129,6 +149,11 @@ def test_notes_written_over_and_handed_to_longest_train_stay_in_the_view(tmp_pat
     # view (SIGSEGV)
     assert "view[NOTES + 7] = 1 << 40" in NOTE_SCRIBBLER
     (tmp_path / "scribbler.py").write_text(NOTE_SCRIBBLER, encoding="utf-8")
-    result = subprocess.run([sys.executable, "-c", RUN, str(tmp_path)], capture_output=True,
-                            text=True, timeout=300, cwd=ROOT)
+    result = subprocess.run(
+        [sys.executable, "-c", RUN, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
     assert result.returncode == 0, (result.returncode, result.stderr[-2000:])

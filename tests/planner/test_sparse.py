@@ -34,12 +34,23 @@ def cycles_joined_to(max_pip: int, hand: list[int], start: int) -> int:
     return tiles - len(joined) + 1
 
 
-def run_sparse(max_pip: int, hand: list[int], start: int, pip_weight: float,
-               budget: int = NODE_BUDGET):
+def run_sparse(
+    max_pip: int, hand: list[int], start: int, pip_weight: float, budget: int = NODE_BUDGET
+):
     lo, hi, pips = tables(max_pip)  # writable, as the game passes them: no new compile
     chain = np.full(max(1, len(hand)), -1, dtype=np.int64)
-    taken, length, value = sparse_chain(start, np.array(hand, dtype=np.int64), len(hand),
-                                        lo, hi, pips, pip_weight, max_pip, chain, budget)
+    taken, length, value = sparse_chain(
+        start,
+        np.array(hand, dtype=np.int64),
+        len(hand),
+        lo,
+        hi,
+        pips,
+        pip_weight,
+        max_pip,
+        chain,
+        budget,
+    )
     return taken, chain[:length].tolist(), value
 
 
@@ -116,18 +127,22 @@ def test_a_cycle_needing_more_steps_than_allowed_is_declined():
 def run_counting(max_pip: int, hand: list[int], start: int, budget: int = NODE_BUDGET):
     lo, hi, _ = tables(max_pip)
     chain = np.full(max(1, len(hand)), -1, dtype=np.int64)
-    taken, length, value = sparse_count_chain(start, np.array(hand, dtype=np.int64),
-                                              len(hand), lo, hi, max_pip, chain, budget)
+    taken, length, value = sparse_count_chain(
+        start, np.array(hand, dtype=np.int64), len(hand), lo, hi, max_pip, chain, budget
+    )
     return taken, chain[:length].tolist(), value
 
 
 @settings(max_examples=examples(300), deadline=None)
-@given(hands({6: (2, 14), 9: (2, 16), 12: (2, 18), 15: (2, 18)}, st.just(0.0)),
-       st.sampled_from([NODE_BUDGET, 96, 8]))
+@given(
+    hands({6: (2, 14), 9: (2, 16), 12: (2, 18), 15: (2, 18)}, st.just(0.0)),
+    st.sampled_from([NODE_BUDGET, 96, 8]),
+)
 def test_the_counting_form_is_the_weighted_form_at_weight_zero(case, budget):
     """sparse_count_chain (every tile worth 1, counts from the words) takes the same
     hands, in the same steps, and returns the same chain as sparse_chain at pip_weight
     0: longest_train's games do not depend on which form planned them."""
     max_pip, hand, start, _ = case
-    assert run_counting(max_pip, hand, start, budget) == run_sparse(max_pip, hand, start,
-                                                                    0.0, budget)
+    assert run_counting(max_pip, hand, start, budget) == run_sparse(
+        max_pip, hand, start, 0.0, budget
+    )

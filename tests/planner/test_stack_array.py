@@ -78,7 +78,12 @@ def test_a_thread_with_a_small_stack_plans():
     # The dense path's ~164 KiB scratch once lived in the plan's frame: a thread of
     # musl's 128 KiB died of it (SIGSEGV) in the first dense plan. Only the small
     # scratches are on the stack.
-    result = subprocess.run([sys.executable, "-c", SMALL_STACK], capture_output=True,
-                            text=True, timeout=300, cwd=Path(__file__).resolve().parents[2])
+    result = subprocess.run(
+        [sys.executable, "-c", SMALL_STACK],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=Path(__file__).resolve().parents[2],
+    )
     assert result.returncode == 0, (result.returncode, result.stderr[-2000:])
     assert result.stdout.startswith("played ")

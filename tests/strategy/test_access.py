@@ -22,19 +22,35 @@ MASK64 = (1 << 64) - 1
 @pytest.fixture(scope="module")
 def decisions():
     out = []
-    for players, options in ((4, {}), (3, {"preset": "standard"}),
-                             (6, {"max_pip": 15, "hand_size": 12})):
+    for players, options in (
+        (4, {}),
+        (3, {"preset": "standard"}),
+        (6, {"max_pip": 15, "hand_size": 12}),
+    ):
         rules = resolve_rules(options, players)
-        seats = [seat(n) for n in ("longest_train", "early_doubles", "greedy", "random",
-                                   "mexican_first", "greedy")[:players]]
+        seats = [
+            seat(n)
+            for n in (
+                "longest_train",
+                "early_doubles",
+                "greedy",
+                "random",
+                "mexican_first",
+                "greedy",
+            )[:players]
+        ]
         out += [(rules, d) for m in range(2) for d in record_match(rules, 11, m, seats)]
     assert len(out) > 200
     return out
 
 
 def python_hand(view) -> list[int]:
-    return [t for w in range(V.MAX_WORDS) for t in range(w * 64, w * 64 + 64)
-            if (int(view[V.HAND + w]) & MASK64) >> (t - w * 64) & 1]
+    return [
+        t
+        for w in range(V.MAX_WORDS)
+        for t in range(w * 64, w * 64 + 64)
+        if (int(view[V.HAND + w]) & MASK64) >> (t - w * 64) & 1
+    ]
 
 
 def test_accessors_match_the_raw_view(decisions):
@@ -64,9 +80,10 @@ def test_accessors_match_the_raw_view(decisions):
             assert A.train_end(v, train) == v[V.TRAIN_END + train]
             assert A.train_length(v, train) == v[V.TRAIN_LEN + train]
             assert A.is_marked(v, train) == bool(v[V.TRAIN_MARKED + train])
-        assert [A.open_double_train(v, k) for k in range(A.open_double_count(v))] == \
-            list(v[V.OPEN_DOUBLES:V.OPEN_DOUBLES + v[V.N_OPEN]])
-        assert [A.hand_size(v, s) for s in range(P)] == list(v[V.HAND_SIZE:V.HAND_SIZE + P])
+        assert [A.open_double_train(v, k) for k in range(A.open_double_count(v))] == list(
+            v[V.OPEN_DOUBLES : V.OPEN_DOUBLES + v[V.N_OPEN]]
+        )
+        assert [A.hand_size(v, s) for s in range(P)] == list(v[V.HAND_SIZE : V.HAND_SIZE + P])
         assert A.move_count(v) == v[V.N_MOVES] >= 2
         for i in range(A.move_count(v)):
             t, train = A.move_tile(v, i), A.move_train(v, i)

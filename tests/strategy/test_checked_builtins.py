@@ -27,7 +27,7 @@ from tests.cli_output import without_compile_notes
 
 ROOT = Path(__file__).resolve().parents[2]
 
-DELEGATES = '''\
+DELEGATES = """\
 from mexsim.strategy.api import strategy
 {imports}
 from mexsim.game.view import MATCH, N_MOVES, ROUND, SEAT
@@ -41,7 +41,7 @@ PARAMS = {params}
 def decide(view, params):
 {scribble}
     return {call}(view, params)
-'''
+"""
 
 # (built-in, imported by name or as a module, what the view is written over with)
 SCRIBBLED = {
@@ -49,8 +49,10 @@ SCRIBBLED = {
     "greedy_moves": ("greedy", "module", "    view[N_MOVES] = 1 << 40"),
     "mexican_first_moves": ("mexican_first", "name", "    view[N_MOVES] = 1 << 40"),
     "longest_train_seat_match_round": (
-        "longest_train", "module",
-        "    view[SEAT] = 1 << 40\n    view[MATCH] = 1 << 40\n    view[ROUND] = -5"),
+        "longest_train",
+        "module",
+        "    view[SEAT] = 1 << 40\n    view[MATCH] = 1 << 40\n    view[ROUND] = -5",
+    ),
     "random_moves": ("random", "name", "    view[N_MOVES] = 1 << 40"),
 }
 PARAMS_OF = {"early_doubles": '{"own_first": 1.0}', "longest_train": '{"pip_weight": 0.0}'}
@@ -63,14 +65,22 @@ def delegating_file(folder: Path, name: str, builtin: str, style: str, scribble:
     else:
         imports = f"from mexsim.strategy.builtin import {builtin}"
         call = f"{builtin}.decide"
-    (folder / f"{name}.py").write_text(DELEGATES.format(
-        imports=imports, name=name, params=PARAMS_OF.get(builtin, "{}"),
-        scribble=scribble or "    pass", call=call), encoding="utf-8")
+    (folder / f"{name}.py").write_text(
+        DELEGATES.format(
+            imports=imports,
+            name=name,
+            params=PARAMS_OF.get(builtin, "{}"),
+            scribble=scribble or "    pass",
+            call=call,
+        ),
+        encoding="utf-8",
+    )
 
 
 @pytest.mark.parametrize("case", sorted(SCRIBBLED))
 def test_a_built_in_handed_a_written_over_view_fails_the_users_strategy_in_one_line(
-        tmp_path: Path, case: str):
+    tmp_path: Path, case: str
+):
     """Each built-in, called from a user's decide that wrote over the move count or
     its seat (and match and round) first: the run stops with exit 1 and one line naming
     the user's strategy, where the built-in read far beyond the view (a segmentation
@@ -83,21 +93,28 @@ def test_a_built_in_handed_a_written_over_view_fails_the_users_strategy_in_one_l
     (tmp_path / "cfg.toml").write_text(
         '[run]\nmatches = 3\nseed = 1\nout = "res"\n'
         '[[players]]\nstrategy = "mine"\n[[players]]\nstrategy = "greedy"\n',
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    done = subprocess.run([sys.executable, "-m", "mexsim", "run", "cfg.toml", "--quiet"],
-                          cwd=tmp_path, env=env, capture_output=True, text=True,
-                          timeout=600, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "mexsim", "run", "cfg.toml", "--quiet"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     lines = without_compile_notes(done.stderr).splitlines()
     assert done.returncode == 1 and len(lines) == 1, done.stderr
-    assert lines[0].startswith("mexsim: error: strategy 'mine' (seat 0) in match 0, "
-                               "round 0 "), done.stderr
+    assert lines[0].startswith("mexsim: error: strategy 'mine' (seat 0) in match 0, round 0 "), (
+        done.stderr
+    )
     assert not (tmp_path / "res").exists()
 
 
 @pytest.mark.parametrize("builtin", ["mexican_first", "longest_train", "early_doubles"])
-def test_a_user_strategy_that_calls_a_built_in_plays_exactly_like_it(tmp_path: Path,
-                                                                    builtin: str):
+def test_a_user_strategy_that_calls_a_built_in_plays_exactly_like_it(tmp_path: Path, builtin: str):
     """The bounds-checked twin plays the built-in's moves: a user's decide that only
     calls it plays the same games (by name and as a module)."""
     for style in ("name", "module"):
@@ -106,13 +123,18 @@ def test_a_user_strategy_that_calls_a_built_in_plays_exactly_like_it(tmp_path: P
         delegating_file(folder, "mine", builtin, style, "")
         known = available_strategies([folder])
         rules = resolve_rules({}, 3)
-        mine = resolve_policies([Policy(known["mine"], tuple(known[builtin].params.values())),
-                                 "greedy", "longest_train"])
+        mine = resolve_policies(
+            [
+                Policy(known["mine"], tuple(known[builtin].params.values())),
+                "greedy",
+                "longest_train",
+            ]
+        )
         theirs = resolve_policies([builtin, "greedy", "longest_train"])
         assert core_trace(rules, mine, 5, 2) == core_trace(rules, theirs, 5, 2)
 
 
-FIXED_SCRIBBLER = '''\
+FIXED_SCRIBBLER = """\
 from mexsim.strategy.api import strategy
 from mexsim.game.view import MATCH, MAX_PIP, MOVE_TILE, PLAYERS, TILE_LO, TILES, WORDS
 
@@ -132,7 +154,7 @@ def decide(view, params):
         for k in (MAX_PIP, PLAYERS, TILES, WORDS, MATCH, 14, 15):
             view[k] = 1 << 40
     return best
-'''
+"""
 
 
 def test_what_a_strategy_writes_over_the_fixed_view_no_other_seat_sees(tmp_path: Path):
@@ -144,17 +166,26 @@ def test_what_a_strategy_writes_over_the_fixed_view_no_other_seat_sees(tmp_path:
     run stopped with an internal error."""
     for name, scribble in (("scribbler", "True"), ("twin", "False")):
         (tmp_path / f"{name}.py").write_text(
-            FIXED_SCRIBBLER.format(name=name, scribble=scribble), encoding="utf-8")
+            FIXED_SCRIBBLER.format(name=name, scribble=scribble), encoding="utf-8"
+        )
     known = available_strategies([tmp_path])
     for players in (3, 5):
         rules = resolve_rules({}, players)
-        others = resolve_policies([Policy(known["longest_train"], (0.5,)), "mexican_first",
-                                   "longest_train", "early_doubles"][:players - 1])
+        others = resolve_policies(
+            [
+                Policy(known["longest_train"], (0.5,)),
+                "mexican_first",
+                "longest_train",
+                "early_doubles",
+            ][: players - 1]
+        )
         scribbling = [Policy(known["scribbler"], ()), *others]
         twin = [Policy(known["twin"], ()), *others]
         for match in (0, 3):
             expected = core_trace(rules, twin, 9, match)
             assert core_trace(rules, scribbling, 9, match) == expected
             assert reference.play_match(rules, 9, match, scribbling).events == expected
-        assert (play_matches_results(rules, scribbling, 9, 0, 20)
-                == play_matches_results(rules, twin, 9, 0, 20)).all()
+        assert (
+            play_matches_results(rules, scribbling, 9, 0, 20)
+            == play_matches_results(rules, twin, 9, 0, 20)
+        ).all()

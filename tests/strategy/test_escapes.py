@@ -15,7 +15,8 @@ from mexsim.strategy.registry import load_strategy_file
 
 HEAD = "from mexsim.strategy.api import strategy\nNAME = '{name}'\nDESCRIPTION = 'x'\n"
 FILES = {
-    "objm": HEAD + '''from numba import objmode
+    "objm": HEAD
+    + """from numba import objmode
 COUNT = [0]
 
 
@@ -29,8 +30,9 @@ def decide(view, params):
     with objmode(y="int64"):
         y = bump()
     return y % 2
-''',
-    "ctyp": HEAD + '''import ctypes
+""",
+    "ctyp": HEAD
+    + """import ctypes
 rand = ctypes.CDLL(None).rand
 rand.restype = ctypes.c_int
 rand.argtypes = []
@@ -39,20 +41,22 @@ rand.argtypes = []
 @strategy
 def decide(view, params):
     return rand() % 2
-''',
+""",
 }
-TABLE = HEAD + '''import numpy as np
+TABLE = (
+    HEAD
+    + """import numpy as np
 TABLE = np.arange(2_000_000) % 2
 
 
 @strategy
 def decide(view, params):
     return TABLE[view[0]]
-'''
+"""
+)
 
 
-@pytest.mark.parametrize(("name", "what"), [("objm", "numba.objmode"),
-                                            ("ctyp", "ctypes or cffi")])
+@pytest.mark.parametrize(("name", "what"), [("objm", "numba.objmode"), ("ctyp", "ctypes or cffi")])
 def test_leaving_compiled_code_is_refused(tmp_path: Path, name: str, what: str):
     path = tmp_path / f"{name}.py"
     path.write_text(FILES[name].format(name=name), encoding="utf-8")
@@ -71,7 +75,9 @@ def test_a_large_global_table_still_loads(tmp_path: Path):
         assert load_strategy_file(path).name == "table"
 
 
-RECURSIVE = HEAD + '''from numba import njit
+RECURSIVE = (
+    HEAD
+    + """from numba import njit
 
 
 @njit
@@ -84,7 +90,8 @@ def depth(n):
 @strategy
 def decide(view, params):
     return depth({n}) % 2
-'''
+"""
+)
 
 
 @pytest.mark.parametrize("n", ["view[0] + 10**7", "3"])

@@ -31,7 +31,7 @@ from mexsim.tournament.config import load_config
 
 runner = CliRunner()
 
-HEAD = '''\
+HEAD = """\
 import random
 
 import numpy as np
@@ -43,25 +43,36 @@ NAME = "{name}"
 DESCRIPTION = "a test strategy"
 
 
-'''  # decide's decorator is on line 12, its def on line 13
+"""  # decide's decorator is on line 12, its def on line 13
 
 BODIES = {
     # name: (body of decide, line reported, words of the cause)
     "only_raises": ('    raise ValueError("not yet")\n', 13, ["never returns a move"]),
-    "no_return_on_a_path": ("    if view[N_MOVES] > 1:\n        return 1\n", 14,
-                            ["without 'return'"]),
+    "no_return_on_a_path": (
+        "    if view[N_MOVES] > 1:\n        return 1\n",
+        14,
+        ["without 'return'"],
+    ),
     "uses_a_class": ("    return Plan().x\n", 14, ["does not compile", "Plan"]),
-    "np_random": ("    return np.random.randint(0, view[N_MOVES])\n", 13,
-                  ["np.random", "random_below(view, n)"]),
-    "python_random": ("    return random.randrange(view[N_MOVES])\n", 13,
-                      ["random's global random state", "random_below(view, n)"]),
+    "np_random": (
+        "    return np.random.randint(0, view[N_MOVES])\n",
+        13,
+        ["np.random", "random_below(view, n)"],
+    ),
+    "python_random": (
+        "    return random.randrange(view[N_MOVES])\n",
+        13,
+        ["random's global random state", "random_below(view, n)"],
+    ),
     "returns_a_float": ("    return view[N_MOVES] * 0.5\n", 13, ["float64", "truncated"]),
     "wrong_type": ('    view[0] = "x"\n    return 0\n', 14, ["does not compile", "setitem"]),
     # an accessor casts its index to unsigned: a float must not be truncated silently
     # (numba places an inlined accessor's error in access.py: no line in the file)
-    "float_index": ("    return train_end(view, view[N_MOVES] / 2) * 0\n", None,
-                    ["does not compile", "index must be an integer, got float64",
-                     "(in train_end)"]),
+    "float_index": (
+        "    return train_end(view, view[N_MOVES] / 2) * 0\n",
+        None,
+        ["does not compile", "index must be an integer, got float64", "(in train_end)"],
+    ),
 }
 CLASS = "class Plan:\n    x = 0\n\n\n"
 
@@ -69,7 +80,7 @@ FAR = "    view[10**7] = 1\n    return 0\n"
 JUST_PAST = "    view[SIZE + 3] = 1\n    return 0\n"
 # TRAIN_END - 17 = -1: Python's wraparound read the view's last word, silently
 BEFORE_START = "    return train_end(view, -17) * 0\n"
-RANGED = '''\
+RANGED = """\
 from mexsim.strategy.api import strategy
 
 NAME = "ranged"
@@ -80,14 +91,15 @@ PARAMS = {"weight": (1.0, 0.0, 10.0), "free": 2.0}
 @strategy
 def decide(view, params):
     return 0
-'''
+"""
 
 
 def strategy_text(name: str, body: str) -> str:
     head = HEAD.format(name=name)
     if name == "uses_a_class":  # keep decide's lines where the table says
-        head = head.replace('DESCRIPTION = "a test strategy"\n\n\n',
-                            'DESCRIPTION = "a test strategy"\n' + CLASS)
+        head = head.replace(
+            'DESCRIPTION = "a test strategy"\n\n\n', 'DESCRIPTION = "a test strategy"\n' + CLASS
+        )
     return head + "@strategy\ndef decide(view, params):\n" + body
 
 
@@ -99,10 +111,10 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for name, (body, _, _) in BODIES.items():
         (plugins / f"{name}.py").write_text(strategy_text(name, body), encoding="utf-8")
     (plugins / "far.py").write_text(strategy_text("far", FAR), encoding="utf-8")
-    (plugins / "just_past.py").write_text(strategy_text("just_past", JUST_PAST),
-                                          encoding="utf-8")
-    (plugins / "before_start.py").write_text(strategy_text("before_start", BEFORE_START),
-                                             encoding="utf-8")
+    (plugins / "just_past.py").write_text(strategy_text("just_past", JUST_PAST), encoding="utf-8")
+    (plugins / "before_start.py").write_text(
+        strategy_text("before_start", BEFORE_START), encoding="utf-8"
+    )
     (plugins / "ranged.py").write_text(RANGED, encoding="utf-8")
     return root
 
@@ -137,29 +149,35 @@ def test_broken_files_no_config_uses_are_warnings(folder: Path):
     assert not set(BODIES) & set(found)
     assert len(caught) >= len(BODIES)
     config = folder / "ok.toml"
-    config.write_text('[run]\nmatches = 2\nstrategies = "plugins"\n[[players]]\n'
-                      'strategy = "ranged"\n[[players]]\nstrategy = "greedy"\n',
-                      encoding="utf-8")
+    config.write_text(
+        '[run]\nmatches = 2\nstrategies = "plugins"\n[[players]]\n'
+        'strategy = "ranged"\n[[players]]\nstrategy = "greedy"\n',
+        encoding="utf-8",
+    )
     _load_all.cache_clear()  # as in a new process: the warnings come again
     result = runner.invoke(app, ["replay", str(config), "--match", "1", "--format", "jsonl"])
     assert result.exit_code == 0, result.output
     assert '"match_end"' in result.stdout
     # on a cold cache the replay's kernel may compile first, and say so on its own line
-    warned = [line for line in result.stderr.splitlines()
-              if not line.startswith("mexsim: compiling ")]
+    warned = [
+        line for line in result.stderr.splitlines() if not line.startswith("mexsim: compiling ")
+    ]
     assert warned and all(w.startswith("mexsim: warning: ") for w in warned), result.stderr
 
 
 def test_a_config_naming_a_broken_strategy_is_refused(folder: Path):
     config = folder / "uses_float.toml"
-    config.write_text('[run]\nstrategies = "plugins"\n[[players]]\n'
-                      'strategy = "returns_a_float"\n[[players]]\nstrategy = "greedy"\n',
-                      encoding="utf-8")
+    config.write_text(
+        '[run]\nstrategies = "plugins"\n[[players]]\n'
+        'strategy = "returns_a_float"\n[[players]]\nstrategy = "greedy"\n',
+        encoding="utf-8",
+    )
     with pytest.raises(ConfigError) as err:
         load_config(config)
     message = str(err.value)
-    assert message.startswith(f"{config} [[players]] #1: strategy 'returns_a_float' "
-                              "cannot be loaded: "), message
+    assert message.startswith(
+        f"{config} [[players]] #1: strategy 'returns_a_float' cannot be loaded: "
+    ), message
     assert "returns_a_float.py:13" in message and "float64" in message
 
 
@@ -172,8 +190,9 @@ def test_an_index_outside_the_view_is_the_strategy_s_fault(folder: Path, name: s
     with pytest.raises(StrategyError) as err:
         play_match_results(RULES, resolve_policies(["greedy", Policy(info, ())]), 1, 3)
     message = str(err.value)
-    assert message.startswith(f"strategy '{name}' (seat 1) in match 3, round 0 raised "
-                              "IndexError"), message
+    assert message.startswith(
+        f"strategy '{name}' (seat 1) in match 3, round 0 raised IndexError"
+    ), message
 
 
 def test_the_engine_s_own_compile_error_is_not_blamed_on_a_strategy(monkeypatch):
@@ -193,12 +212,15 @@ def test_the_engine_s_own_compile_error_is_not_blamed_on_a_strategy(monkeypatch)
 
 def test_a_write_past_the_view_through_mexsim_run(folder: Path):
     config = folder / "far.toml"
-    config.write_text('[run]\nmatches = 3\nstrategies = "plugins"\n[[players]]\n'
-                      'strategy = "greedy"\n[[players]]\nstrategy = "far"\n',
-                      encoding="utf-8")
+    config.write_text(
+        '[run]\nmatches = 3\nstrategies = "plugins"\n[[players]]\n'
+        'strategy = "greedy"\n[[players]]\nstrategy = "far"\n',
+        encoding="utf-8",
+    )
     out = folder / "results"
-    result = runner.invoke(app, ["run", str(config), "--out", str(out), "--quiet",
-                                 "--workers", "1"])
+    result = runner.invoke(
+        app, ["run", str(config), "--out", str(out), "--quiet", "--workers", "1"]
+    )
     assert result.exit_code == 1, result.output
     errors = [line for line in result.stderr.splitlines() if "warning" not in line]
     assert len(errors) == 1, result.stderr
@@ -209,17 +231,21 @@ def test_a_write_past_the_view_through_mexsim_run(folder: Path):
 
 @pytest.mark.parametrize(
     ("params", "words"),
-    [("{ weight = -1 }", ["'params.weight' = -1", "allowed: 0..10"]),
-     ("{ weight = 1e308 }", ["'params.weight' = 1e+308", "allowed: 0..10"]),
-     ("{ weight = [1, 11] }", ["'params.weight' = 11"]),
-     ("{ free = inf }", ["'params.free' = inf", "a finite number"]),
-     ("{ free = nan }", ["'params.free' = nan", "a finite number"])],
+    [
+        ("{ weight = -1 }", ["'params.weight' = -1", "allowed: 0..10"]),
+        ("{ weight = 1e308 }", ["'params.weight' = 1e+308", "allowed: 0..10"]),
+        ("{ weight = [1, 11] }", ["'params.weight' = 11"]),
+        ("{ free = inf }", ["'params.free' = inf", "a finite number"]),
+        ("{ free = nan }", ["'params.free' = nan", "a finite number"]),
+    ],
 )
 def test_parameters_out_of_range_or_not_finite(folder: Path, params: str, words: list[str]):
     config = folder / "ranged.toml"
-    config.write_text(f'[run]\nstrategies = "plugins"\n[[players]]\nstrategy = "ranged"\n'
-                      f'params = {params}\n[[players]]\nstrategy = "greedy"\n',
-                      encoding="utf-8")
+    config.write_text(
+        f'[run]\nstrategies = "plugins"\n[[players]]\nstrategy = "ranged"\n'
+        f'params = {params}\n[[players]]\nstrategy = "greedy"\n',
+        encoding="utf-8",
+    )
     with pytest.raises(ConfigError) as err:
         load_config(config)
     message = str(err.value)
@@ -231,8 +257,11 @@ def test_parameters_out_of_range_or_not_finite(folder: Path, params: str, words:
 @pytest.mark.parametrize("pip_weight", ["-1e308", "inf", "-1", "101"])
 def test_longest_train_refuses_weights_that_never_end(tmp_path: Path, pip_weight: str):
     config = tmp_path / "lt.toml"
-    config.write_text(f'[[players]]\nstrategy = "longest_train"\nparams = {{ pip_weight = '
-                      f'{pip_weight} }}\n[[players]]\nstrategy = "greedy"\n', encoding="utf-8")
+    config.write_text(
+        f'[[players]]\nstrategy = "longest_train"\nparams = {{ pip_weight = '
+        f'{pip_weight} }}\n[[players]]\nstrategy = "greedy"\n',
+        encoding="utf-8",
+    )
     result = runner.invoke(app, ["run", str(config), "--out", str(tmp_path / "r")])
     assert result.exit_code == 2, result.output
     assert result.stderr.count("\n") == 1 and "'params.pip_weight'" in result.stderr
@@ -247,13 +276,18 @@ def test_the_built_ins_declare_their_ranges():
 
 @pytest.mark.parametrize(
     "declared",
-    ['{"w": (1.0, 2.0, 3.0)}', '{"w": (1.0, 0.0)}', '{"w": float("inf")}',
-     '{"w": (0.0, 0.0, float("nan"))}'],
+    [
+        '{"w": (1.0, 2.0, 3.0)}',
+        '{"w": (1.0, 0.0)}',
+        '{"w": float("inf")}',
+        '{"w": (0.0, 0.0, float("nan"))}',
+    ],
 )
 def test_bad_params_declarations(tmp_path: Path, declared: str):
     path = tmp_path / "bad_params.py"
-    path.write_text(f'NAME = "bad_params"\nDESCRIPTION = "x"\nPARAMS = {declared}\n',
-                    encoding="utf-8")
+    path.write_text(
+        f'NAME = "bad_params"\nDESCRIPTION = "x"\nPARAMS = {declared}\n', encoding="utf-8"
+    )
     with pytest.raises(ConfigError) as err:
         load_strategy_file(path)
     assert str(err.value).startswith(f"{path}: PARAMS"), err.value

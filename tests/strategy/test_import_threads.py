@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-SPAWNER = '''\
+SPAWNER = """\
 import threading
 import time
 
@@ -22,12 +22,18 @@ threading.Thread(target=time.sleep, args=(3600,), name="forever").start()
 @strategy
 def decide(view, params):
     return 0
-'''
+"""
 
 
 def mexsim(folder: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "mexsim", *args], cwd=folder,
-                          capture_output=True, text=True, timeout=300, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "mexsim", *args],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
 
 
 def test_a_file_that_leaves_a_thread_is_refused_and_waited_for_by_nothing(tmp_path: Path):
@@ -39,8 +45,9 @@ def test_a_file_that_leaves_a_thread_is_refused_and_waited_for_by_nothing(tmp_pa
     assert "started a thread that is still running (forever)" in listed.stderr
     assert "greedy" in listed.stdout
     (tmp_path / "cfg.toml").write_text(
-        '[run]\nmatches = 3\n[[players]]\nstrategy = "spawner"\n'
-        '[[players]]\nstrategy = "greedy"\n', encoding="utf-8")
+        '[run]\nmatches = 3\n[[players]]\nstrategy = "spawner"\n[[players]]\nstrategy = "greedy"\n',
+        encoding="utf-8",
+    )
     run = mexsim(tmp_path, "run", "cfg.toml", "--out", "res", "--quiet")
     assert run.returncode == 2, run.stderr
     errors = [line for line in run.stderr.splitlines() if line.startswith("mexsim: error")]

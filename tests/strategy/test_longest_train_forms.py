@@ -40,9 +40,9 @@ def test_the_counting_entry_plans_the_chain_longest_chain_plans_at_weight_0(case
     max_pip, hand, start, _ = case
     lo, hi, pips = tables(max_pip)
     chain = np.full(max(1, len(hand)), -1, dtype=np.int64)
-    length, value = longest_unweighted_chain(start, np.array(hand, dtype=np.int64),
-                                             np.uint64(len(hand)), lo, hi, pips, max_pip,
-                                             chain)
+    length, value = longest_unweighted_chain(
+        start, np.array(hand, dtype=np.int64), np.uint64(len(hand)), lo, hi, pips, max_pip, chain
+    )
     assert (chain[:length].tolist(), value) == plan(max_pip, hand, start, 0.0)
 
 
@@ -61,11 +61,9 @@ def test_both_forms_play_alike_at_pip_weight_0(seed, players, max_pip):
     forced on it (it plans with the same path at weight 0), match results equal."""
     info = available_strategies()["longest_train"]
     forced = dataclasses.replace(info, decide=Policy(info, (0.5,)).decide, decide_for=None)
-    rules = resolve_rules({"max_pip": max_pip, "hand_size": 8 if max_pip == 9 else 10},
-                          players)
+    rules = resolve_rules({"max_pip": max_pip, "hand_size": 8 if max_pip == 9 else 10}, players)
     own = play_match_results(rules, [Policy(info, (0.0,))] * players, seed, 0, record=True)
-    other = play_match_results(rules, [Policy(forced, (0.0,))] * players, seed, 0,
-                               record=True)
+    other = play_match_results(rules, [Policy(forced, (0.0,))] * players, seed, 0, record=True)
     assert all(np.array_equal(a, b) for a, b in zip(own, other, strict=True))  # every move
 
 
@@ -73,7 +71,8 @@ def test_a_users_decide_for_is_not_taken(tmp_path: Path):
     """Only a built-in may pick its decide by parameters: a user's file is vetted as
     its decide, and that is what plays, whatever else it defines."""
     path = tmp_path / "picky.py"
-    path.write_text(textwrap.dedent("""
+    path.write_text(
+        textwrap.dedent("""
         from mexsim.strategy.api import strategy
         NAME = "picky"
         DESCRIPTION = "defines a decide_for"
@@ -85,7 +84,8 @@ def test_a_users_decide_for_is_not_taken(tmp_path: Path):
 
         def decide_for(params):
             raise RuntimeError("never asked")
-    """))
+    """)
+    )
     info = load_strategy_file(path)
     assert info.decide_for is None
     assert Policy(info, (1.0,)).decide is info.decide
@@ -110,9 +110,14 @@ def test_the_default_form_never_reaches_the_weighted_planner(tmp_path: Path):
               module._weighted.cache_info().currsize, len(sparse_chain.signatures),
               len(sparse_count_chain.signatures) > 0)
     """)
-    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=600,
-                          env=os.environ | {"PYTHONPATH": str(ROOT)})
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=os.environ | {"PYTHONPATH": str(ROOT)},
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["0", "0", "0", "0", "True"]
 
@@ -138,7 +143,8 @@ def test_a_users_file_importing_the_builtin_decide_cannot_pick_its_form(tmp_path
     a decide_for of its own would pick code nobody vetted, to play without bounds
     checks: only a decide_for a built-in file defines is taken."""
     path = tmp_path / "sneaky.py"
-    path.write_text(textwrap.dedent("""
+    path.write_text(
+        textwrap.dedent("""
         from mexsim.strategy.api import strategy
         from mexsim.strategy.builtin.longest_train import decide  # noqa: F401
         NAME = "sneaky"
@@ -152,7 +158,8 @@ def test_a_users_file_importing_the_builtin_decide_cannot_pick_its_form(tmp_path
 
         def decide_for(params):
             return unvetted
-    """))
+    """)
+    )
     info = load_strategy_file(path)
     assert info.decide_for is None
     assert Policy(info, (0.5,)).decide is info.decide
@@ -161,12 +168,14 @@ def test_a_users_file_importing_the_builtin_decide_cannot_pick_its_form(tmp_path
 def test_a_users_file_reexporting_both_builtin_names_plays_their_forms(tmp_path: Path):
     """Importing decide and decide_for from the built-in is still the built-in."""
     path = tmp_path / "mine.py"
-    path.write_text(textwrap.dedent("""
+    path.write_text(
+        textwrap.dedent("""
         from mexsim.strategy.builtin.longest_train import (  # noqa: F401
             MEMORY, PARAMS, decide, decide_for)
         NAME = "mine"
         DESCRIPTION = "longest_train under another name"
-    """))
+    """)
+    )
     info = load_strategy_file(path)  # (its import is a module apart from the registry's)
     weighted = Policy(info, (0.5,)).decide
     assert weighted is not info.decide and weighted.py_func.__name__ == "_decide_weighted"

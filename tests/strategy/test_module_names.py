@@ -16,7 +16,7 @@ import pytest
 
 from tests.tournament.runs import ROOT
 
-CALLS_GREEDY = '''\
+CALLS_GREEDY = """\
 from mexsim.strategy.api import strategy
 from mexsim.strategy.builtin.greedy import decide as greedy_decide
 
@@ -27,9 +27,9 @@ DESCRIPTION = "greedy, by calling the built-in"
 @strategy
 def decide(view, params):
     return greedy_decide(view, params)
-'''
+"""
 
-OWN = '''\
+OWN = """\
 from numba import njit
 
 from mexsim.strategy.api import strategy
@@ -46,49 +46,63 @@ def first_move(view):
 @strategy
 def decide(view, params):
     return first_move(view)
-'''
+"""
 
 
 def _python(code: str, *args: str | Path) -> subprocess.CompletedProcess:
     """``code`` in a new process: nothing of this one's imports, as a user's session."""
-    return subprocess.run([sys.executable, "-c", code, *map(str, args)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=600, check=False)
+    return subprocess.run(
+        [sys.executable, "-c", code, *map(str, args)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
 
 
-LOAD = ("import sys; from pathlib import Path; "
-        "from mexsim.strategy.registry import load_strategy_file; "
-        "print(load_strategy_file(Path(sys.argv[1])).name)")
+LOAD = (
+    "import sys; from pathlib import Path; "
+    "from mexsim.strategy.registry import load_strategy_file; "
+    "print(load_strategy_file(Path(sys.argv[1])).name)"
+)
 
 
 def test_a_built_in_loaded_by_the_registry_then_imported_by_its_own_name() -> None:
     greedy = ROOT / "mexsim" / "strategy" / "builtin" / "greedy.py"
     first = _python(LOAD, greedy)  # compiles it, or loads it: cached either way
     assert first.returncode == 0 and first.stdout.split() == ["greedy"], first.stderr
-    then = _python("from mexsim.strategy.builtin.greedy import decide; "
-                   "print(len(decide.overloads))")
+    then = _python(
+        "from mexsim.strategy.builtin.greedy import decide; print(len(decide.overloads))"
+    )
     assert then.returncode == 0 and then.stdout.split() == ["1"], then.stderr
 
 
-def test_a_strategy_that_calls_a_built_in_loads_in_a_process_of_its_own(tmp_path: Path
-                                                                        ) -> None:
+def test_a_strategy_that_calls_a_built_in_loads_in_a_process_of_its_own(tmp_path: Path) -> None:
     mine = tmp_path / "calls_greedy.py"
     mine.write_text(CALLS_GREEDY)
     assert _python(LOAD, ROOT / "mexsim" / "strategy" / "builtin" / "greedy.py").returncode == 0
     done = _python(LOAD, mine)
     assert done.returncode == 0 and done.stdout.split() == ["calls_greedy"], done.stderr
-    check = subprocess.run([sys.executable, "-m", "mexsim", "check", str(mine),
-                            "--examples", "4"], cwd=ROOT, capture_output=True, text=True,
-                           timeout=600, check=False)
+    check = subprocess.run(
+        [sys.executable, "-m", "mexsim", "check", str(mine), "--examples", "4"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     assert check.returncode == 0, check.stdout + check.stderr
 
 
-IMPORT_IT = ("import sys; sys.path.insert(0, sys.argv[1]); import {name}; "
-             "print({name}.decide.py_func.__name__)")
+IMPORT_IT = (
+    "import sys; sys.path.insert(0, sys.argv[1]); import {name}; "
+    "print({name}.decide.py_func.__name__)"
+)
 
 
 @pytest.mark.parametrize("mexsim_first", [True, False])
-def test_a_user_s_strategy_file_imported_by_the_user(tmp_path: Path,
-                                                     mexsim_first: bool) -> None:
+def test_a_user_s_strategy_file_imported_by_the_user(tmp_path: Path, mexsim_first: bool) -> None:
     """In a notebook, say: ``import own`` from the strategies folder, before or after
     mexsim has loaded the file; its helper is ``cache=True`` too. Loading mexsim's
     cached copies failed in the notebook (ModuleNotFoundError), and copies the notebook

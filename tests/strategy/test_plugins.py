@@ -205,9 +205,7 @@ def test_a_strategy_that_makes_arrays_plays_as_the_built_ins_do_not(
     )
     assert plugins["scratchpad"].decide.targetoptions["_nrt"] is True
     built_in = [
-        info
-        for info in available_strategies().values()
-        if Path(info.path).parent == BUILTIN_FOLDER
+        info for info in available_strategies().values() if Path(info.path).parent == BUILTIN_FOLDER
     ]
     assert len(built_in) >= 5
     for info in built_in:

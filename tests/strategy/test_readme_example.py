@@ -24,10 +24,16 @@ def test_readme_strategy_example_plays_legal_games(tmp_path):
     assert (info.name, info.params) == ("lightest_first", {"own_train_bonus": 1.0})
     rules = resolve_rules({}, 3)
     seats = resolve_policies([Policy(info, (1.0,)), "greedy", Policy(info, (0.0,))])
-    header = {"event": "match", "match": 0, "seed": 1, "rules": rules.to_dict(),
-              "players": [{"seat": s, "player": f"p{s}", "strategy": "x"} for s in range(3)]}
+    header = {
+        "event": "match",
+        "match": 0,
+        "seed": 1,
+        "rules": rules.to_dict(),
+        "players": [{"seat": s, "player": f"p{s}", "strategy": "x"} for s in range(3)],
+    }
     events = core_trace(rules, seats, 1, 0, header=header)
     check_trace(events)
+
     # it sheds light tiles first: its plays are lighter on average than greedy's
     def mean_pips(seats):
         pips = [sum(e["tile"]) for e in events if e["event"] == "play" and e["seat"] in seats]
@@ -46,8 +52,13 @@ def test_readme_counting_example_plays_and_starves(tmp_path):
     path.write_text(code.group(1))
     info = load_strategy_file(path)
     rules = resolve_rules({}, 2)
-    header = {"event": "match", "match": 0, "seed": 1, "rules": rules.to_dict(),
-              "players": [{"seat": s, "player": f"p{s}", "strategy": "x"} for s in range(2)]}
+    header = {
+        "event": "match",
+        "match": 0,
+        "seed": 1,
+        "rules": rules.to_dict(),
+        "players": [{"seat": s, "player": f"p{s}", "strategy": "x"} for s in range(2)],
+    }
     passes = {}
     for name, seats in (("starver", [Policy(info, ()), "greedy"]), ("greedy", ["greedy"] * 2)):
         total = 0

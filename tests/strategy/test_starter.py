@@ -13,8 +13,7 @@ runner = CliRunner()
 
 
 def test_new_writes_a_loadable_commented_starter(tmp_path: Path):
-    result = runner.invoke(app, ["strategies", "--new", "my_bot", "--strategies",
-                                 str(tmp_path)])
+    result = runner.invoke(app, ["strategies", "--new", "my_bot", "--strategies", str(tmp_path)])
     assert result.exit_code == 0, result.output
     path = tmp_path / "my_bot.py"
     text = path.read_text()
@@ -26,8 +25,7 @@ def test_new_writes_a_loadable_commented_starter(tmp_path: Path):
 def test_new_refuses_to_overwrite_and_bad_names(tmp_path: Path):
     path = tmp_path / "mine.py"
     path.write_text("precious = True\n")
-    result = runner.invoke(app, ["strategies", "--new", "mine", "--strategies",
-                                 str(tmp_path)])
+    result = runner.invoke(app, ["strategies", "--new", "mine", "--strategies", str(tmp_path)])
     assert result.exit_code == 2 and "already exists" in result.stderr
     assert path.read_text() == "precious = True\n"
     bad = runner.invoke(app, ["strategies", "--new", "My-Bot", "--strategies", str(tmp_path)])
@@ -39,11 +37,9 @@ def test_new_refuses_a_built_in_s_name_and_an_endless_one(tmp_path: Path):
     """Issue 32, rows 19 and 20: a 300-character name was exit 70 (File name too long);
     `--new greedy` wrote a second 'greedy', after which every command in the folder
     failed. Both are one line, exit 2, nothing written."""
-    long = runner.invoke(app, ["strategies", "--new", "a" * 300, "--strategies",
-                               str(tmp_path)])
+    long = runner.invoke(app, ["strategies", "--new", "a" * 300, "--strategies", str(tmp_path)])
     assert long.exit_code == 2 and "at most 64 characters" in long.stderr
     assert len(long.stderr.splitlines()) == 1
-    taken = runner.invoke(app, ["strategies", "--new", "greedy", "--strategies",
-                                str(tmp_path)])
+    taken = runner.invoke(app, ["strategies", "--new", "greedy", "--strategies", str(tmp_path)])
     assert taken.exit_code == 2 and "built-in" in taken.stderr
     assert list(tmp_path.iterdir()) == []

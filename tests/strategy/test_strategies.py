@@ -53,7 +53,7 @@ MASK64 = (1 << 64) - 1
 
 
 def hand_size(view: np.ndarray) -> int:
-    return sum(bin(int(w) & MASK64).count("1") for w in view[V.HAND:V.HAND + V.MAX_WORDS])
+    return sum(bin(int(w) & MASK64).count("1") for w in view[V.HAND : V.HAND + V.MAX_WORDS])
 
 
 def tractable(name: str, view: np.ndarray) -> bool:
@@ -67,11 +67,12 @@ def seat(name: str, params: tuple[float, ...] | None = None, extra=()) -> Policy
 
 def padded(params: tuple[float, ...]) -> np.ndarray:
     out = np.zeros(V.MAX_PARAMS, dtype=np.float64)
-    out[:len(params)] = params
+    out[: len(params)] = params
     return out
 
 
 # --------------------------------------------------------------- recorded decisions
+
 
 @dataclass
 class Decision:
@@ -92,15 +93,15 @@ def record_match(rules: Rules, seed: int, match: int, seats: list[Policy]) -> li
 
     def spy_fill_view(self, seat, *args):
         fill_view(self, seat, *args)
-        hidden.append(frozenset(self.boneyard).union(
-            *(h for s, h in enumerate(self.hands) if s != seat)))
+        hidden.append(
+            frozenset(self.boneyard).union(*(h for s, h in enumerate(self.hands) if s != seat))
+        )
 
     def spy_choose(self, view):
         decide = self.decide
 
         def recording(v, p):
-            d = Decision(int(v[V.SEAT]), self.name, v.copy(), p.copy(), -1, hidden[-1],
-                         self.name)
+            d = Decision(int(v[V.SEAT]), self.name, v.copy(), p.copy(), -1, hidden[-1], self.name)
             if not tractable(self.name, v):
                 d.name = "greedy"
                 d.choice = BUILTINS["greedy"].decide(v, p)
@@ -115,8 +116,10 @@ def record_match(rules: Rules, seed: int, match: int, seats: list[Policy]) -> li
         finally:
             self.decide = decide
 
-    with patch.object(Round, "fill_view", spy_fill_view), \
-            patch.object(Player, "choose", spy_choose):
+    with (
+        patch.object(Round, "fill_view", spy_fill_view),
+        patch.object(Player, "choose", spy_choose),
+    ):
         reference.play_match(rules, seed, match, seats)
     return decisions
 
@@ -125,8 +128,7 @@ def record_match(rules: Rules, seed: int, match: int, seats: list[Policy]) -> li
 def games(draw: st.DrawFn, name: str):
     """Rules, seats (``name`` in one of them, with drawn params), seed, match, that seat."""
     rules, _ = draw(rules_and_seats(max_players=6))
-    names = draw(st.lists(st.sampled_from(NAMES), min_size=rules.players,
-                          max_size=rules.players))
+    names = draw(st.lists(st.sampled_from(NAMES), min_size=rules.players, max_size=rules.players))
     tested = draw(st.integers(0, rules.players - 1))
     params = tuple(draw(PARAM_VALUES) for _ in BUILTINS[name].params)
     seats = [seat(n) for n in names]
@@ -141,7 +143,7 @@ def as_seen_by(name: str, d: Decision, tested: int) -> tuple[np.ndarray, np.ndar
     (zero) notes, as at the start of a match, and the tested seat's params."""
     view = d.view.copy()
     if d.seat != tested:
-        view[V.NOTES:V.NOTES + BUILTINS[name].memory] = 0
+        view[V.NOTES : V.NOTES + BUILTINS[name].memory] = 0
     return view, d.params
 
 
@@ -172,8 +174,8 @@ def test_deterministic_for_a_given_random_stream(name, data):
     info = BUILTINS[name]
     params = padded(seats[tested].params)
     writable = np.zeros(V.SIZE, dtype=bool)
-    writable[V.RNG:V.RNG + 4] = True
-    writable[V.NOTES:V.NOTES + info.memory] = True
+    writable[V.RNG : V.RNG + 4] = True
+    writable[V.NOTES : V.NOTES + info.memory] = True
     for d in record_match(rules, seed, match, seats):
         before, _ = as_seen_by(name, d, tested)
         if not tractable(name, before):
@@ -185,7 +187,7 @@ def test_deterministic_for_a_given_random_stream(name, data):
         changed = np.flatnonzero(first != before)
         assert writable[changed].all(), f"{name} wrote view words {changed.tolist()}"
         if name == "random":  # it draws from its own stream: the words advance
-            assert (first[V.RNG:V.RNG + 4] != before[V.RNG:V.RNG + 4]).any()
+            assert (first[V.RNG : V.RNG + 4] != before[V.RNG : V.RNG + 4]).any()
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -209,13 +211,14 @@ def test_random_follows_its_stream():
     differ = 0
     for d in decisions:
         other = d.view.copy()
-        other[V.RNG:V.RNG + 4] = [11, 22, 33, 44]
+        other[V.RNG : V.RNG + 4] = [11, 22, 33, 44]
         differ += decide(other, d.params) != d.choice
     assert len(decisions) > 20
     assert differ > len(decisions) // 4
 
 
 # --------------------------------------------------------------- hidden information
+
 
 class Halt(Exception):
     pass
@@ -240,8 +243,7 @@ def twin_deals(draw: st.DrawFn):
     mover = r % P if set_aside else draw(st.integers(0, P - 1))
     fitting = [t for t in range(ts.count) if t != engine_tile and number in ts.tile(t)]
     two = draw(st.permutations(fitting))[:2]
-    rest = draw(st.permutations([t for t in range(ts.count)
-                                 if t != engine_tile and t not in two]))
+    rest = draw(st.permutations([t for t in range(ts.count) if t != engine_tile and t not in two]))
     own_count = H - 2 - (0 if set_aside else 1)
     own = two + rest[:own_count] + ([] if set_aside else [engine_tile])
     unseen_a = rest[own_count:]
@@ -250,8 +252,8 @@ def twin_deals(draw: st.DrawFn):
 
     def deal(unseen):
         others = iter(range(0, (P - 1) * H, H))
-        hands = [own if s == mover else unseen[(k := next(others)):k + H] for s in range(P)]
-        return hands, unseen[(P - 1) * H:]
+        hands = [own if s == mover else unseen[(k := next(others)) : k + H] for s in range(P)]
+        return hands, unseen[(P - 1) * H :]
 
     return rules, r, mover, deal(unseen_a), deal(unseen_b), draw(seeds), draw(matches)
 
@@ -266,8 +268,15 @@ def reference_first_view(rules, r, mover, hands, boneyard, seed, match) -> np.nd
 
     players[mover].decide = halt
     with pytest.raises(Halt):
-        Round(rules, r, [list(h) for h in hands], list(boneyard), players,
-              static_view(rules, match), lambda e: None).play_round()
+        Round(
+            rules,
+            r,
+            [list(h) for h in hands],
+            list(boneyard),
+            players,
+            static_view(rules, match),
+            lambda e: None,
+        ).play_round()
     return seen[0]
 
 
@@ -282,8 +291,10 @@ def core_first_view(rules, r, hands, boneyard, seed, match) -> np.ndarray:
         return play_round(*args)
 
     probe = seat("probe", (1.0,), extra=[PROBE_DIR])
-    with patch.object(play.kernel, "play_dealt_round", spy), \
-            pytest.raises(StrategyError, match=r"'probe'.*probe halted"):
+    with (
+        patch.object(play.kernel, "play_dealt_round", spy),
+        pytest.raises(StrategyError, match=r"'probe'.*probe halted"),
+    ):
         play_dealt_round(rules, [probe] * rules.players, r, hands, boneyard, seed, match)
     return works[0].copy()
 
@@ -313,14 +324,13 @@ LEAK_SEATS = ("longest_train", "greedy", "random", "early_doubles")
 
 def leak_decisions() -> list[Decision]:
     rules = resolve_rules({}, len(LEAK_SEATS))
-    return [d for m in range(3)
-            for d in record_match(rules, 7, m, [seat(n) for n in LEAK_SEATS])]
+    return [d for m in range(3) for d in record_match(rules, 7, m, [seat(n) for n in LEAK_SEATS])]
 
 
 def test_no_other_players_moves_in_the_view():
     for d in leak_decisions():
         n = int(d.view[V.N_MOVES])
-        stale = set(d.view[V.MOVE_TILE + n:V.MOVE_TILE + V.MAX_MOVES].tolist()) - {0}
+        stale = set(d.view[V.MOVE_TILE + n : V.MOVE_TILE + V.MAX_MOVES].tolist()) - {0}
         leaked = sorted(stale & d.hidden)
         assert not leaked, f"seat {d.seat} sees tiles {leaked} it must not see"
 
@@ -328,7 +338,7 @@ def test_no_other_players_moves_in_the_view():
 def test_no_other_players_notes_in_the_view():
     for d in leak_decisions():
         k = BUILTINS[d.owner].memory
-        notes = d.view[V.NOTES + k:V.NOTES + V.MAX_MEMORY]
+        notes = d.view[V.NOTES + k : V.NOTES + V.MAX_MEMORY]
         assert not notes.any(), f"seat {d.seat} ({d.name}) sees notes {notes.tolist()}"
 
 
@@ -341,23 +351,25 @@ def test_core_shows_no_other_players_notes():
 
 # --------------------------------------------------------------- the planner
 
+
 @cache
 def tables(max_pip: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     ts = tile_set(max_pip)
     return tuple(np.array(a, dtype=np.int64) for a in (ts.lo, ts.hi, ts.pips))
 
 
-def plan(max_pip: int, hand: list[int], start: int, pip_weight: float
-         ) -> tuple[list[int], float]:
+def plan(max_pip: int, hand: list[int], start: int, pip_weight: float) -> tuple[list[int], float]:
     lo, hi, pips = tables(max_pip)
     chain = np.full(max(1, len(hand)), -1, dtype=np.int64)
-    length, value = longest_chain(start, np.array(hand, dtype=np.int64), len(hand), lo, hi,
-                                  pips, pip_weight, max_pip, chain)
+    length, value = longest_chain(
+        start, np.array(hand, dtype=np.int64), len(hand), lo, hi, pips, pip_weight, max_pip, chain
+    )
     return chain[:length].tolist(), value
 
 
-def check_chain(max_pip: int, hand: list[int], start: int, pip_weight: float,
-                chain: list[int], value: float) -> None:
+def check_chain(
+    max_pip: int, hand: list[int], start: int, pip_weight: float, chain: list[int], value: float
+) -> None:
     """A chain laid from ``start`` with distinct tiles of the hand, worth ``value``."""
     ts = tile_set(max_pip)
     assert len(set(chain)) == len(chain), chain
@@ -391,8 +403,11 @@ PLAIN_WEIGHTS = st.sampled_from([0.0, 0.1, 1.0])
 
 
 @st.composite
-def hands(draw: st.DrawFn, sizes: dict[int, tuple[int, int]],
-          weights: st.SearchStrategy[float] = PLAIN_WEIGHTS):
+def hands(
+    draw: st.DrawFn,
+    sizes: dict[int, tuple[int, int]],
+    weights: st.SearchStrategy[float] = PLAIN_WEIGHTS,
+):
     """(max_pip, hand of tile numbers, start number, pip_weight); hand sizes per set."""
     max_pip = draw(st.sampled_from(sorted(sizes)))
     count = (max_pip + 1) * (max_pip + 2) // 2
@@ -426,8 +441,9 @@ def test_planner_is_exact_on_dense_hands(case):
     assert_plan_is_best(case, best_value)
 
 
-def greedy_chains(max_pip: int, hand: list[int], start: int, pip_weight: float,
-                  tries: int = 50) -> float:
+def greedy_chains(
+    max_pip: int, hand: list[int], start: int, pip_weight: float, tries: int = 50
+) -> float:
     """The best of a heaviest-first greedy chain and randomized greedy chains."""
     ts = tile_set(max_pip)
     rng = random.Random(0)
@@ -469,8 +485,10 @@ def test_planner_lays_doubles_where_it_arrives():
 def planned_tiles(view: np.ndarray, start: int, stop: int) -> list[int]:
     """longest_train's planned tiles at positions start..stop-1 (from its notes; its
     constants are note numbers, counted from view[NOTES])."""
-    return [(int(view[V.NOTES + LT.PLAN_TILES + (p >> 3)]) >> ((p & 7) * 8)) & 255
-            for p in range(start, stop)]
+    return [
+        (int(view[V.NOTES + LT.PLAN_TILES + (p >> 3)]) >> ((p & 7) * 8)) & 255
+        for p in range(start, stop)
+    ]
 
 
 @settings(max_examples=examples(20), deadline=None)
@@ -489,15 +507,26 @@ def test_longest_train_keeps_only_best_plans(data):
         choice = decide(view, d.params)
         tile, train = view[V.MOVE_TILE + choice], view[V.MOVE_TRAIN + choice]
         pos, length = view[V.NOTES + LT.PLAN_POS], view[V.NOTES + LT.PLAN_LEN]
-        advanced = (train == tested and pos > 0
-                    and planned_tiles(view, pos - 1, pos) == [tile])
+        advanced = train == tested and pos > 0 and planned_tiles(view, pos - 1, pos) == [tile]
         rest = planned_tiles(view, pos, length)
         if view[V.NOTES + LT.VALID] != 1 or (train == tested and not advanced) or tile in rest:
             continue  # the plan is broken: it plans afresh next time
-        hand = [t for t in range(view[V.TILES]) if t != tile
-                and (int(view[V.HAND + t // 64]) >> (t % 64)) & 1]
+        hand = [
+            t
+            for t in range(view[V.TILES])
+            if t != tile and (int(view[V.HAND + t // 64]) >> (t % 64)) & 1
+        ]
         chain = np.empty(max(1, len(hand)), dtype=np.int64)
-        _, best = longest_chain(view[V.NOTES + LT.NEXT_END], np.array(hand, dtype=np.int64),
-                                len(hand), lo, hi, pips, d.params[0], rules.max_pip, chain)
+        _, best = longest_chain(
+            view[V.NOTES + LT.NEXT_END],
+            np.array(hand, dtype=np.int64),
+            len(hand),
+            lo,
+            hi,
+            pips,
+            d.params[0],
+            rules.max_pip,
+            chain,
+        )
         worth = sum(1.0 + d.params[0] * pips[t] for t in rest)
         assert worth == pytest.approx(best), (d.view[V.ROUND], rest)

@@ -49,35 +49,62 @@ BROKEN = {
     "returns_float": ("return move_count(view) / 2", 0, "returns an integer"),
     "far_write": ("view[10**7] = 1\nreturn 0", 0, "no out-of-bounds access"),
     "write_past_view": ("view[SIZE + 3] = 1\nreturn 0", 0, "no out-of-bounds access"),
-    "read_past_moves": ("return view[SIZE + move_count(view)] % 2", 0,
-                        "no out-of-bounds access"),
-    "numpy_random": ("return np.random.randint(0, move_count(view))", 0,
-                     "uses no global random state"),
-    "python_random": ("return random.randrange(move_count(view))", 0,
-                      "uses no global random state"),
+    "read_past_moves": ("return view[SIZE + move_count(view)] % 2", 0, "no out-of-bounds access"),
+    "numpy_random": (
+        "return np.random.randint(0, move_count(view))",
+        0,
+        "uses no global random state",
+    ),
+    "python_random": (
+        "return random.randrange(move_count(view))",
+        0,
+        "uses no global random state",
+    ),
     "writes_seat": ("view[SEAT] = 0\nreturn 0", 0, "writes only its random stream and notes"),
-    "notes_without_memory": ("set_note(view, 0, 7)\nreturn 0", 0,
-                             "writes only its random stream and notes"),
-    "notes_past_memory": ("set_note(view, 2, 7)\nreturn 0", 2,
-                          "writes only its random stream and notes"),
-    "clock": ("with objmode(t='int64'):\n    t = time.perf_counter_ns()\n"
-              "return t % move_count(view)", 0, "deterministic"),
-    "python_counter": ("with objmode(c='int64'):\n    c = next(CALLS)\n"
-                       "return c % move_count(view)", 0, "deterministic"),
+    "notes_without_memory": (
+        "set_note(view, 0, 7)\nreturn 0",
+        0,
+        "writes only its random stream and notes",
+    ),
+    "notes_past_memory": (
+        "set_note(view, 2, 7)\nreturn 0",
+        2,
+        "writes only its random stream and notes",
+    ),
+    "clock": (
+        "with objmode(t='int64'):\n    t = time.perf_counter_ns()\nreturn t % move_count(view)",
+        0,
+        "deterministic",
+    ),
+    "python_counter": (
+        "with objmode(c='int64'):\n    c = next(CALLS)\nreturn c % move_count(view)",
+        0,
+        "deterministic",
+    ),
     # the pid mixed with the state (a tuple of ints hashes alike in every process): the
     # pid alone agreed across two processes whose pids differed by a multiple of every
     # move count seen (CI, once), and the check passed it
-    "process_id": ("with objmode(p='int64'):\n"
-                   "    p = hash((os.getpid(), int(view.sum()))) & 0xFFFF\n"
-                   "return p % move_count(view)", 0, "deterministic"),
+    "process_id": (
+        "with objmode(p='int64'):\n"
+        "    p = hash((os.getpid(), int(view.sum()))) & 0xFFFF\n"
+        "return p % move_count(view)",
+        0,
+        "deterministic",
+    ),
     # compiled code that differs by process: a string's hash is salted per process
     # (objmode, above, is refused as the file is vetted, under "deterministic")
-    "string_hash": ("return (hash(str(int(view.sum()))) & 0xFFFF) % move_count(view)", 0,
-                    "deterministic across processes"),
+    "string_hash": (
+        "return (hash(str(int(view.sum()))) & 0xFFFF) % move_count(view)",
+        0,
+        "deterministic across processes",
+    ),
     "untyped_name": ("return no_such_helper(view)", 0, "loads"),
     "no_return_on_a_path": ("if move_count(view) > 2:\n    return 0", 0, "loads"),
-    "endless_loop": ("k = 1\nwhile k != 0:  # never 0\n    k = (k * 3 + 1) % 1_000_003 or 1\n"
-                     "return 0", 0, "returns in time"),
+    "endless_loop": (
+        "k = 1\nwhile k != 0:  # never 0\n    k = (k * 3 + 1) % 1_000_003 or 1\nreturn 0",
+        0,
+        "returns in time",
+    ),
 }
 
 
@@ -89,8 +116,7 @@ def short_limit(monkeypatch):
 
 def write(tmp_path: Path, name: str, body: str, memory: int) -> Path:
     path = tmp_path / f"{name}.py"
-    path.write_text(HEADER.format(name=name, memory=memory)
-                    + textwrap.indent(body, "    ") + "\n")
+    path.write_text(HEADER.format(name=name, memory=memory) + textwrap.indent(body, "    ") + "\n")
     return path
 
 
@@ -142,8 +168,14 @@ def test_the_starter_file_passes(tmp_path):
 
 def run_cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(ROOT))  # this checkout's mexsim, from any folder
-    return subprocess.run([sys.executable, "-m", "mexsim", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "mexsim", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
 
 
 def test_cli_check_passes_a_builtin_and_fails_a_broken_one(tmp_path):
@@ -153,19 +185,21 @@ def test_cli_check_passes_a_builtin_and_fails_a_broken_one(tmp_path):
     assert "1,000,000 matches" in done.stdout
     body, memory, _ = BROKEN["one_past_the_end"]
     write(tmp_path, "one_past_the_end", body, memory)
-    done = run_cli("check", "one_past_the_end", "--strategies", str(tmp_path),
-                   "--examples", "5")
+    done = run_cli("check", "one_past_the_end", "--strategies", str(tmp_path), "--examples", "5")
     assert done.returncode == 1
     assert "FAILED check 'returns a legal index'" in done.stdout
     assert "Traceback" not in done.stdout + done.stderr
     assert not list(tmp_path.glob(".hypothesis"))
 
 
-@pytest.mark.parametrize(("text", "cause"), [
-    ("class Own(BaseException):\n    pass\n\n\nraise Own('mine')\n", "Own: mine"),
-    ("import sys\nsys.exit(4)\n", "sys.exit(4)"),
-    ("def broken(:\n", "syntax error"),
-])
+@pytest.mark.parametrize(
+    ("text", "cause"),
+    [
+        ("class Own(BaseException):\n    pass\n\n\nraise Own('mine')\n", "Own: mine"),
+        ("import sys\nsys.exit(4)\n", "sys.exit(4)"),
+        ("def broken(:\n", "syntax error"),
+    ],
+)
 def test_cli_check_names_why_a_strategy_s_file_does_not_load(tmp_path, text, cause):
     """A name whose file is in the folder but does not load fails the contract's first
     check, as its path does, with the reason (it was 'not a known strategy', exit 2)."""

@@ -33,8 +33,15 @@ def toml_str(value: object) -> str:
     return json.dumps(str(value))
 
 
-def config_text(out: Path | str, *, matches: int = MATCHES, seed: int = SEED,
-                rotate: bool = True, rules: str = "", players: str | None = None) -> str:
+def config_text(
+    out: Path | str,
+    *,
+    matches: int = MATCHES,
+    seed: int = SEED,
+    rotate: bool = True,
+    rules: str = "",
+    players: str | None = None,
+) -> str:
     if players is None:
         players = "".join(f'[[players]]\nstrategy = "{s}"\n' for s in STRATEGIES)
     return (
@@ -66,8 +73,9 @@ def parts_done(folder: Path) -> int:
 
 def assert_no_crash(result: Any) -> None:
     """CliRunner catches what escapes the app: only SystemExit may end a command."""
-    assert result.exception is None or isinstance(result.exception, SystemExit), (
-        repr(result.exception))
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(
+        result.exception
+    )
     assert "Traceback" not in result.output
 
 
@@ -98,8 +106,14 @@ def ctrl_c() -> None:
 
 def mexsim(*args: str | Path, **kw: Any) -> subprocess.Popen:
     """`mexsim ARGS` as a real process (its signals are real), output captured."""
-    return subprocess.Popen([sys.executable, "-m", "mexsim", *map(str, args)], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+    return subprocess.Popen(
+        [sys.executable, "-m", "mexsim", *map(str, args)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        **kw,
+    )
 
 
 def finish(proc: subprocess.Popen, timeout: float = 600) -> tuple[int, str, str]:
@@ -113,8 +127,9 @@ def finish(proc: subprocess.Popen, timeout: float = 600) -> tuple[int, str, str]
     return proc.returncode, out, err
 
 
-def wait_until(proc: subprocess.Popen, ready: Callable[[], Any], what: str,
-               timeout: float = 300) -> None:
+def wait_until(
+    proc: subprocess.Popen, ready: Callable[[], Any], what: str, timeout: float = 300
+) -> None:
     """Poll ``ready()`` while ``proc`` runs; fail when it ended or ``timeout`` passed
     first (numba may be loading or compiling the kernels meanwhile)."""
     deadline = time.monotonic() + timeout
@@ -124,15 +139,16 @@ def wait_until(proc: subprocess.Popen, ready: Callable[[], Any], what: str,
         time.sleep(0.02)
 
 
-def wait_for_parts(proc: subprocess.Popen, folder: Path, at_least: int,
-                   timeout: float = 300) -> None:
+def wait_for_parts(
+    proc: subprocess.Popen, folder: Path, at_least: int, timeout: float = 300
+) -> None:
     """Until ``proc`` finished ``at_least`` blocks in a work folder under ``folder``."""
-    wait_until(proc, lambda: parts_done(folder) >= at_least, "the run never got going",
-               timeout)
+    wait_until(proc, lambda: parts_done(folder) >= at_least, "the run never got going", timeout)
 
 
-def interrupt(proc: subprocess.Popen, signum: int, timeout: float = 30
-              ) -> tuple[int, str, str, float]:
+def interrupt(
+    proc: subprocess.Popen, signum: int, timeout: float = 30
+) -> tuple[int, str, str, float]:
     """Send ``signum`` and wait for the end: (status, stdout, stderr, seconds it took)."""
     sent = time.monotonic()
     proc.send_signal(signum)
@@ -153,8 +169,9 @@ def kill_a_worker_mid_run(monkeypatch: Any) -> list[int]:
     killed: list[int] = []
     original = ClusterPlayer.submit
 
-    def submit_then_kill(self: ClusterPlayer, spans: list[tuple[int, int]], *args: Any,
-                         **kwargs: Any) -> Any:
+    def submit_then_kill(
+        self: ClusterPlayer, spans: list[tuple[int, int]], *args: Any, **kwargs: Any
+    ) -> Any:
         future = original(self, spans, *args, **kwargs)
         if spans[0][0] > 0 and not killed:
             victim = min(Client.run(self.client, os.getpid).values())

@@ -55,7 +55,8 @@ def test_every_worker_keeps_tasks_to_spread(matches: int, workers: int) -> None:
 
 @given(st.integers(1, 60), st.sets(st.integers(0, 59)), st.integers(1, 9))
 def test_every_block_is_played_once_by_a_task_of_consecutive_blocks(
-        count: int, kept: set[int], per_task: int) -> None:
+    count: int, kept: set[int], per_task: int
+) -> None:
     kept = {i for i in kept if i < count}
     submitted: list[FakeTask] = []
 
@@ -79,15 +80,18 @@ def test_every_block_is_played_once_by_a_task_of_consecutive_blocks(
             assert task.indices[-1] + 1 in kept
 
 
-def test_a_tasks_result_is_fetched_once_and_dropped_when_every_block_took_its_own(
-        ) -> None:
+def test_a_tasks_result_is_fetched_once_and_dropped_when_every_block_took_its_own() -> None:
     submitted: list[FakeTask] = []
-    tasks = BlockTasks(3, set(), 3, lambda indices: submitted.append(FakeTask(indices))
-                       or submitted[-1])
+    tasks = BlockTasks(
+        3, set(), 3, lambda indices: submitted.append(FakeTask(indices)) or submitted[-1]
+    )
     shares = [tasks.start(i) for i in range(3)]
     with ThreadPoolExecutor(3) as pool:  # the blocks' threads ask at once
         assert list(pool.map(lambda share: share.result(), shares)) == [
-            "block 0", "block 1", "block 2"]
+            "block 0",
+            "block 1",
+            "block 2",
+        ]
     assert submitted[0].fetched == 1
     assert shares[0].task._items is None  # not held once every block has its item
     assert shares[1].result() == "block 1" and submitted[0].fetched == 2  # asked again
@@ -95,8 +99,9 @@ def test_a_tasks_result_is_fetched_once_and_dropped_when_every_block_took_its_ow
 
 def test_cancelling_a_block_cancels_its_task() -> None:
     submitted: list[Any] = []
-    tasks = BlockTasks(4, set(), 2, lambda indices: submitted.append(FakeTask(indices))
-                       or submitted[-1])
+    tasks = BlockTasks(
+        4, set(), 2, lambda indices: submitted.append(FakeTask(indices)) or submitted[-1]
+    )
     tasks.start(0)
     tasks.start(1).cancel()
     assert submitted[0].cancelled and len(submitted) == 1

@@ -37,11 +37,12 @@ from tests.tournament.runs import (
 TWO = '[[players]]\nstrategy = "greedy"\n[[players]]\nstrategy = "random"\n'
 
 
-def test_a_worker_loads_only_the_strategies_the_run_uses(tmp_path: Path,
-                                                         monkeypatch: pytest.MonkeyPatch
-                                                         ) -> None:
-    config = load_config(write_config(tmp_path, config_text(tmp_path / "r", matches=8,
-                                                             players=TWO + TWO)))
+def test_a_worker_loads_only_the_strategies_the_run_uses(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = load_config(
+        write_config(tmp_path, config_text(tmp_path / "r", matches=8, players=TWO + TWO))
+    )
     loaded: list[str] = []
     real = registry.load_strategy_file
 
@@ -59,9 +60,9 @@ def test_a_worker_loads_only_the_strategies_the_run_uses(tmp_path: Path,
     assert len(loaded) == 2  # once per worker process
 
 
-def test_the_client_leaves_the_kernels_to_the_cluster(tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch
-                                                      ) -> None:
+def test_the_client_leaves_the_kernels_to_the_cluster(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     loads: list[str] = []
     monkeypatch.setattr(runner, "play_block", lambda *args: loads.append("engine"))
     config = load_config(write_config(tmp_path, config_text(tmp_path / "r", matches=8)))
@@ -74,8 +75,7 @@ def test_the_client_leaves_the_kernels_to_the_cluster(tmp_path: Path,
 pytest.importorskip("distributed")
 
 
-def test_local_workers_have_the_engine_loaded_before_their_first_task(tmp_path: Path
-                                                                      ) -> None:
+def test_local_workers_have_the_engine_loaded_before_their_first_task(tmp_path: Path) -> None:
     def loaded() -> tuple[bool, int, list[str]]:  # on each worker (pickled by value)
         import sys
 
@@ -83,8 +83,11 @@ def test_local_workers_have_the_engine_loaded_before_their_first_task(tmp_path: 
         from mexsim.run.dask import cluster as on_worker
 
         preload = sys.modules.get("mexsim.run.dask.worker_preload")
-        return (preload is not None and preload.LOADED, len(kernel.play_matches.overloads),
-                sorted(Path(p).name for p in on_worker._WORKER_STRATEGIES))
+        return (
+            preload is not None and preload.LOADED,
+            len(kernel.play_matches.overloads),
+            sorted(Path(p).name for p in on_worker._WORKER_STRATEGIES),
+        )
 
     config = load_config(write_config(tmp_path, config_text(tmp_path / "r", matches=8)))
     compile_engine()  # the fork server only loads from numba's cache (the command
@@ -94,18 +97,17 @@ def test_local_workers_have_the_engine_loaded_before_their_first_task(tmp_path: 
         found = player.client.run(loaded)
     finally:
         player.close()
-    builtins = sorted(p.name for p in BUILTIN_FOLDER.glob("*.py")
-                      if not p.name.startswith("_"))
+    builtins = sorted(p.name for p in BUILTIN_FOLDER.glob("*.py") if not p.name.startswith("_"))
     assert len(found) == 2
     for preloaded, kernels, strategies in found.values():
         assert preloaded and kernels >= 1 and strategies == builtins
 
 
-def test_a_worker_started_after_a_crash_leaves_ctrl_c_to_the_command(tmp_path: Path
-                                                                     ) -> None:
+def test_a_worker_started_after_a_crash_leaves_ctrl_c_to_the_command(tmp_path: Path) -> None:
     """The first workers inherit SIGINT ignored (worker_signals.py); one the cluster
     starts in place of a crashed one is spawned by the command's process, which handles
     Ctrl-C by then: the worker plugin makes it ignore the signal too."""
+
     def ignores() -> bool:  # on each worker
         import signal as on_worker
 
@@ -119,8 +121,7 @@ def test_a_worker_started_after_a_crash_leaves_ctrl_c_to_the_command(tmp_path: P
         before = set(pids)
         os.kill(pids[sorted(before)[0]], signal.SIGKILL)  # a crash
         deadline = time.monotonic() + 60
-        while (len(set(player.client.nthreads()) - before) < 1
-               and time.monotonic() < deadline):
+        while len(set(player.client.nthreads()) - before) < 1 and time.monotonic() < deadline:
             time.sleep(0.2)
         after = set(player.client.nthreads())
         assert after - before, "no worker was started in place of the crashed one"
@@ -149,18 +150,24 @@ def _none_left(mark: str, within: float = 15) -> bool:
     return not _marked(mark)
 
 
-def _signalled_cluster_run(tmp_path: Path, matches: int, signum: int,
-                           ready: Callable[[subprocess.Popen, str], None]
-                           ) -> tuple[int, str, str, Path]:
+def _signalled_cluster_run(
+    tmp_path: Path, matches: int, signum: int, ready: Callable[[subprocess.Popen, str], None]
+) -> tuple[int, str, str, Path]:
     """`mexsim run --cluster local:2` in a session of its own, its processes marked
     (``_marked``); once ``ready(proc, mark)`` returns, ``signum`` to the whole group, as
     a terminal sends it. Returns (exit status, stderr, the mark, its $TMPDIR)."""
     mark = f"MEXSIM_TEST_{uuid.uuid4().hex}"
     temporary = temporary_folder(tmp_path)
     cfg = write_config(tmp_path, config_text(tmp_path / "r", matches=matches))
-    proc = mexsim("run", cfg, "--cluster", "local:2", "--quiet",
-                  env=os.environ | {mark: "1", "TMPDIR": str(temporary)},
-                  start_new_session=True)
+    proc = mexsim(
+        "run",
+        cfg,
+        "--cluster",
+        "local:2",
+        "--quiet",
+        env=os.environ | {mark: "1", "TMPDIR": str(temporary)},
+        start_new_session=True,
+    )
     try:
         ready(proc, mark)
         os.killpg(proc.pid, signum)
@@ -181,8 +188,7 @@ def test_a_refused_local_cluster_run_leaves_no_process(tmp_path: Path) -> None:
     precious.mkdir()
     (precious / "notes.txt").write_text("keep me")
     cfg = write_config(tmp_path, config_text(precious, matches=100))
-    proc = mexsim("run", cfg, "--cluster", "local:2", "--quiet",
-                  env=os.environ | {mark: "1"})
+    proc = mexsim("run", cfg, "--cluster", "local:2", "--quiet", env=os.environ | {mark: "1"})
     code, _, err = finish(proc, 300)
     assert code == 2 and len(err.strip().splitlines()) == 1, err
     assert (precious / "notes.txt").read_text() == "keep me"
@@ -194,8 +200,13 @@ def test_ctrl_c_while_a_local_cluster_starts_leaves_no_process(tmp_path: Path) -
     """Ctrl-C (to the whole process group, as a terminal sends it) once the workers'
     process is up, before play: the command ends and takes every process with it."""
     code, err, mark, temporary = _signalled_cluster_run(
-        tmp_path, 20_000, signal.SIGINT, lambda proc, mark: wait_until(
-            proc, lambda: len(_marked(mark)) >= 2, "no worker process started"))
+        tmp_path,
+        20_000,
+        signal.SIGINT,
+        lambda proc, mark: wait_until(
+            proc, lambda: len(_marked(mark)) >= 2, "no worker process started"
+        ),
+    )
     assert code != 0, err
     assert _none_left(mark), _marked(mark)
     assert list(temporary.iterdir()) == []  # the workers' scratch folders too
@@ -207,14 +218,15 @@ def test_a_local_cluster_run_leaves_nothing_in_the_temporary_folder(tmp_path: Pa
     removed with the cluster."""
     temporary = temporary_folder(tmp_path)
     cfg = write_config(tmp_path, config_text(tmp_path / "r", matches=64))
-    proc = mexsim("run", cfg, "--cluster", "local:2", "--quiet",
-                  env=os.environ | {"TMPDIR": str(temporary)})
+    proc = mexsim(
+        "run", cfg, "--cluster", "local:2", "--quiet", env=os.environ | {"TMPDIR": str(temporary)}
+    )
     code, _, err = finish(proc, 300)
     assert code == 0, err
     assert list(temporary.iterdir()) == []
 
 
-FAILS_ON_WORKERS = '''\
+FAILS_ON_WORKERS = """\
 import threading
 
 from mexsim.strategy.api import strategy
@@ -234,13 +246,14 @@ DESCRIPTION = "loads in the command, not on a Dask worker"
 @strategy
 def decide(view, params):
     return 0
-'''
+"""
 GOOD = FAILS_ON_WORKERS.replace("raise Refused", "pass  #").replace("fussy", "easy")
 
 
 @pytest.mark.parametrize(("name", "code"), [("easy", 0), ("fussy", 2)])
 def test_a_local_cluster_run_with_strategy_files_leaves_nothing_in_the_temporary_folder(
-        tmp_path: Path, name: str, code: int) -> None:
+    tmp_path: Path, name: str, code: int
+) -> None:
     """The workers' copies of the run's strategy files went to the temporary folder
     and stayed there (a local cluster's workers end without running atexit), one
     folder per worker and run; a file that fails to load on a worker is named as the
@@ -253,15 +266,18 @@ def test_a_local_cluster_run_with_strategy_files_leaves_nothing_in_the_temporary
     players = f'[[players]]\nstrategy = "{name}"\n[[players]]\nstrategy = "greedy"\n'
     text = config_text(tmp_path / "r", matches=64, players=players)
     cfg = write_config(tmp_path, text.replace("[rules]", f'strategies = "{mine}"\n[rules]', 1))
-    proc = mexsim("run", cfg, "--cluster", "local:2", "--quiet",
-                  env=os.environ | {"TMPDIR": str(temporary)})
+    proc = mexsim(
+        "run", cfg, "--cluster", "local:2", "--quiet", env=os.environ | {"TMPDIR": str(temporary)}
+    )
     status, _, err = finish(proc, 300)
     assert status == code, err
     assert list(temporary.iterdir()) == []
     if code:
         lines = [line for line in err.splitlines() if "Dask workers" not in line]
-        assert lines == [f"mexsim: error: {mine / 'fussy.py'}: importing the strategy failed: "
-                         "Refused: not on this machine"], err
+        assert lines == [
+            f"mexsim: error: {mine / 'fussy.py'}: importing the strategy failed: "
+            "Refused: not on this machine"
+        ], err
 
 
 def _fork_servers(mark: str) -> list[int]:
@@ -287,8 +303,7 @@ def _signal_sets(pid: int) -> dict[str, set[int]]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc")
-def test_the_cluster_s_helper_processes_never_take_ctrl_c_or_a_hangup(
-        tmp_path: Path) -> None:
+def test_the_cluster_s_helper_processes_never_take_ctrl_c_or_a_hangup(tmp_path: Path) -> None:
     """The fork server ignored Ctrl-C only once its preload ran, after its interpreter
     had started and imported mexsim (~0.3 s, more on a busy machine): a Ctrl-C in that
     window printed a KeyboardInterrupt traceback over the command's one line (seen in
@@ -296,8 +311,15 @@ def test_the_cluster_s_helper_processes_never_take_ctrl_c_or_a_hangup(
     ignores SIGINT and SIGHUP, and so does the resource tracker."""
     mark = f"MEXSIM_TEST_{uuid.uuid4().hex}"
     cfg = write_config(tmp_path, config_text(tmp_path / "r", matches=20_000))
-    proc = mexsim("run", cfg, "--cluster", "local:2", "--quiet", start_new_session=True,
-                  env=os.environ | {mark: "1", "TMPDIR": str(temporary_folder(tmp_path))})
+    proc = mexsim(
+        "run",
+        cfg,
+        "--cluster",
+        "local:2",
+        "--quiet",
+        start_new_session=True,
+        env=os.environ | {mark: "1", "TMPDIR": str(temporary_folder(tmp_path))},
+    )
     try:
         seen: dict[str, dict[str, set[int]]] = {}
 
@@ -324,12 +346,12 @@ def test_ctrl_c_while_the_fork_server_loads_is_one_line(tmp_path: Path) -> None:
     """Ctrl-C to the whole group in the fork server's first second (its imports of Dask
     and numba): the fork server printed a KeyboardInterrupt traceback over the
     command's one line; it ignores Ctrl-C from its first preload on."""
+
     def in_its_imports(proc: subprocess.Popen, mark: str) -> None:
         wait_until(proc, lambda: _fork_servers(mark), "no fork server started")
         time.sleep(0.3)  # inside its imports (~1-2 s)
 
-    code, err, mark, _ = _signalled_cluster_run(tmp_path, 20_000, signal.SIGINT,
-                                                in_its_imports)
+    code, err, mark, _ = _signalled_cluster_run(tmp_path, 20_000, signal.SIGINT, in_its_imports)
     assert_stopped_in_one_line(code, err, 130)
     assert _none_left(mark), _marked(mark)
 
@@ -341,7 +363,8 @@ def test_a_hangup_of_the_whole_group_is_one_line(tmp_path: Path) -> None:
     resource tracker multiprocessing starts for the cluster died of it, and its
     replacement printed a dozen KeyError tracebacks over that line."""
     code, err, mark, temporary = _signalled_cluster_run(
-        tmp_path, 400_000, signal.SIGHUP, lambda proc, mark: wait_for_parts(proc, tmp_path, 2))
+        tmp_path, 400_000, signal.SIGHUP, lambda proc, mark: wait_for_parts(proc, tmp_path, 2)
+    )
     assert_stopped_in_one_line(code, err, 129)
     assert _none_left(mark), _marked(mark)
     assert list(temporary.iterdir()) == []

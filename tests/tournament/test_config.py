@@ -35,79 +35,166 @@ def write(tmp_path: Path, text: str, name: str = "cfg.toml") -> Path:
 
 # (id, TOML text, substrings the one-line message must contain)
 BAD_CONFIGS = [
-    ("syntax", '[run]\nmatches = 10\nseed = "unterminated\n' + TWO_PLAYERS,
-     ["TOML syntax error", "line 3"]),
+    (
+        "syntax",
+        '[run]\nmatches = 10\nseed = "unterminated\n' + TWO_PLAYERS,
+        ["TOML syntax error", "line 3"],
+    ),
     ("syntax-eof", TWO_PLAYERS + "[run]\nmatches =", ["TOML syntax error", "line"]),
-    ("unknown-section", "[rnu]\nmatches = 1\n" + TWO_PLAYERS,
-     ["'rnu'", "[run], [rules], [seating], [tournament], [analysis], [[players]]",
-      "did you mean 'run'?"]),
+    (
+        "unknown-section",
+        "[rnu]\nmatches = 1\n" + TWO_PLAYERS,
+        [
+            "'rnu'",
+            "[run], [rules], [seating], [tournament], [analysis], [[players]]",
+            "did you mean 'run'?",
+        ],
+    ),
     ("key-outside-section", "matches = 5\n" + TWO_PLAYERS, ["'matches'", "belongs in [run]"]),
     ("section-not-table", "run = 5\n" + TWO_PLAYERS, ["'run'", "must be a table"]),
-    ("unknown-run-key", "[run]\nmatchs = 10\n" + TWO_PLAYERS,
-     ["[run]", "'matchs'", "allowed: matches, seed, out", "did you mean 'matches'?"]),
+    (
+        "unknown-run-key",
+        "[run]\nmatchs = 10\n" + TWO_PLAYERS,
+        ["[run]", "'matchs'", "allowed: matches, seed, out", "did you mean 'matches'?"],
+    ),
     ("matches-zero", "[run]\nmatches = 0\n" + TWO_PLAYERS, ["'matches'", "1..4611686018427387904"]),
-    ("matches-bool", "[run]\nmatches = true\n" + TWO_PLAYERS,
-     ["'matches'", "integer", "got true", "1..4611686018427387904"]),
-    ("matches-string", '[run]\nmatches = "100"\n' + TWO_PLAYERS,
-     ["'matches'", "integer", "1..4611686018427387904"]),
+    (
+        "matches-bool",
+        "[run]\nmatches = true\n" + TWO_PLAYERS,
+        ["'matches'", "integer", "got true", "1..4611686018427387904"],
+    ),
+    (
+        "matches-string",
+        '[run]\nmatches = "100"\n' + TWO_PLAYERS,
+        ["'matches'", "integer", "1..4611686018427387904"],
+    ),
     ("matches-float", "[run]\nmatches = 1e3\n" + TWO_PLAYERS, ["'matches'", "integer"]),
-    ("seed-negative", "[run]\nseed = -1\n" + TWO_PLAYERS,
-     ["'seed'", "0..18446744073709551615"]),
-    ("seed-too-big", f"[run]\nseed = {2**64}\n" + TWO_PLAYERS,
-     ["'seed'", "0..18446744073709551615"]),
+    ("seed-negative", "[run]\nseed = -1\n" + TWO_PLAYERS, ["'seed'", "0..18446744073709551615"]),
+    (
+        "seed-too-big",
+        f"[run]\nseed = {2**64}\n" + TWO_PLAYERS,
+        ["'seed'", "0..18446744073709551615"],
+    ),
     ("out-not-string", "[run]\nout = 5\n" + TWO_PLAYERS, ["'out'", "non-empty string"]),
     ("out-empty", '[run]\nout = ""\n' + TWO_PLAYERS, ["'out'", "non-empty string"]),
     ("rotate-int", "[seating]\nrotate = 1\n" + TWO_PLAYERS, ["'rotate'", "true or false"]),
-    ("unknown-seating-key", "[seating]\nrotation = false\n" + TWO_PLAYERS,
-     ["[seating]", "'rotation'", "allowed: rotate", "did you mean 'rotate'?"]),
+    (
+        "unknown-seating-key",
+        "[seating]\nrotation = false\n" + TWO_PLAYERS,
+        ["[seating]", "'rotation'", "allowed: rotate", "did you mean 'rotate'?"],
+    ),
     ("no-players", "[run]\nmatches = 1\n", ["0 [[players]]", "2..100 players", "2..10"]),
     ("one-player", players("greedy"), ["'players'", "1 [[players]]", "2..10"]),
-    ("eleven-players", players(*["random"] * 11),
-     ["11 players", "at most 10 (R2)", "'table_size'", "2..10"]),
+    (
+        "eleven-players",
+        players(*["random"] * 11),
+        ["11 players", "at most 10 (R2)", "'table_size'", "2..10"],
+    ),
     ("players-not-array", '[players]\nstrategy = "greedy"\n', ["'players'", "array of tables"]),
-    ("missing-strategy", '[[players]]\nname = "x"\n' + players("random"),
-     ["#1", "'strategy'", "greedy, longest_train, mexican_first, random"]),
-    ("unknown-strategy", players("greedy", "gready"),
-     ["#2", "'strategy'", "'gready'", "greedy, longest_train, mexican_first, random",
-      "did you mean 'greedy'?"]),
-    ("strategy-not-string", "[[players]]\nstrategy = 3\n" + players("random"),
-     ["'strategy'", "greedy, longest_train, mexican_first, random"]),
-    ("unknown-player-key", '[[players]]\nstrategy = "greedy"\nnmae = "x"\n' + players("random"),
-     ["'nmae'", "allowed: name, strategy, params", "did you mean 'name'?"]),
-    ("duplicate-names",
-     '[[players]]\nname = "a"\nstrategy = "greedy"\n[[players]]\nname = "a"\nstrategy = "random"\n',
-     ["#2", "duplicate 'name'", "'a'", "#1"]),
-    ("name-not-string", '[[players]]\nname = 7\nstrategy = "greedy"\n' + players("random"),
-     ["'name'", "string"]),
-    ("param-on-parameterless", '[[players]]\nstrategy = "greedy"\nparams = {depth = 2}\n'
-     + players("random"), ["'params.depth'", "'greedy'", "has no parameters"]),
-    ("params-not-table", '[[players]]\nstrategy = "greedy"\nparams = 3\n' + players("random"),
-     ["'params'", "table of numbers"]),
-    ("unknown-rules-key", '[rules]\npresett = "standard"\n' + TWO_PLAYERS,
-     ["[rules]", "'presett'", "max_pip", "did you mean 'preset'?"]),
-    ("bad-preset", '[rules]\npreset = "seed-002"\n' + TWO_PLAYERS,
-     ["[rules]", "'preset'", '"seed-001", "seed-000", "standard"']),
-    ("bad-engine", '[rules]\nengine = "middle"\n' + TWO_PLAYERS,
-     ["[rules]", "'engine'", '"holder", "set_aside"']),
+    (
+        "missing-strategy",
+        '[[players]]\nname = "x"\n' + players("random"),
+        ["#1", "'strategy'", "greedy, longest_train, mexican_first, random"],
+    ),
+    (
+        "unknown-strategy",
+        players("greedy", "gready"),
+        [
+            "#2",
+            "'strategy'",
+            "'gready'",
+            "greedy, longest_train, mexican_first, random",
+            "did you mean 'greedy'?",
+        ],
+    ),
+    (
+        "strategy-not-string",
+        "[[players]]\nstrategy = 3\n" + players("random"),
+        ["'strategy'", "greedy, longest_train, mexican_first, random"],
+    ),
+    (
+        "unknown-player-key",
+        '[[players]]\nstrategy = "greedy"\nnmae = "x"\n' + players("random"),
+        ["'nmae'", "allowed: name, strategy, params", "did you mean 'name'?"],
+    ),
+    (
+        "duplicate-names",
+        '[[players]]\nname = "a"\nstrategy = "greedy"\n'
+        '[[players]]\nname = "a"\nstrategy = "random"\n',
+        ["#2", "duplicate 'name'", "'a'", "#1"],
+    ),
+    (
+        "name-not-string",
+        '[[players]]\nname = 7\nstrategy = "greedy"\n' + players("random"),
+        ["'name'", "string"],
+    ),
+    (
+        "param-on-parameterless",
+        '[[players]]\nstrategy = "greedy"\nparams = {depth = 2}\n' + players("random"),
+        ["'params.depth'", "'greedy'", "has no parameters"],
+    ),
+    (
+        "params-not-table",
+        '[[players]]\nstrategy = "greedy"\nparams = 3\n' + players("random"),
+        ["'params'", "table of numbers"],
+    ),
+    (
+        "unknown-rules-key",
+        '[rules]\npresett = "standard"\n' + TWO_PLAYERS,
+        ["[rules]", "'presett'", "max_pip", "did you mean 'preset'?"],
+    ),
+    (
+        "bad-preset",
+        '[rules]\npreset = "seed-002"\n' + TWO_PLAYERS,
+        ["[rules]", "'preset'", '"seed-001", "seed-000", "standard"'],
+    ),
+    (
+        "bad-engine",
+        '[rules]\nengine = "middle"\n' + TWO_PLAYERS,
+        ["[rules]", "'engine'", '"holder", "set_aside"'],
+    ),
     ("hand-too-big", "[rules]\nhand_size = 50\n" + TWO_PLAYERS, ["'hand_size'", "allowed: 2..45"]),
-    ("luck-string", '[analysis]\nluck = "yes"\n' + TWO_PLAYERS,
-     ["[analysis]", "'luck'", "true or false", "'yes'"]),
-    ("duplicate-int", "[tournament]\nduplicate = 1\n" + TWO_PLAYERS,
-     ["[tournament]", "'duplicate'", "true or false"]),
+    (
+        "luck-string",
+        '[analysis]\nluck = "yes"\n' + TWO_PLAYERS,
+        ["[analysis]", "'luck'", "true or false", "'yes'"],
+    ),
+    (
+        "duplicate-int",
+        "[tournament]\nduplicate = 1\n" + TWO_PLAYERS,
+        ["[tournament]", "'duplicate'", "true or false"],
+    ),
 ]
 # Found without the strategies, so before they are loaded (compiled: minutes on a cold
 # cache); the others need them (names, parameters) or the players they make.
 NEED_NO_STRATEGY = {
-    "syntax", "syntax-eof", "unknown-section", "key-outside-section", "section-not-table",
-    "unknown-run-key", "matches-zero", "matches-bool", "matches-string", "matches-float",
-    "seed-negative", "seed-too-big", "out-not-string", "out-empty", "rotate-int",
-    "unknown-seating-key", "players-not-array", "unknown-player-key", "unknown-rules-key",
-    "luck-string", "duplicate-int",
+    "syntax",
+    "syntax-eof",
+    "unknown-section",
+    "key-outside-section",
+    "section-not-table",
+    "unknown-run-key",
+    "matches-zero",
+    "matches-bool",
+    "matches-string",
+    "matches-float",
+    "seed-negative",
+    "seed-too-big",
+    "out-not-string",
+    "out-empty",
+    "rotate-int",
+    "unknown-seating-key",
+    "players-not-array",
+    "unknown-player-key",
+    "unknown-rules-key",
+    "luck-string",
+    "duplicate-int",
 }
 
 
-@pytest.mark.parametrize(("text", "expected"), [c[1:] for c in BAD_CONFIGS],
-                         ids=[c[0] for c in BAD_CONFIGS])
+@pytest.mark.parametrize(
+    ("text", "expected"), [c[1:] for c in BAD_CONFIGS], ids=[c[0] for c in BAD_CONFIGS]
+)
 def test_bad_config_is_one_line_naming_file_key_and_allowed(
     tmp_path: Path, text: str, expected: list[str]
 ) -> None:
@@ -121,29 +208,41 @@ def test_bad_config_is_one_line_naming_file_key_and_allowed(
         assert part in message, f"{part!r} not in {message!r}"
 
 
-@pytest.mark.parametrize("text", [c[1] for c in BAD_CONFIGS if c[0] in NEED_NO_STRATEGY],
-                         ids=[c[0] for c in BAD_CONFIGS if c[0] in NEED_NO_STRATEGY])
-def test_what_needs_no_strategy_is_refused_before_strategies_load(tmp_path: Path,
-                                                                   text: str) -> None:
+@pytest.mark.parametrize(
+    "text",
+    [c[1] for c in BAD_CONFIGS if c[0] in NEED_NO_STRATEGY],
+    ids=[c[0] for c in BAD_CONFIGS if c[0] in NEED_NO_STRATEGY],
+)
+def test_what_needs_no_strategy_is_refused_before_strategies_load(
+    tmp_path: Path, text: str
+) -> None:
     loading: list[tuple[str, ...]] = []
     with pytest.raises(ConfigError):
-        load_config(write(tmp_path, text),
-                    before_strategies=lambda folders, _: loading.append(folders))
+        load_config(
+            write(tmp_path, text), before_strategies=lambda folders, _: loading.append(folders)
+        )
     assert loading == []
 
 
 @pytest.mark.parametrize("kind", ["missing", "a file"])
 def test_a_bad_strategies_flag_folder_is_refused_before_strategies_load(
-        tmp_path: Path, kind: str) -> None:
+    tmp_path: Path, kind: str
+) -> None:
     # on a cold cache, --strategies nowhere compiled for a minute before its one line
     folder = tmp_path / "nowhere"
     if kind == "a file":
         folder.write_text("not a folder\n")
     loading: list[tuple[str, ...]] = []
-    with pytest.raises(ConfigError, match="nowhere: strategies folder "
-                       + ("is a file, not a folder" if kind == "a file" else "not found")):
-        load_config(write(tmp_path, TWO_PLAYERS), strategy_dirs=[folder],
-                    before_strategies=lambda folders, _: loading.append(folders))
+    with pytest.raises(
+        ConfigError,
+        match="nowhere: strategies folder "
+        + ("is a file, not a folder" if kind == "a file" else "not found"),
+    ):
+        load_config(
+            write(tmp_path, TWO_PLAYERS),
+            strategy_dirs=[folder],
+            before_strategies=lambda folders, _: loading.append(folders),
+        )
     assert loading == []
 
 
@@ -254,7 +353,11 @@ def test_default_toml_matches_interface() -> None:
     cfg = load_config(Path(__file__).resolve().parents[2] / "configs" / "default.toml")
     assert (cfg.matches, cfg.seed, cfg.out) == (100_000, 2026, "results/default")
     assert [p.strategy for p in cfg.players] == [
-        "longest_train", "early_doubles", "greedy", "random"]
+        "longest_train",
+        "early_doubles",
+        "greedy",
+        "random",
+    ]
     assert [p.name for p in cfg.players] == [p.strategy for p in cfg.players]
 
 
@@ -264,11 +367,15 @@ def test_default_toml_matches_interface() -> None:
 @pytest.mark.parametrize(
     ("tables", "names"),
     [
-        ([(None, "greedy"), (None, "greedy"), (None, "random"), (None, "greedy")],
-         ["greedy", "greedy-2", "random", "greedy-3"]),
+        (
+            [(None, "greedy"), (None, "greedy"), (None, "random"), (None, "greedy")],
+            ["greedy", "greedy-2", "random", "greedy-3"],
+        ),
         # an explicit name is never taken by a generated one
-        ([(None, "greedy"), ("greedy-2", "random"), (None, "greedy"), (None, "greedy")],
-         ["greedy", "greedy-2", "greedy-3", "greedy-4"]),
+        (
+            [(None, "greedy"), ("greedy-2", "random"), (None, "greedy"), (None, "greedy")],
+            ["greedy", "greedy-2", "greedy-3", "greedy-4"],
+        ),
         ([(None, "greedy"), ("greedy", "random")], ["greedy-2", "greedy"]),
         ([("x", "random"), ("y", "random")], ["x", "y"]),
     ],
@@ -310,8 +417,10 @@ def test_params_fill_defaults_and_become_floats(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("params", "expected"),
     [
-        ("{dept = 1}", ["'params.dept'", "depth (default 2.0), weight (default 0.5)",
-                        "did you mean 'depth'?"]),
+        (
+            "{dept = 1}",
+            ["'params.dept'", "depth (default 2.0), weight (default 0.5)", "did you mean 'depth'?"],
+        ),
         ("{depth = true}", ["'params.depth'", "must be a number", "default: 2.0"]),
         ('{depth = "3"}', ["'params.depth'", "must be a number"]),
     ],
@@ -340,8 +449,12 @@ def test_with_overrides(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("kwargs", "expected"),
-    [({"matches": 0}, "--matches"), ({"seed": -1}, "--seed"), ({"seed": 2**64}, "--seed"),
-     ({"out": ""}, "--out")],
+    [
+        ({"matches": 0}, "--matches"),
+        ({"seed": -1}, "--seed"),
+        ({"seed": 2**64}, "--seed"),
+        ({"out": ""}, "--out"),
+    ],
 )
 def test_bad_overrides(tmp_path: Path, kwargs: dict[str, object], expected: str) -> None:
     cfg = load_config(write(tmp_path, TWO_PLAYERS))
@@ -394,18 +507,19 @@ def test_a_name_a_spreadsheet_would_run_is_refused(tmp_path: Path, name: str) ->
         load_config(write(tmp_path, text))
 
 
-def test_a_sweep_too_large_is_refused_before_it_is_expanded(tmp_path: Path,
-                                                            monkeypatch: pytest.MonkeyPatch
-                                                            ) -> None:
+def test_a_sweep_too_large_is_refused_before_it_is_expanded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Issue 32, row 11: 20**8 combinations were expanded in full (1.4 GB after 40 s)
     before the 100-player limit was checked. Now they are counted first."""
     made = []
     real = config_module.PlayerSpec
-    monkeypatch.setattr(config_module, "PlayerSpec",
-                        lambda **kw: made.append(1) or real(**kw))
+    monkeypatch.setattr(config_module, "PlayerSpec", lambda **kw: made.append(1) or real(**kw))
     values = "[" + ", ".join(str(v) for v in range(20)) + "]"
-    text = (f'[[players]]\nstrategy = "counter"\nparams = {{ starve = {values}, '
-            f'endgame = {values}, traps = [0, 1] }}\n' + players("greedy"))
+    text = (
+        f'[[players]]\nstrategy = "counter"\nparams = {{ starve = {values}, '
+        f"endgame = {values}, traps = [0, 1] }}\n" + players("greedy")
+    )
     with pytest.raises(ConfigError, match="giving 801 players"):
         load_config(write(tmp_path, text))
     assert made == []

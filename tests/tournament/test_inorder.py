@@ -27,8 +27,9 @@ class Recorder:
         self.futures: dict[int, Future] = {}
 
     def start(self, index: int, first: int, n: int) -> Future:
-        assert len(self.started) - len([t for t in self.taken if t[1] is not None]) \
-            < self.in_flight, "more blocks in flight than allowed"
+        assert (
+            len(self.started) - len([t for t in self.taken if t[1] is not None]) < self.in_flight
+        ), "more blocks in flight than allowed"
         self.started.append(index)
         # later blocks finish first: the order taken must not follow completion
         future = self.pool.submit(lambda: (time.sleep(0.001 * (12 - index)), index)[1])
@@ -42,11 +43,13 @@ class Recorder:
 @settings(max_examples=examples(40), deadline=None)
 @given(kept=st.sets(st.integers(0, 11)), in_flight=st.integers(1, 5))
 def test_every_block_is_taken_once_in_order_and_kept_ones_are_not_played(
-        kept: set[int], in_flight: int) -> None:
+    kept: set[int], in_flight: int
+) -> None:
     with ThreadPoolExecutor(4) as pool:
         calls = Recorder(pool, in_flight)
-        played = take_in_order(BLOCKS, kept, in_flight, calls.start, calls.take,
-                               calls.progress.append)
+        played = take_in_order(
+            BLOCKS, kept, in_flight, calls.start, calls.take, calls.progress.append
+        )
     assert [index for index, _ in calls.taken] == list(range(12))
     assert all((result is None) == (index in kept) for index, result in calls.taken)
     assert all(result == index for index, result in calls.taken if result is not None)
@@ -58,8 +61,14 @@ def test_every_block_is_taken_once_in_order_and_kept_ones_are_not_played(
 def test_a_decision_stops_at_its_block_and_cancels_the_rest() -> None:
     with ThreadPoolExecutor(1) as pool:
         calls = Recorder(pool, 4)
-        played = take_in_order(BLOCKS, {0}, 4, calls.start, calls.take,
-                               decided=lambda end: "enough" if end == 30 else None)
+        played = take_in_order(
+            BLOCKS,
+            {0},
+            4,
+            calls.start,
+            calls.take,
+            decided=lambda end: "enough" if end == 30 else None,
+        )
     assert played == (20, 3, "enough")
     assert [index for index, _ in calls.taken] == [0, 1, 2]
     not_taken = [calls.futures[i] for i in calls.started if i > 2]
@@ -68,17 +77,29 @@ def test_a_decision_stops_at_its_block_and_cancels_the_rest() -> None:
 
 def test_a_decision_in_the_kept_blocks_plays_nothing() -> None:
     calls = Recorder(None, 2)  # type: ignore[arg-type]  # start must not be called
-    played = take_in_order(BLOCKS, {0, 1, 2}, 2, calls.start, calls.take,
-                           decided=lambda end: "enough" if end == 20 else None)
+    played = take_in_order(
+        BLOCKS,
+        {0, 1, 2},
+        2,
+        calls.start,
+        calls.take,
+        decided=lambda end: "enough" if end == 20 else None,
+    )
     assert played == (0, 2, "enough") and calls.started == []
 
 
 def test_drain_on_stop_waits_for_the_blocks_in_flight() -> None:
     with ThreadPoolExecutor(4) as pool:
         calls = Recorder(pool, 4)
-        take_in_order(BLOCKS, set(), 4, calls.start, calls.take,
-                      decided=lambda end: "enough" if end == 10 else None,
-                      drain_on_stop=True)
+        take_in_order(
+            BLOCKS,
+            set(),
+            4,
+            calls.start,
+            calls.take,
+            decided=lambda end: "enough" if end == 10 else None,
+            drain_on_stop=True,
+        )
         assert all(calls.futures[i].done() for i in calls.started)
 
 

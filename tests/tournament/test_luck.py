@@ -30,11 +30,21 @@ TWO = '[[players]]\nstrategy = "greedy"\n[[players]]\nstrategy = "random"\n'
 TWINS = "".join('[[players]]\nstrategy = "greedy"\n' for _ in range(4))
 
 
-def luck_run(folder: Path, name: str, *args: str, matches: int = 256,
-             players: str | None = None, extra: str = LUCK, rotate: bool = True) -> Path:
+def luck_run(
+    folder: Path,
+    name: str,
+    *args: str,
+    matches: int = 256,
+    players: str | None = None,
+    extra: str = LUCK,
+    rotate: bool = True,
+) -> Path:
     out = folder / name
-    cfg = write_config(folder, config_text(out, matches=matches, players=players,
-                                           rotate=rotate) + extra, f"{name}.toml")
+    cfg = write_config(
+        folder,
+        config_text(out, matches=matches, players=players, rotate=rotate) + extra,
+        f"{name}.toml",
+    )
     assert_ok(invoke_run(cfg, "--quiet", *args))
     return out
 
@@ -63,15 +73,20 @@ def test_the_luck_columns_and_the_model(runs: tuple[Path, Path]) -> None:
     rounds = pd.read_parquet(folder / "rounds.parquet")
     matches = pd.read_parquet(folder / "matches.parquet")
     assert {"deal_luck", "draw_luck"} <= set(rounds.columns)
-    per_match = (rounds.assign(luck=rounds["deal_luck"] + rounds["draw_luck"])
-                 .groupby(["match", "seat"])["luck"].sum())
-    assert np.allclose(matches.set_index(["match", "seat"])["luck"].sort_index(),
-                       per_match.sort_index())
+    per_match = (
+        rounds.assign(luck=rounds["deal_luck"] + rounds["draw_luck"])
+        .groupby(["match", "seat"])["luck"]
+        .sum()
+    )
+    assert np.allclose(
+        matches.set_index(["match", "seat"])["luck"].sort_index(), per_match.sort_index()
+    )
     summary = pd.read_csv(folder / "summary.csv")
     assert list(summary.columns[-4:]) == LUCK_COLUMNS
     adjusted = (matches["total"] - matches["luck"]).groupby(matches["player"]).mean()
-    assert np.allclose(summary.set_index("player")["luck_adjusted_total"],
-                       adjusted.reindex(summary["player"]))
+    assert np.allclose(
+        summary.set_index("player")["luck_adjusted_total"], adjusted.reindex(summary["player"])
+    )
     run = json.loads((folder / "run.json").read_text())
     assert run["config"]["analysis"] == {"luck": True}
     model = run["luck"]
@@ -99,8 +114,7 @@ def test_report_gives_the_luck_columns_of_the_run(runs: tuple[Path, Path]) -> No
     assert analysis.format() in printed.stdout
 
 
-def test_identical_strategies_have_adjusted_differences_centred_on_zero(
-        tmp_path: Path) -> None:
+def test_identical_strategies_have_adjusted_differences_centred_on_zero(tmp_path: Path) -> None:
     folder = luck_run(tmp_path, "twins", matches=400, players=TWINS)
     luck = analyze_directory(folder)[1].run.luck_adjusted
     assert luck is not None
@@ -127,8 +141,7 @@ def test_the_flag_is_the_config_key(tmp_path: Path) -> None:
 
 
 def test_without_luck_nothing_changes(tmp_path: Path) -> None:
-    off = luck_run(tmp_path, "off", matches=64, players=TWO,
-                   extra="[analysis]\nluck = false\n")
+    off = luck_run(tmp_path, "off", matches=64, players=TWO, extra="[analysis]\nluck = false\n")
     plain = luck_run(tmp_path, "plain", matches=64, players=TWO, extra="")
     for name in ("rounds.parquet", "matches.parquet", "summary.csv"):
         assert filecmp.cmp(off / name, plain / name, shallow=False), name
@@ -139,8 +152,9 @@ def test_without_luck_nothing_changes(tmp_path: Path) -> None:
 
 
 def test_until_decided_uses_the_luck_adjusted_differences(tmp_path: Path) -> None:
-    folder = luck_run(tmp_path, "until", "--until", "decided", "--margin", "0.5",
-                      matches=20_000, players=TWO)
+    folder = luck_run(
+        tmp_path, "until", "--until", "decided", "--margin", "0.5", matches=20_000, players=TWO
+    )
     run = json.loads((folder / "run.json").read_text())
     assert run["until"]["decided"] and run["matches"] < 20_000
     # the verdict at the stop: over every deal played (one match each here)
@@ -161,14 +175,16 @@ def test_until_decided_uses_the_luck_adjusted_differences(tmp_path: Path) -> Non
     assert verdict(raw.close(), names, 0.95, 0.5).describe() != run["until"]["verdict"]
 
 
-@pytest.mark.parametrize(("extra", "words"), [
-    ('[analysis]\nluck = "yes"\n', "'luck'"),
-    ("[analysis]\nluk = true\n", "'luk'"),
-    ("[analysis]\nluck = 1\n", "'luck'"),
-])
+@pytest.mark.parametrize(
+    ("extra", "words"),
+    [
+        ('[analysis]\nluck = "yes"\n', "'luck'"),
+        ("[analysis]\nluk = true\n", "'luk'"),
+        ("[analysis]\nluck = 1\n", "'luck'"),
+    ],
+)
 def test_a_bad_luck_value_is_one_line(tmp_path: Path, extra: str, words: str) -> None:
-    cfg = write_config(tmp_path, config_text(tmp_path / "r", matches=10, players=TWO)
-                       + extra)
+    cfg = write_config(tmp_path, config_text(tmp_path / "r", matches=10, players=TWO) + extra)
     result = invoke_run(cfg, "--quiet")
     assert result.exit_code == 2, result.stderr
     lines = result.stderr.strip().splitlines()
@@ -182,15 +198,20 @@ URL_MATCHES, URL_BLOCKS = 320, 5  # blocks of 64 matches
 @pytest.fixture(scope="module")
 def folder_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A luck run into a results folder, to compare the shared location's runs with."""
-    return luck_run(tmp_path_factory.mktemp("luck-url"), "folder", "--workers", "1",
-                    matches=URL_MATCHES, players=TWO)
+    return luck_run(
+        tmp_path_factory.mktemp("luck-url"),
+        "folder",
+        "--workers",
+        "1",
+        matches=URL_MATCHES,
+        players=TWO,
+    )
 
 
 def url_run(folder: Path, out: Path, *args: str) -> Path:
     """The folder run's config run to ``out``'s ``file://`` URL with ``args``."""
     pytest.importorskip("fsspec")
-    assert_ok(invoke_run(folder.parent / "folder.toml", "--quiet", "--out", out.as_uri(),
-                         *args))
+    assert_ok(invoke_run(folder.parent / "folder.toml", "--quiet", "--out", out.as_uri(), *args))
     return out
 
 
@@ -208,25 +229,30 @@ def same_as_the_folder_run(folder: Path, out: Path) -> None:
     assert "luck" in json.loads((out / "run.json").read_text())
     reported, _ = analyze_directory(out)  # the committed parts, as `mexsim report` reads
     assert set(LUCK_COLUMNS) <= set(reported.summary.columns)
-    for name, analysis in (("reported", reported), ("reported-folder",
-                                                    analyze_directory(folder)[0])):
+    for name, analysis in (
+        ("reported", reported),
+        ("reported-folder", analyze_directory(folder)[0]),
+    ):
         (out.parent / name).mkdir()
         analysis.write(out.parent / name)
-    assert ((out.parent / "reported" / "summary.csv").read_bytes()
-            == (out.parent / "reported-folder" / "summary.csv").read_bytes())
+    assert (out.parent / "reported" / "summary.csv").read_bytes() == (
+        out.parent / "reported-folder" / "summary.csv"
+    ).read_bytes()
     written = pd.read_csv(folder / "summary.csv")
     for column in LUCK_COLUMNS:
         assert np.allclose(reported.summary[column], written[column], atol=1e-9), column
 
 
 def test_a_luck_run_at_a_url_writes_the_folder_runs_parts_and_tables(
-        folder_run: Path, tmp_path: Path) -> None:
+    folder_run: Path, tmp_path: Path
+) -> None:
     out = url_run(folder_run, tmp_path / "shared", "--workers", "2")
     same_as_the_folder_run(folder_run, out)
 
 
 def test_a_resumed_luck_run_at_a_url_reads_the_kept_parts_luck(
-        folder_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Blocks kept at the location are folded with their luck (read from their
     matches parts): the resumed run's tables are the folder run's."""
     pytest.importorskip("fsspec")
@@ -247,8 +273,7 @@ def test_a_resumed_luck_run_at_a_url_reads_the_kept_parts_luck(
         return result
 
     monkeypatch.setattr(shared, "play_and_write", ctrl_c_after_block_three)
-    config = with_overrides(load_config(folder_run.parent / "folder.toml"),
-                            out=out.as_uri())
+    config = with_overrides(load_config(folder_run.parent / "folder.toml"), out=out.as_uri())
     with pytest.raises(Interrupted):
         runner.run(config, out.as_uri(), 1)
     monkeypatch.setattr(shared, "play_and_write", original)
@@ -259,7 +284,8 @@ def test_a_resumed_luck_run_at_a_url_reads_the_kept_parts_luck(
 
 
 def test_a_cluster_luck_run_at_a_url_writes_the_folder_runs_parts(
-        folder_run: Path, tmp_path: Path) -> None:
+    folder_run: Path, tmp_path: Path
+) -> None:
     """The workers score the luck with the client's model and write the parts."""
     pytest.importorskip("distributed")
     out = url_run(folder_run, tmp_path / "shared", "--cluster", "local:2")
@@ -287,8 +313,9 @@ def test_the_model_is_the_least_squares_fit() -> None:
     assert abs(model.intercept - 7) < 0.05 and model.r2 > 0.999999
 
 
-def test_a_resumed_luck_run_is_the_uninterrupted_one(tmp_path: Path,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_resumed_luck_run_is_the_uninterrupted_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Blocks kept by a killed run are read back with their luck (the adjusted totals
     come from the parts): --resume gives the files of a run never stopped."""
     import os
@@ -303,8 +330,9 @@ def test_a_resumed_luck_run_is_the_uninterrupted_one(tmp_path: Path,
     cfg = tmp_path / "whole.toml"
     original = preparation.play_luck_block
 
-    def ctrl_c_at_block_three(config: object, players: object, first: int, n: int,
-                              model: object) -> object:
+    def ctrl_c_at_block_three(
+        config: object, players: object, first: int, n: int, model: object
+    ) -> object:
         if first == 3 * 64:
             os.kill(os.getpid(), signal.SIGINT)
             time.sleep(0.5)  # the main thread stops meanwhile

@@ -15,17 +15,21 @@ from mexsim.store.parts import Appender, parquet_options
 
 def tables(count: int) -> list[pa.Table]:
     rng = np.random.default_rng(7)
-    return [pa.table({"match": np.arange(i * 100, i * 100 + 100 + i, dtype=np.int64),
-                      "total": rng.integers(0, 300, 100 + i).astype(np.int32)})
-            for i in range(count)]
+    return [
+        pa.table(
+            {
+                "match": np.arange(i * 100, i * 100 + 100 + i, dtype=np.int64),
+                "total": rng.integers(0, 300, 100 + i).astype(np.int32),
+            }
+        )
+        for i in range(count)
+    ]
 
 
-def test_an_appender_writes_the_bytes_of_a_writer_on_the_calling_thread(tmp_path: Path
-                                                                        ) -> None:
+def test_an_appender_writes_the_bytes_of_a_writer_on_the_calling_thread(tmp_path: Path) -> None:
     blocks = tables(12)  # more than the queue holds
     direct = tmp_path / "direct.parquet"
-    with pq.ParquetWriter(direct, blocks[0].schema,
-                         **parquet_options(blocks[0].schema)) as writer:
+    with pq.ParquetWriter(direct, blocks[0].schema, **parquet_options(blocks[0].schema)) as writer:
         for table in blocks:
             writer.write_table(table, row_group_size=table.num_rows)
     appender = Appender(tmp_path / "threaded.parquet")
@@ -53,8 +57,7 @@ def test_an_abandoned_appender_stops(tmp_path: Path) -> None:
     assert not appender.thread.is_alive()
 
 
-def test_resume_keeps_blocks_past_a_gap(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-                                        ) -> None:
+def test_resume_keeps_blocks_past_a_gap(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Blocks are written by the threads that play them, so a dead run's blocks need
     not be the first ones: --resume reads every block on disk and plays only the
     missing ones, and the files are those of an uninterrupted run."""
@@ -88,11 +91,14 @@ def test_a_sealed_work_folder_takes_no_more_blocks(tmp_path: Path) -> None:
     work.write_block(1, table, table)
     assert work.done() == {0}
     assert sorted(p.name for p in work.parts.iterdir()) == [
-        "00000000.matches.arrow", "00000000.rounds.arrow"]
+        "00000000.matches.arrow",
+        "00000000.rounds.arrow",
+    ]
 
 
-def test_a_work_folder_of_parquet_parts_is_resumed(tmp_path: Path,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_work_folder_of_parquet_parts_is_resumed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A run interrupted by a mexsim that wrote its parts as Parquet (before they were
     Arrow IPC files) is resumed with its blocks kept: the stop message had said
     "N finished blocks kept ... --resume", and --resume found none and played them all
@@ -109,8 +115,12 @@ def test_a_work_folder_of_parquet_parts_is_resumed(tmp_path: Path,
         for kind in ("rounds", "matches"):
             arrow = work.part(index, kind)
             table = pa.ipc.open_file(pa.OSFile(str(arrow))).read_all()
-            pq.write_table(table, arrow.with_suffix(".parquet"),
-                           compression=PART_COMPRESSION, row_group_size=table.num_rows)
+            pq.write_table(
+                table,
+                arrow.with_suffix(".parquet"),
+                compression=PART_COMPRESSION,
+                row_group_size=table.num_rows,
+            )
             arrow.unlink()
     assert work.done() == kept
 
@@ -148,7 +158,8 @@ def test_a_damaged_part_is_one_line_naming_it(tmp_path: Path, suffix: str) -> No
 
 
 def test_a_half_written_part_removed_meanwhile_does_not_hide_the_kept_blocks(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Counting the blocks kept removes half-written parts while a sealed folder's play
     threads may remove theirs: one gone in between must not fail the count, which
     once read as "no results written" and removed the work folder with its blocks."""

@@ -14,14 +14,17 @@ from mexsim.errors import ConfigError
 from mexsim.run.runner import interrupted_seed
 from mexsim.tournament.config import MAX_SEED, load_config, with_overrides
 
-CONFIG = ('[run]\nmatches = 4\nseed = "random"\nout = "{out}"\n'
-          '[[players]]\nstrategy = "greedy"\n[[players]]\nstrategy = "random"\n')
+CONFIG = (
+    '[run]\nmatches = 4\nseed = "random"\nout = "{out}"\n'
+    '[[players]]\nstrategy = "greedy"\n[[players]]\nstrategy = "random"\n'
+)
 
 
 def write(tmp_path: Path, seed: str = '"random"') -> Path:
     path = tmp_path / "cfg.toml"
-    path.write_text(CONFIG.format(out=tmp_path / "res").replace('"random"', seed, 1),
-                    encoding="utf-8")
+    path.write_text(
+        CONFIG.format(out=tmp_path / "res").replace('"random"', seed, 1), encoding="utf-8"
+    )
     return path
 
 
@@ -51,8 +54,14 @@ def test_the_interrupted_runs_seed_is_found(tmp_path):
 
 
 def mexsim(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "mexsim", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=600, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "mexsim", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
 
 
 def test_a_drawn_seed_is_said_recorded_and_replays_the_run(tmp_path):
@@ -64,8 +73,16 @@ def test_a_drawn_seed_is_said_recorded_and_replays_the_run(tmp_path):
     seed = int(said[0].split("drew seed ")[1].split()[0])
     recorded = json.loads((tmp_path / "res" / "run.json").read_text())
     assert recorded["run"]["seed"] == seed if "run" in recorded else recorded["seed"] == seed
-    again = mexsim("run", str(path), "--quiet", "--seed", str(seed), "--out",
-                   str(tmp_path / "again"), cwd=tmp_path)
+    again = mexsim(
+        "run",
+        str(path),
+        "--quiet",
+        "--seed",
+        str(seed),
+        "--out",
+        str(tmp_path / "again"),
+        cwd=tmp_path,
+    )
     assert again.returncode == 0, again.stderr
     for name in ("matches.parquet", "rounds.parquet"):
         assert (tmp_path / "res" / name).read_bytes() == (tmp_path / "again" / name).read_bytes()
@@ -91,7 +108,8 @@ def test_resume_continues_the_interrupted_runs_drawn_seed(tmp_path):
     )
 
     text = config_text(tmp_path / "unused", matches=20_000).replace(
-        "seed = ", 'seed = "random"\n# ', 1)
+        "seed = ", 'seed = "random"\n# ', 1
+    )
     cfg = write_config(tmp_path, text)
     out = tmp_path / "res"
     proc = start("run", cfg, "--out", out, "--workers", "2", "--quiet")

@@ -63,11 +63,15 @@ def files(folder: Path) -> dict[Path, bytes]:
 
 def test_the_manifest_names_are_those_the_runner_writes() -> None:
     assert (provenance.MANIFEST, provenance.WORK_FILE, provenance.MANIFEST_FORMAT) == (
-        location.MANIFEST, location.WORK_FILE, location.MANIFEST_FORMAT)
+        location.MANIFEST,
+        location.WORK_FILE,
+        location.MANIFEST_FORMAT,
+    )
 
 
-def test_report_on_parts_equals_report_on_the_single_files(runs: tuple[Path, Path],
-                                                           tmp_path: Path) -> None:
+def test_report_on_parts_equals_report_on_the_single_files(
+    runs: tuple[Path, Path], tmp_path: Path
+) -> None:
     single, parts = runs
     one, many = tmp_path / "single", tmp_path / "parts"
     shutil.copytree(single, one)
@@ -97,8 +101,9 @@ def test_report_on_parts_equals_report_on_the_single_files(runs: tuple[Path, Pat
     finally:
         results_stream.BATCH_ROWS = old
     for name in ("summary", "pairs", "head_to_head"):
-        pd.testing.assert_frame_equal(getattr(c, name), getattr(a, name),
-                                      check_exact=False, rtol=1e-9)
+        pd.testing.assert_frame_equal(
+            getattr(c, name), getattr(a, name), check_exact=False, rtol=1e-9
+        )
     assert (digest_c.total_counts == digest_a.total_counts).all()
     a.write(tmp_path / "single")
     b.write(tmp_path / "parts")
@@ -134,19 +139,24 @@ def test_a_part_of_another_run_is_refused(runs: tuple[Path, Path], tmp_path: Pat
     shutil.copytree(parts, folder)
     path = folder / "matches" / "00000001.parquet"
     table = pq.read_table(path)
-    pq.write_table(table.replace_schema_metadata(
-        {**table.schema.metadata, RUN_ID_KEY: b"0" * 64}), path)
+    pq.write_table(
+        table.replace_schema_metadata({**table.schema.metadata, RUN_ID_KEY: b"0" * 64}), path
+    )
     line = one_line_error(runner.invoke(app, ["report", str(folder)]), 2)
     assert "different runs" in line and "matches/00000001.parquet" in line
     assert not list(folder.glob("*.png"))
 
 
-@pytest.mark.parametrize("manifest", [
-    '{"format": "mexsim parts", "files": {"rounds": ["../x.parquet"], "matches": []}}',
-    "not json",
-])
-def test_a_broken_manifest_is_refused(runs: tuple[Path, Path], tmp_path: Path,
-                                      manifest: str) -> None:
+@pytest.mark.parametrize(
+    "manifest",
+    [
+        '{"format": "mexsim parts", "files": {"rounds": ["../x.parquet"], "matches": []}}',
+        "not json",
+    ],
+)
+def test_a_broken_manifest_is_refused(
+    runs: tuple[Path, Path], tmp_path: Path, manifest: str
+) -> None:
     _, parts = runs
     folder = tmp_path / "broken"
     shutil.copytree(parts, folder)

@@ -46,29 +46,69 @@ MAX_PIP = 12
 ROUNDS = MAX_PIP + 1
 
 ROUNDS_COLUMNS = [
-    "match", "round", "engine", "seat", "player", "strategy", "penalty", "tiles_left",
-    "went_out", "blocked", "tiles_played", "draws",
+    "match",
+    "round",
+    "engine",
+    "seat",
+    "player",
+    "strategy",
+    "penalty",
+    "tiles_left",
+    "went_out",
+    "blocked",
+    "tiles_played",
+    "draws",
 ]
 MATCHES_COLUMNS = ["match", "seat", "player", "strategy", "total", "rank", "win"]
 SUMMARY_COLUMNS = [
-    "player", "strategy", "matches", "wins", "win_rate", "win_rate_lo", "win_rate_hi",
-    "mean_total", "mean_total_lo", "mean_total_hi", "mean_round_penalty",
+    "player",
+    "strategy",
+    "matches",
+    "wins",
+    "win_rate",
+    "win_rate_lo",
+    "win_rate_hi",
+    "mean_total",
+    "mean_total_lo",
+    "mean_total_hi",
+    "mean_round_penalty",
 ]
 NAME_TYPE = pa.dictionary(pa.int8(), pa.string())
 ROUNDS_TYPES = {
-    "match": pa.int64(), "round": pa.int8(), "engine": pa.int8(), "seat": pa.int8(),
-    "player": NAME_TYPE, "strategy": NAME_TYPE, "penalty": pa.int16(),
-    "tiles_left": pa.int16(), "went_out": pa.bool_(), "blocked": pa.bool_(),
-    "tiles_played": pa.int16(), "draws": pa.int16(), "deal": pa.int64(),
+    "match": pa.int64(),
+    "round": pa.int8(),
+    "engine": pa.int8(),
+    "seat": pa.int8(),
+    "player": NAME_TYPE,
+    "strategy": NAME_TYPE,
+    "penalty": pa.int16(),
+    "tiles_left": pa.int16(),
+    "went_out": pa.bool_(),
+    "blocked": pa.bool_(),
+    "tiles_played": pa.int16(),
+    "draws": pa.int16(),
+    "deal": pa.int64(),
 }
 MATCHES_TYPES = {
-    "match": pa.int64(), "seat": pa.int8(), "player": NAME_TYPE, "strategy": NAME_TYPE,
-    "total": pa.int32(), "rank": pa.int8(), "win": pa.float64(), "deal": pa.int64(),
+    "match": pa.int64(),
+    "seat": pa.int8(),
+    "player": NAME_TYPE,
+    "strategy": NAME_TYPE,
+    "total": pa.int32(),
+    "rank": pa.int8(),
+    "win": pa.float64(),
+    "deal": pa.int64(),
 }
-RULE_OPTIONS = {"preset", "max_pip", "first_turn", "engine", "draw_to_start",
-                "double_blank_points", "hand_size"}
-RESULT_FILES = {"rounds.parquet", "matches.parquet", "run.json", "summary.csv",
-                "head_to_head.csv"}
+RULE_OPTIONS = {
+    "preset",
+    "max_pip",
+    "first_turn",
+    "engine",
+    "draw_to_start",
+    "double_blank_points",
+    "hand_size",
+}
+RESULT_FILES = {"rounds.parquet", "matches.parquet", "run.json", "summary.csv", "head_to_head.csv"}
 
 
 def invoke_run(cfg: Path, *args: str) -> Any:
@@ -131,11 +171,12 @@ def test_results_directory_holds_the_four_files(results: Path, base: Path) -> No
 
 @pytest.mark.parametrize(
     ("name", "types", "rows"),
-    [("rounds.parquet", ROUNDS_TYPES, MATCHES * ROUNDS * P),
-     ("matches.parquet", MATCHES_TYPES, MATCHES * P)],
+    [
+        ("rounds.parquet", ROUNDS_TYPES, MATCHES * ROUNDS * P),
+        ("matches.parquet", MATCHES_TYPES, MATCHES * P),
+    ],
 )
-def test_parquet_schema(results: Path, name: str, types: dict[str, pa.DataType],
-                        rows: int) -> None:
+def test_parquet_schema(results: Path, name: str, types: dict[str, pa.DataType], rows: int) -> None:
     table = pq.read_table(results / name)
     assert table.schema.names == list(types)  # docs/interface.md's names in order, then deal
     for column, expected in types.items():
@@ -183,8 +224,9 @@ def test_row_groups_say_which_matches_they_hold(results: Path, name: str) -> Non
 
 def test_rounds_rows_are_complete_and_consistent(rounds: pd.DataFrame) -> None:
     keys = rounds[["match", "round", "seat"]].to_numpy()
-    expected = np.array([(k, r, s) for k in range(MATCHES) for r in range(ROUNDS)
-                         for s in range(P)])
+    expected = np.array(
+        [(k, r, s) for k in range(MATCHES) for r in range(ROUNDS) for s in range(P)]
+    )
     assert (keys == expected).all()  # ordered by match, round, seat; nothing missing
     assert (rounds["engine"] == MAX_PIP - rounds["round"]).all()
     assert (rounds["penalty"] >= 0).all() and (rounds["tiles_left"] >= 0).all()
@@ -223,9 +265,20 @@ def test_run_json(results: Path) -> None:
     import mexsim
 
     info = json.loads((results / "run.json").read_text())
-    for key in ("config", "mexsim_version", "numba_version", "seed", "matches", "workers",
-                "wall_seconds", "matches_per_second", "run_id", "play_seconds",
-                "summary_seconds", "resumed_blocks"):
+    for key in (
+        "config",
+        "mexsim_version",
+        "numba_version",
+        "seed",
+        "matches",
+        "workers",
+        "wall_seconds",
+        "matches_per_second",
+        "run_id",
+        "play_seconds",
+        "summary_seconds",
+        "resumed_blocks",
+    ):
         assert key in info, key
     assert info["mexsim_version"] == mexsim.__version__
     assert info["numba_version"] == numba.__version__
@@ -244,8 +297,7 @@ def test_run_json(results: Path) -> None:
 
 
 @pytest.mark.parametrize("name", ["rounds.parquet", "matches.parquet"])
-def test_workers_do_not_change_the_content(results: Path, results_w1: Path,
-                                           name: str) -> None:
+def test_workers_do_not_change_the_content(results: Path, results_w1: Path, name: str) -> None:
     one = pq.read_table(results_w1 / name)
     two = pq.read_table(results / name)
     assert one.schema == two.schema
@@ -264,8 +316,7 @@ def test_workers_do_not_change_the_summary(results: Path, results_w1: Path) -> N
 # --- 3. agreement with the replay trace -----------------------------------------------
 
 
-def check_against_trace(cfg: Path, rounds: pd.DataFrame, matches: pd.DataFrame,
-                        match: int) -> None:
+def check_against_trace(cfg: Path, rounds: pd.DataFrame, matches: pd.DataFrame, match: int) -> None:
     """Rows of ``match`` in rounds/matches equal what `mexsim replay` reports for it."""
     from mexsim.tournament.config import load_config
     from mexsim.tournament.replay import trace_match
@@ -322,8 +373,9 @@ def check_against_trace(cfg: Path, rounds: pd.DataFrame, matches: pd.DataFrame,
 
 
 @pytest.mark.parametrize("match", [0, 1, 6, 67, 130, MATCHES - 1])
-def test_rounds_rows_match_the_replay_trace(cfg: Path, rounds: pd.DataFrame,
-                                            matches: pd.DataFrame, match: int) -> None:
+def test_rounds_rows_match_the_replay_trace(
+    cfg: Path, rounds: pd.DataFrame, matches: pd.DataFrame, match: int
+) -> None:
     check_against_trace(cfg, rounds, matches, match)
 
 
@@ -366,8 +418,9 @@ def test_no_rotation_keeps_seats(tmp_path: Path) -> None:
     names = matches["player"].astype(str).to_numpy()
     assert (names == np.array(STRATEGIES)[matches["seat"].to_numpy()]).all()
     rounds = pd.read_parquet(out / "rounds.parquet", columns=["seat", "player"])
-    assert (rounds["player"].astype(str).to_numpy()
-            == np.array(STRATEGIES)[rounds["seat"].to_numpy()]).all()
+    assert (
+        rounds["player"].astype(str).to_numpy() == np.array(STRATEGIES)[rounds["seat"].to_numpy()]
+    ).all()
 
 
 def test_one_match_prints_no_nan(tmp_path: Path) -> None:
@@ -383,19 +436,23 @@ def test_one_match_prints_no_nan(tmp_path: Path) -> None:
 # --- 5. summary numbers ---------------------------------------------------------------
 
 
-def test_summary_agrees_with_the_parquet_files(results: Path, rounds: pd.DataFrame,
-                                              matches: pd.DataFrame) -> None:
+def test_summary_agrees_with_the_parquet_files(
+    results: Path, rounds: pd.DataFrame, matches: pd.DataFrame
+) -> None:
     summary = pd.read_csv(results / "summary.csv").set_index("player")
     frame = matches.assign(player=matches["player"].astype(str))
     grouped = frame.groupby("player")
-    expected = pd.DataFrame({
-        "matches": grouped.size(),
-        "wins": grouped["win"].sum(),
-        "mean_total": grouped["total"].mean(),
-    })
+    expected = pd.DataFrame(
+        {
+            "matches": grouped.size(),
+            "wins": grouped["win"].sum(),
+            "mean_total": grouped["total"].mean(),
+        }
+    )
     expected["win_rate"] = expected["wins"] / expected["matches"]
     expected["mean_round_penalty"] = (
-        rounds.assign(player=rounds["player"].astype(str)).groupby("player")["penalty"].mean())
+        rounds.assign(player=rounds["player"].astype(str)).groupby("player")["penalty"].mean()
+    )
     strategy = grouped["strategy"].first().astype(str)
     for player in STRATEGIES:
         row = summary.loc[player]
@@ -431,54 +488,149 @@ BAD_INPUT: list[Any] = [
     ("missing-config", None, [], ["gone.toml", "not found"], None),
     ("config-is-a-folder", "folder", [], ["cannot read config file"], None),
     ("config-not-utf8", "latin1", [], ["UTF-8"], None),
-    ("toml-syntax", raw('[run]\nmatches = 5\nseed = = 3\n' + PLAYERS_2), [],
-     ["TOML syntax error", "line 3"], None),
-    ("unknown-section", raw('[rule]\nmax_pip = 12\n' + PLAYERS_2), [],
-     ["unknown section 'rule'", "did you mean 'rules'"], None),
-    ("unknown-key", raw('[run]\nmatchs = 5\n' + PLAYERS_2), [],
-     ["unknown key 'matchs'", "did you mean 'matches'"], None),
-    ("unknown-rule-key", cfg_with(rules="max_pips = 12\n"), [],
-     ["'max_pips'", "did you mean 'max_pip'"], None),
-    ("matches-string", raw('[run]\nmatches = "ten"\n' + PLAYERS_2), [],
-     ["'matches'", "integer", "'ten'"], None),
-    ("rotate-int", raw('[seating]\nrotate = 1\n' + PLAYERS_2), [],
-     ["'rotate'", "true or false"], None),
-    ("one-player", cfg_with(players=players_of('strategy = "greedy"')), [],
-     ["players", "2..10"], None),
-    ("eleven-players", cfg_with(players=players_of(*['strategy = "greedy"'] * 11)), [],
-     ["players", "2..10"], None),
-    ("players-not-tables", raw('players = 3\n'), [], ["players", "[[players]]"], None),
-    ("missing-strategy", cfg_with(players=players_of('name = "a"', 'strategy = "greedy"')),
-     [], ["#1", "strategy"], None),
-    ("unknown-strategy", cfg_with(players=players_of('strategy = "randon"',
-                                                     'strategy = "greedy"')), [],
-     ["'randon'", "did you mean 'random'"], None),
-    ("unknown-param", cfg_with(players=players_of(
-        'strategy = "early_doubles"\nparams = { own_frist = 1 }', 'strategy = "greedy"')), [],
-     ["own_frist", "did you mean 'own_first'"], None),
-    ("param-not-number", cfg_with(players=players_of(
-        'strategy = "early_doubles"\nparams = { own_first = "yes" }', 'strategy = "greedy"')),
-     [], ["params.own_first", "number"], None),
-    ("param-bool", cfg_with(players=players_of(
-        'strategy = "early_doubles"\nparams = { own_first = true }', 'strategy = "greedy"')),
-     [], ["params.own_first", "number"], None),
-    ("hand-size-too-big", cfg_with(rules="hand_size = 30\n"), [],
-     ["hand_size", "2..22"], None),
+    (
+        "toml-syntax",
+        raw("[run]\nmatches = 5\nseed = = 3\n" + PLAYERS_2),
+        [],
+        ["TOML syntax error", "line 3"],
+        None,
+    ),
+    (
+        "unknown-section",
+        raw("[rule]\nmax_pip = 12\n" + PLAYERS_2),
+        [],
+        ["unknown section 'rule'", "did you mean 'rules'"],
+        None,
+    ),
+    (
+        "unknown-key",
+        raw("[run]\nmatchs = 5\n" + PLAYERS_2),
+        [],
+        ["unknown key 'matchs'", "did you mean 'matches'"],
+        None,
+    ),
+    (
+        "unknown-rule-key",
+        cfg_with(rules="max_pips = 12\n"),
+        [],
+        ["'max_pips'", "did you mean 'max_pip'"],
+        None,
+    ),
+    (
+        "matches-string",
+        raw('[run]\nmatches = "ten"\n' + PLAYERS_2),
+        [],
+        ["'matches'", "integer", "'ten'"],
+        None,
+    ),
+    (
+        "rotate-int",
+        raw("[seating]\nrotate = 1\n" + PLAYERS_2),
+        [],
+        ["'rotate'", "true or false"],
+        None,
+    ),
+    (
+        "one-player",
+        cfg_with(players=players_of('strategy = "greedy"')),
+        [],
+        ["players", "2..10"],
+        None,
+    ),
+    (
+        "eleven-players",
+        cfg_with(players=players_of(*['strategy = "greedy"'] * 11)),
+        [],
+        ["players", "2..10"],
+        None,
+    ),
+    ("players-not-tables", raw("players = 3\n"), [], ["players", "[[players]]"], None),
+    (
+        "missing-strategy",
+        cfg_with(players=players_of('name = "a"', 'strategy = "greedy"')),
+        [],
+        ["#1", "strategy"],
+        None,
+    ),
+    (
+        "unknown-strategy",
+        cfg_with(players=players_of('strategy = "randon"', 'strategy = "greedy"')),
+        [],
+        ["'randon'", "did you mean 'random'"],
+        None,
+    ),
+    (
+        "unknown-param",
+        cfg_with(
+            players=players_of(
+                'strategy = "early_doubles"\nparams = { own_frist = 1 }', 'strategy = "greedy"'
+            )
+        ),
+        [],
+        ["own_frist", "did you mean 'own_first'"],
+        None,
+    ),
+    (
+        "param-not-number",
+        cfg_with(
+            players=players_of(
+                'strategy = "early_doubles"\nparams = { own_first = "yes" }', 'strategy = "greedy"'
+            )
+        ),
+        [],
+        ["params.own_first", "number"],
+        None,
+    ),
+    (
+        "param-bool",
+        cfg_with(
+            players=players_of(
+                'strategy = "early_doubles"\nparams = { own_first = true }', 'strategy = "greedy"'
+            )
+        ),
+        [],
+        ["params.own_first", "number"],
+        None,
+    ),
+    ("hand-size-too-big", cfg_with(rules="hand_size = 30\n"), [], ["hand_size", "2..22"], None),
     ("hand-size-one", cfg_with(rules="hand_size = 1\n"), [], ["hand_size"], None),
-    ("max-pip-high", cfg_with(rules="max_pip = 16\nhand_size = 10\n"), [],
-     ["max_pip", "6..15"], None),
-    ("max-pip-low", cfg_with(rules="max_pip = 5\nhand_size = 4\n"), [],
-     ["max_pip", "6..15"], None),
-    ("max-pip-9-no-hand-size", cfg_with(rules="max_pip = 9\n"), [],
-     ["hand_size", "required", "max_pip = 9"], None),
-    ("unknown-preset", cfg_with(rules='preset = "seed-002"\n'), [],
-     ["preset", "seed-001"], None),
-    ("bad-engine", cfg_with(rules='engine = "middle"\n'), [],
-     ["engine", "holder", "set_aside"], None),
-    ("bad-first-turn", cfg_with(rules='first_turn = "double"\n'), [],
-     ["first_turn", "single", "train"], None),
-    ("negative-double-blank", cfg_with(rules="double_blank_points = -1\n"), [],
-     ["double_blank_points"], None),
+    (
+        "max-pip-high",
+        cfg_with(rules="max_pip = 16\nhand_size = 10\n"),
+        [],
+        ["max_pip", "6..15"],
+        None,
+    ),
+    ("max-pip-low", cfg_with(rules="max_pip = 5\nhand_size = 4\n"), [], ["max_pip", "6..15"], None),
+    (
+        "max-pip-9-no-hand-size",
+        cfg_with(rules="max_pip = 9\n"),
+        [],
+        ["hand_size", "required", "max_pip = 9"],
+        None,
+    ),
+    ("unknown-preset", cfg_with(rules='preset = "seed-002"\n'), [], ["preset", "seed-001"], None),
+    (
+        "bad-engine",
+        cfg_with(rules='engine = "middle"\n'),
+        [],
+        ["engine", "holder", "set_aside"],
+        None,
+    ),
+    (
+        "bad-first-turn",
+        cfg_with(rules='first_turn = "double"\n'),
+        [],
+        ["first_turn", "single", "train"],
+        None,
+    ),
+    (
+        "negative-double-blank",
+        cfg_with(rules="double_blank_points = -1\n"),
+        [],
+        ["double_blank_points"],
+        None,
+    ),
     ("matches-zero", cfg_with(matches=0), [], ["'matches' = 0", "1..4611686018427387904"], None),
     ("flag-matches-zero", cfg_with(), ["--matches", "0"], ["--matches"], None),
     ("flag-matches-text", cfg_with(), ["--matches", "many"], ["--matches"], None),
@@ -486,22 +638,58 @@ BAD_INPUT: list[Any] = [
     ("seed-negative", cfg_with(seed=-1), [], ["'seed'", "-1"], None),
     ("flag-seed-negative", cfg_with(), ["--seed", "-1"], ["--seed"], None),
     ("flag-unknown", cfg_with(), ["--wrokers", "2"], ["--wrokers"], None),
-    ("duplicate-names", cfg_with(players=players_of(
-        'name = "x"\nstrategy = "greedy"', 'name = "x"\nstrategy = "random"')), [],
-     ["duplicate", "'x'"], None),
-    ("empty-name", cfg_with(players=players_of('name = ""\nstrategy = "greedy"',
-                                               'strategy = "random"')), [], ["'name'"], None),
-    ("flag-strategies-missing", cfg_with(), ["--strategies", "{tmp}/nowhere"],
-     ["nowhere", "not found"], None),
-    ("run-strategies-missing", raw('[run]\nstrategies = "nowhere"\n' + PLAYERS_2), [],
-     ["nowhere", "does not exist"], None),
+    (
+        "duplicate-names",
+        cfg_with(
+            players=players_of('name = "x"\nstrategy = "greedy"', 'name = "x"\nstrategy = "random"')
+        ),
+        [],
+        ["duplicate", "'x'"],
+        None,
+    ),
+    (
+        "empty-name",
+        cfg_with(players=players_of('name = ""\nstrategy = "greedy"', 'strategy = "random"')),
+        [],
+        ["'name'"],
+        None,
+    ),
+    (
+        "flag-strategies-missing",
+        cfg_with(),
+        ["--strategies", "{tmp}/nowhere"],
+        ["nowhere", "not found"],
+        None,
+    ),
+    (
+        "run-strategies-missing",
+        raw('[run]\nstrategies = "nowhere"\n' + PLAYERS_2),
+        [],
+        ["nowhere", "does not exist"],
+        None,
+    ),
     # a file where a folder is wanted: named as such, not "does not exist"/"not found"
-    ("run-strategies-a-file", raw('[run]\nstrategies = "cfg.toml"\n' + PLAYERS_2), [],
-     ["cfg.toml", "is a file, not a folder"], None),
-    ("flag-strategies-a-file", cfg_with(), ["--strategies", "{tmp}/cfg.toml"],
-     ["cfg.toml", "is a file, not a folder"], None),
-    ("out-inside-a-file", lambda out: config_text(out.parent / "afile" / "res"), [],
-     ["afile", "not writable"], "afile"),
+    (
+        "run-strategies-a-file",
+        raw('[run]\nstrategies = "cfg.toml"\n' + PLAYERS_2),
+        [],
+        ["cfg.toml", "is a file, not a folder"],
+        None,
+    ),
+    (
+        "flag-strategies-a-file",
+        cfg_with(),
+        ["--strategies", "{tmp}/cfg.toml"],
+        ["cfg.toml", "is a file, not a folder"],
+        None,
+    ),
+    (
+        "out-inside-a-file",
+        lambda out: config_text(out.parent / "afile" / "res"),
+        [],
+        ["afile", "not writable"],
+        "afile",
+    ),
     ("out-exists", cfg_with(), [], ["exists", "--force"], "existing"),
 ]
 # Without --quiet (as a user would type it), the errors found once the run has started
@@ -511,13 +699,15 @@ BAD_INPUT_CASES = [
     for name, text, args, parts, setup in BAD_INPUT
 ] + [
     pytest.param(text, args, parts, setup, id=f"{name}-with-progress-bar")
-    for name, text, args, parts, setup in BAD_INPUT if setup
+    for name, text, args, parts, setup in BAD_INPUT
+    if setup
 ]
 
 
 @pytest.mark.parametrize(("make_text", "args", "parts", "setup"), BAD_INPUT_CASES)
-def test_bad_input(tmp_path: Path, make_text: Any, args: list[str], parts: list[str],
-                   setup: str | None) -> None:
+def test_bad_input(
+    tmp_path: Path, make_text: Any, args: list[str], parts: list[str], setup: str | None
+) -> None:
     out = tmp_path / "res"
     if setup == "afile":
         (tmp_path / "afile").write_text("not a folder\n")
@@ -531,8 +721,9 @@ def test_bad_input(tmp_path: Path, make_text: Any, args: list[str], parts: list[
         cfg.mkdir()
     elif make_text == "latin1":
         cfg = tmp_path / "cfg.toml"
-        cfg.write_bytes(config_text(out).replace("[rules]", "# d\xe9j\xe0\n[rules]")
-                        .encode("latin-1"))
+        cfg.write_bytes(
+            config_text(out).replace("[rules]", "# d\xe9j\xe0\n[rules]").encode("latin-1")
+        )
     else:
         cfg = write_config(tmp_path, make_text(out))
     args = [a.replace("{tmp}", str(tmp_path)) for a in args]
@@ -584,8 +775,9 @@ def test_force_replaces_an_existing_directory(tmp_path: Path) -> None:
     assert temp_folders(tmp_path) == []
 
 
-def test_force_on_the_current_directory_keeps_it(tmp_path: Path,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_force_on_the_current_directory_keeps_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     cfg = write_config(tmp_path, config_text(tmp_path / "unused", matches=P))
     work = tmp_path / "work"
     work.mkdir()
@@ -628,9 +820,12 @@ def corrupt_matches(results: Path, folder: Path) -> None:
 
 @pytest.mark.parametrize(
     "make",
-    [lambda r, p: p.mkdir(), lambda r, p: None,
-     pytest.param(only_matches),
-     pytest.param(corrupt_matches)],
+    [
+        lambda r, p: p.mkdir(),
+        lambda r, p: None,
+        pytest.param(only_matches),
+        pytest.param(corrupt_matches),
+    ],
     ids=["empty-folder", "missing-folder", "no-rounds-parquet", "corrupt-matches-parquet"],
 )
 def test_report_without_results(results: Path, tmp_path: Path, make: Any) -> None:
@@ -658,8 +853,7 @@ def test_ctrl_c_stops_cleanly(tmp_path: Path) -> None:
     shutil.rmtree(tmp_path / "warm")
     proc = mexsim("run", cfg, "--matches", "2000000", "--out", out, "--quiet")
     # numba may be loading its cache
-    wait_until(proc, lambda: list(tmp_path.glob(".big.tmp-*")), "the run never started",
-               timeout=60)
+    wait_until(proc, lambda: list(tmp_path.glob(".big.tmp-*")), "the run never started", timeout=60)
     time.sleep(0.5)  # well into playing blocks
     assert proc.poll() is None
     code, stdout, stderr, took = interrupt(proc, signal.SIGINT)

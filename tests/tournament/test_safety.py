@@ -44,8 +44,7 @@ from tests.tournament.runs import (
 SPIN = ROOT / "tests" / "fixtures" / "strategies_spin"
 BIG = 20_000  # matches of a run that is killed on the way
 BLOCKS = len(blocks(BIG))  # 254 blocks of 79 matches
-RESULT_FILES = ("rounds.parquet", "matches.parquet", "summary.csv", "head_to_head.csv",
-                MARKER)
+RESULT_FILES = ("rounds.parquet", "matches.parquet", "summary.csv", "head_to_head.csv", MARKER)
 
 
 def same_results(a: Path, b: Path) -> None:
@@ -81,8 +80,9 @@ def reference(folder: Path, cfg: Path) -> Path:
 # --- row 8: the same bytes for any worker count --------------------------------------
 
 
-def test_files_are_byte_identical_for_any_worker_count(reference: Path, folder: Path,
-                                                       cfg: Path) -> None:
+def test_files_are_byte_identical_for_any_worker_count(
+    reference: Path, folder: Path, cfg: Path
+) -> None:
     out = folder / "w1"
     assert run_cli(cfg, "--out", out, "--workers", "1", "--quiet").exit_code == 0
     same_results(reference, out)
@@ -93,11 +93,19 @@ def test_files_are_byte_identical_for_any_worker_count(reference: Path, folder: 
 # --- rows 2 and 7: killed runs keep their blocks; --resume gives the same bytes -------
 
 
-@pytest.mark.parametrize(("signum", "status", "after"), [
-    (signal.SIGKILL, -signal.SIGKILL, 1), (signal.SIGKILL, -signal.SIGKILL, 150),
-    (signal.SIGTERM, 143, 20), (signal.SIGHUP, 129, 20), (signal.SIGINT, 130, 20)])
-def test_a_killed_run_resumes_to_identical_files(reference: Path, cfg: Path, tmp_path: Path,
-                                                 signum: int, status: int, after: int) -> None:
+@pytest.mark.parametrize(
+    ("signum", "status", "after"),
+    [
+        (signal.SIGKILL, -signal.SIGKILL, 1),
+        (signal.SIGKILL, -signal.SIGKILL, 150),
+        (signal.SIGTERM, 143, 20),
+        (signal.SIGHUP, 129, 20),
+        (signal.SIGINT, 130, 20),
+    ],
+)
+def test_a_killed_run_resumes_to_identical_files(
+    reference: Path, cfg: Path, tmp_path: Path, signum: int, status: int, after: int
+) -> None:
     out = tmp_path / "res"
     proc = mexsim("run", cfg, "--out", out, "--workers", "2", "--quiet")
     wait_for_parts(proc, tmp_path, after)
@@ -124,18 +132,19 @@ def test_a_killed_run_resumes_to_identical_files(reference: Path, cfg: Path, tmp
     assert temp_folders(tmp_path) == []
 
 
-def test_sigkill_while_replacing_never_loses_both(reference: Path, cfg: Path,
-                                                  tmp_path: Path) -> None:
+def test_sigkill_while_replacing_never_loses_both(
+    reference: Path, cfg: Path, tmp_path: Path
+) -> None:
     """SIGKILL at many moments of a --force run over existing results (the summary and
     the swap included): the folder always holds complete old or new results."""
     out = tmp_path / "res"
-    assert run_cli(cfg, "--out", out, "--seed", "99", "--matches", "400",
-                   "--quiet").exit_code == 0
+    assert run_cli(cfg, "--out", out, "--seed", "99", "--matches", "400", "--quiet").exit_code == 0
     old_id = json.loads((out / "run.json").read_text())["run_id"]
     seen = set()
     for delay in (0.0, 0.2, 0.4, 0.6, 0.8, 1.0, 1.3, 1.6, 2.0, 2.5, 3.0, 4.0):
-        proc = mexsim("run", cfg, "--out", out, "--force", "--quiet", "--matches", "400",
-                      "--seed", "7")
+        proc = mexsim(
+            "run", cfg, "--out", out, "--force", "--quiet", "--matches", "400", "--seed", "7"
+        )
         wait_for_parts(proc, tmp_path, 1)
         time.sleep(delay)
         proc.kill()
@@ -153,7 +162,8 @@ def test_sigkill_while_replacing_never_loses_both(reference: Path, cfg: Path,
 
 
 def test_interrupt_while_writing_the_summary_keeps_the_old_results(
-        cfg: Path, tmp_path: Path) -> None:
+    cfg: Path, tmp_path: Path
+) -> None:
     """Row 1: Ctrl-C (a real SIGINT) at the moment the new summary is written."""
     out = tmp_path / "res"
     assert run_cli(cfg, "--out", out, "--matches", "200", "--quiet").exit_code == 0
@@ -164,14 +174,16 @@ def test_interrupt_while_writing_the_summary_keeps_the_old_results(
         ctrl_c()
 
     from mexsim.tournament.config import load_config, with_overrides
+
     config = with_overrides(load_config(cfg), matches=200, seed=5, out=str(out))
     with pytest.raises(runner_module.Interrupted) as caught:
         runner_module.run(config, out, 2, force=True, write_tables=summary_then_ctrl_c)
     assert caught.value.signum == signal.SIGINT
     assert "--resume" in str(caught.value)
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
-    result = run_cli(cfg, "--out", out, "--matches", "200", "--seed", "5", "--quiet",
-                     "--resume", "--force")
+    result = run_cli(
+        cfg, "--out", out, "--matches", "200", "--seed", "5", "--quiet", "--resume", "--force"
+    )
     assert result.exit_code == 0, result.stderr
     assert json.loads((out / "run.json").read_text())["seed"] == 5
     assert temp_folders(tmp_path) == []
@@ -181,8 +193,7 @@ def test_interrupt_while_writing_the_summary_keeps_the_old_results(
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
-def test_stop_signal_ends_a_stuck_strategy_within_two_seconds(tmp_path: Path,
-                                                              signum: int) -> None:
+def test_stop_signal_ends_a_stuck_strategy_within_two_seconds(tmp_path: Path, signum: int) -> None:
     out = tmp_path / "res"
     players = '[[players]]\nstrategy = "spin"\n[[players]]\nstrategy = "greedy"\n'
     cfg = write_config(tmp_path, config_text(out, matches=100, players=players))
@@ -213,7 +224,8 @@ def test_a_second_run_to_the_same_out_is_refused(cfg: Path, tmp_path: Path) -> N
 
 
 def test_a_folder_that_appears_during_the_run_is_not_touched(
-        cfg: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cfg: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     out = tmp_path / "res"
     real = runner_module.Assembler.close
 
@@ -224,8 +236,7 @@ def test_a_folder_that_appears_during_the_run_is_not_touched(
 
     monkeypatch.setattr(runner_module.Assembler, "close", close_while_user_writes)
     for force in ([], ["--force"]):
-        line = one_line_error(run_cli(cfg, "--out", out, "--matches", "64", "--quiet",
-                                      *force), 5)
+        line = one_line_error(run_cli(cfg, "--out", out, "--matches", "64", "--quiet", *force), 5)
         assert "appeared during the run" in line and "complete in" in line
         assert [p.name for p in out.iterdir()] == ["mine.txt"]
         kept = temp_folders(tmp_path)
@@ -246,8 +257,7 @@ def test_force_refuses_a_folder_mexsim_did_not_write(cfg: Path, tmp_path: Path) 
 
 
 @pytest.mark.parametrize("dangling", [False, True])
-def test_a_symlinked_out_is_refused_before_play(cfg: Path, tmp_path: Path,
-                                                dangling: bool) -> None:
+def test_a_symlinked_out_is_refused_before_play(cfg: Path, tmp_path: Path, dangling: bool) -> None:
     target = tmp_path / "real"
     if not dangling:
         assert run_cli(cfg, "--out", target, "--matches", "64", "--quiet").exit_code == 0
@@ -262,8 +272,7 @@ def test_a_symlinked_out_is_refused_before_play(cfg: Path, tmp_path: Path,
     assert temp_folders(tmp_path) == []
 
 
-def test_changed_config_refuses_to_resume_and_says_what_changed(cfg: Path,
-                                                                tmp_path: Path) -> None:
+def test_changed_config_refuses_to_resume_and_says_what_changed(cfg: Path, tmp_path: Path) -> None:
     out = tmp_path / "res"
     proc = mexsim("run", cfg, "--out", out, "--workers", "1", "--quiet")
     wait_for_parts(proc, tmp_path, 2)
@@ -271,14 +280,14 @@ def test_changed_config_refuses_to_resume_and_says_what_changed(cfg: Path,
     finish(proc)
     line = one_line_error(run_cli(cfg, "--out", out, "--seed", "8", "--resume"), 2)
     assert "cannot resume" in line and "run.seed 7 -> 8" in line
-    result = run_cli(cfg, "--out", out, "--seed", "8", "--resume", "--force",
-                     "--matches", "64", "--quiet")
+    result = run_cli(
+        cfg, "--out", out, "--seed", "8", "--resume", "--force", "--matches", "64", "--quiet"
+    )
     assert result.exit_code == 0 and "removed" in result.stderr, result.stderr
     assert temp_folders(tmp_path) == []
 
 
-def test_a_dead_runs_folder_is_named_then_discarded_with_force(cfg: Path,
-                                                               tmp_path: Path) -> None:
+def test_a_dead_runs_folder_is_named_then_discarded_with_force(cfg: Path, tmp_path: Path) -> None:
     """Issue 10: a temporary folder of a dead process (here one of an older mexsim,
     without work.json) is named by the next run, and removed with --force."""
     out = tmp_path / "res"
@@ -307,19 +316,23 @@ def test_resume_with_nothing_to_resume_starts_afresh(cfg: Path, tmp_path: Path) 
 
 def limited_files(size: int) -> Any:
     """A child whose files may not grow past ``size`` bytes (EFBIG, like a full disk)."""
+
     def limit() -> None:
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+
     return limit
 
 
-def test_a_full_disk_is_one_line_and_keeps_the_old_results(reference: Path, cfg: Path,
-                                                           tmp_path: Path) -> None:
+def test_a_full_disk_is_one_line_and_keeps_the_old_results(
+    reference: Path, cfg: Path, tmp_path: Path
+) -> None:
     out = tmp_path / "res"
     assert run_cli(cfg, "--out", out, "--matches", "64", "--quiet").exit_code == 0
     before = {p.name: p.read_bytes() for p in out.iterdir()}
-    code, _, stderr = finish(mexsim("run", cfg, "--out", out, "--force", "--quiet",
-                                    preexec_fn=limited_files(40_000)))
+    code, _, stderr = finish(
+        mexsim("run", cfg, "--out", out, "--force", "--quiet", preexec_fn=limited_files(40_000))
+    )
     assert code == 4, stderr
     lines = stderr.splitlines()
     assert len(lines) == 1 and "File too large" in lines[0], stderr
@@ -328,8 +341,7 @@ def test_a_full_disk_is_one_line_and_keeps_the_old_results(reference: Path, cfg:
 
 
 def test_report_that_cannot_write_its_plots_is_one_line(reference: Path) -> None:
-    code, stdout, stderr = finish(mexsim("report", reference,
-                                         preexec_fn=limited_files(1000)))
+    code, stdout, stderr = finish(mexsim("report", reference, preexec_fn=limited_files(1000)))
     assert code == 4, stderr
     assert "mean total" in stdout  # the tables came first
     lines = stderr.splitlines()
@@ -358,6 +370,7 @@ def test_report_refuses_files_of_two_runs(reference: Path, cfg: Path, tmp_path: 
     foreign = tmp_path / "foreign"
     foreign.mkdir()
     import pyarrow as pa
+
     for name in ("matches", "rounds"):
         pq.write_table(pa.table({"x": [1, 2]}), foreign / f"{name}.parquet")
     assert "missing columns" in one_line_error(cli_runner.invoke(app, ["report", str(foreign)]), 2)
@@ -368,8 +381,10 @@ def test_report_refuses_files_of_two_runs(reference: Path, cfg: Path, tmp_path: 
 
 
 def players_named(name: str) -> str:
-    return (f'[[players]]\nname = {json.dumps(name)}\nstrategy = "greedy"\n'
-            '[[players]]\nstrategy = "random"\n')
+    return (
+        f'[[players]]\nname = {json.dumps(name)}\nstrategy = "greedy"\n'
+        '[[players]]\nstrategy = "random"\n'
+    )
 
 
 BAD = [
@@ -379,34 +394,75 @@ BAD = [
     ("out-300-chars", lambda out: config_text(out.parent / ("x" * 300)), [], ["bytes"]),
     ("out-nul", lambda out: config_text(str(out) + "\0x"), [], ["control character"]),
     ("flag-out-empty", lambda out: config_text(out), ["--out", ""], ["--out", "non-empty"]),
-    ("toml-nested-deep", lambda out: "x = " + "[" * 100_000 + "]" * 100_000 + "\n",
-     [], ["nested too deeply"]),
+    (
+        "toml-nested-deep",
+        lambda out: "x = " + "[" * 100_000 + "]" * 100_000 + "\n",
+        [],
+        ["nested too deeply"],
+    ),
     ("name-nul", lambda out: config_text(out, players=players_named("a\0b")), [], ["name"]),
-    ("name-newline", lambda out: config_text(out, players=players_named("a\nb")), [],
-     ["name"]),
-    ("name-rtl-override", lambda out: config_text(out, players=players_named("a\u202eb")),
-     [], ["name"]),
-    ("name-huge", lambda out: config_text(out, players=players_named("n" * 5_000_000)), [],
-     ["name", "64"]),
-    ("param-nan", lambda out: config_text(out, players=(
-        '[[players]]\nstrategy = "early_doubles"\nparams = { own_first = nan }\n'
-        '[[players]]\nstrategy = "greedy"\n')), [], ["own_first", "finite"]),
-    ("param-inf-sweep", lambda out: config_text(out, players=(
-        '[[players]]\nstrategy = "early_doubles"\nparams = { own_first = [0, inf] }\n'
-        '[[players]]\nstrategy = "greedy"\n')), [], ["own_first", "finite"]),
-    ("strategies-nul", lambda out: "[run]\nstrategies = \"a\\u0000b\"\n" + players_named("x"),
-     [], ["strategies", "control character"]),
-    ("strategies-300-chars", lambda out: f"[run]\nstrategies = \"{'s' * 300}\"\n"
-     + players_named("x"), [], ["strategies", "bytes"]),
-    ("out-a-file", lambda out: config_text(out.parent / "afile"), ["--force"],
-     ["afile", "not a directory"]),
+    ("name-newline", lambda out: config_text(out, players=players_named("a\nb")), [], ["name"]),
+    (
+        "name-rtl-override",
+        lambda out: config_text(out, players=players_named("a\u202eb")),
+        [],
+        ["name"],
+    ),
+    (
+        "name-huge",
+        lambda out: config_text(out, players=players_named("n" * 5_000_000)),
+        [],
+        ["name", "64"],
+    ),
+    (
+        "param-nan",
+        lambda out: config_text(
+            out,
+            players=(
+                '[[players]]\nstrategy = "early_doubles"\nparams = { own_first = nan }\n'
+                '[[players]]\nstrategy = "greedy"\n'
+            ),
+        ),
+        [],
+        ["own_first", "finite"],
+    ),
+    (
+        "param-inf-sweep",
+        lambda out: config_text(
+            out,
+            players=(
+                '[[players]]\nstrategy = "early_doubles"\nparams = { own_first = [0, inf] }\n'
+                '[[players]]\nstrategy = "greedy"\n'
+            ),
+        ),
+        [],
+        ["own_first", "finite"],
+    ),
+    (
+        "strategies-nul",
+        lambda out: '[run]\nstrategies = "a\\u0000b"\n' + players_named("x"),
+        [],
+        ["strategies", "control character"],
+    ),
+    (
+        "strategies-300-chars",
+        lambda out: f'[run]\nstrategies = "{"s" * 300}"\n' + players_named("x"),
+        [],
+        ["strategies", "bytes"],
+    ),
+    (
+        "out-a-file",
+        lambda out: config_text(out.parent / "afile"),
+        ["--force"],
+        ["afile", "not a directory"],
+    ),
 ]
 
 
-@pytest.mark.parametrize(("make", "args", "parts"), [pytest.param(*c[1:], id=c[0])
-                                                     for c in BAD])
-def test_bad_input_is_one_line(tmp_path: Path, make: Any, args: list[str],
-                               parts: list[str]) -> None:
+@pytest.mark.parametrize(("make", "args", "parts"), [pytest.param(*c[1:], id=c[0]) for c in BAD])
+def test_bad_input_is_one_line(
+    tmp_path: Path, make: Any, args: list[str], parts: list[str]
+) -> None:
     (tmp_path / "afile").write_text("mine\n")
     cfg = write_config(tmp_path, make(tmp_path / "res"))
     before = sorted(tmp_path.rglob("*"))
@@ -429,15 +485,15 @@ def test_a_config_with_a_bom_is_read(tmp_path: Path) -> None:
 # --- row 18: the wall time covers the whole command -----------------------------------
 
 
-def test_wall_time_covers_play_and_summary(reference: Path, cfg: Path,
-                                          tmp_path: Path) -> None:
+def test_wall_time_covers_play_and_summary(reference: Path, cfg: Path, tmp_path: Path) -> None:
     info = json.loads((reference / "run.json").read_text())
     assert info["wall_seconds"] >= info["play_seconds"] + info["summary_seconds"] > 0
     begun = time.perf_counter()
     result = run_cli(cfg, "--out", tmp_path / "res", "--matches", "400", "--quiet")
     took = time.perf_counter() - begun
-    match = re.search(r"400 matches in ([\d.]+) s \(play ([\d.]+) s, summary ([\d.]+) s",
-                      result.stdout)
+    match = re.search(
+        r"400 matches in ([\d.]+) s \(play ([\d.]+) s, summary ([\d.]+) s", result.stdout
+    )
     assert match, result.stdout
     wall, play, summary = map(float, match.groups())
     assert play + summary <= wall + 0.1 and wall <= took + 0.05

@@ -81,8 +81,9 @@ def same_content(local: Path, out: Path, blocks: int = BLOCKS) -> None:
         assert (out / name).read_bytes() == (local / name).read_bytes(), name
 
 
-def test_a_url_out_holds_the_rows_and_row_groups_of_a_local_run(local: Path, cfg: Path,
-                                                                tmp_path: Path) -> None:
+def test_a_url_out_holds_the_rows_and_row_groups_of_a_local_run(
+    local: Path, cfg: Path, tmp_path: Path
+) -> None:
     out = tmp_path / "shared"
     result = run_cli(cfg, "--out", url(out), "--workers", "2", "--quiet")
     assert result.exit_code == 0, result.stderr
@@ -92,7 +93,8 @@ def test_a_url_out_holds_the_rows_and_row_groups_of_a_local_run(local: Path, cfg
     assert m["format"] == location.MANIFEST_FORMAT and m["matches"] == MATCHES
     assert not (out / location.WORK_FILE).exists()
     assert sorted(p.name for p in (out / "matches").iterdir()) == [
-        Path(f).name for f in m["files"]["matches"]]  # nothing but the committed parts
+        Path(f).name for f in m["files"]["matches"]
+    ]  # nothing but the committed parts
     run = json.loads((out / "run.json").read_text())
     assert run["matches"] == MATCHES and run["run_id"] == m["run_id"]
     # what the README shows readers: pandas reads the folder of parts in match order
@@ -106,16 +108,18 @@ def test_parts_are_the_same_bytes_for_any_worker_count(cfg: Path, tmp_path: Path
     runs = {}
     for workers in ("1", "2"):
         out = tmp_path / f"w{workers}"
-        assert run_cli(cfg, "--out", url(out), "--workers", workers, "--quiet"
-                       ).exit_code == 0
-        runs[workers] = {name: (out / name).read_bytes()
-                         for kind in KINDS for name in manifest(out)["files"][kind]}
+        assert run_cli(cfg, "--out", url(out), "--workers", workers, "--quiet").exit_code == 0
+        runs[workers] = {
+            name: (out / name).read_bytes()
+            for kind in KINDS
+            for name in manifest(out)["files"][kind]
+        }
     assert runs["1"] == runs["2"]
 
 
-def test_an_interrupted_url_run_resumes_to_the_same_content(local: Path, cfg: Path,
-                                                            tmp_path: Path,
-                                                            monkeypatch: Any) -> None:
+def test_an_interrupted_url_run_resumes_to_the_same_content(
+    local: Path, cfg: Path, tmp_path: Path, monkeypatch: Any
+) -> None:
     out = tmp_path / "shared"
     original = shared.play_and_write
 
@@ -172,22 +176,25 @@ def test_until_decided_commits_only_the_blocks_it_used(tmp_path: Path) -> None:
     players = '[[players]]\nstrategy = "greedy"\n[[players]]\nstrategy = "random"\n'
     out = tmp_path / "shared"
     cfg = write_config(tmp_path, config_text(out, matches=20_000, players=players))
-    result = run_cli(cfg, "--out", url(out), "--until", "decided", "--margin", "0.5",
-                     "--workers", "2", "--quiet")
+    result = run_cli(
+        cfg, "--out", url(out), "--until", "decided", "--margin", "0.5", "--workers", "2", "--quiet"
+    )
     assert result.exit_code == 0, result.stderr
     m = manifest(out)
     assert m["matches"] < 20_000
     assert parts_table(out, "matches").num_rows == 2 * m["matches"]
     for kind in KINDS:  # the blocks played past the stop were removed before the commit
         assert sorted(p.name for p in (out / kind).iterdir()) == [
-            Path(f).name for f in m["files"][kind]]
+            Path(f).name for f in m["files"][kind]
+        ]
 
 
 pytest.importorskip("distributed")
 
 
-def test_a_local_cluster_writes_the_parts_of_a_threaded_run(local: Path, cfg: Path,
-                                                            tmp_path: Path) -> None:
+def test_a_local_cluster_writes_the_parts_of_a_threaded_run(
+    local: Path, cfg: Path, tmp_path: Path
+) -> None:
     out = tmp_path / "dask"
     result = run_cli(cfg, "--out", url(out), "--cluster", "local:2", "--quiet")
     assert result.exit_code == 0, result.stderr
@@ -195,9 +202,9 @@ def test_a_local_cluster_writes_the_parts_of_a_threaded_run(local: Path, cfg: Pa
     same_content(local, out)
 
 
-def test_a_worker_killed_during_a_url_run_loses_nothing(tmp_path: Path,
-                                                       monkeypatch: pytest.MonkeyPatch
-                                                       ) -> None:
+def test_a_worker_killed_during_a_url_run_loses_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A worker process killed while it plays and writes parts: the scheduler runs its
     blocks again elsewhere (a part written twice is the same bytes; a half-written one
     is a temporary file that the commit removes) and the committed location holds what

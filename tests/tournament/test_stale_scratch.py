@@ -42,9 +42,9 @@ time.sleep(60)
 """
 
 
-def test_only_the_folders_of_gone_commands_are_removed(tmp_path: Path,
-                                                       monkeypatch: pytest.MonkeyPatch
-                                                       ) -> None:
+def test_only_the_folders_of_gone_commands_are_removed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(stale_scratch.tempfile, "tempdir", str(tmp_path))
     monkeypatch.setattr(stale_scratch, "SHORT_FOLDERS", ())
     gone = _gone_pid()
@@ -53,24 +53,30 @@ def test_only_the_folders_of_gone_commands_are_removed(tmp_path: Path,
     # a command in another pid namespace: its pid means nothing here, its lock does
     elsewhere = tmp_path / f"mexsim-dask-{gone}-elsewher"
     elsewhere.mkdir()
-    holder = subprocess.Popen([sys.executable, "-c", LOCK_AND_SLEEP,
-                               str(elsewhere / stale_scratch.OWNER_FILE)],
-                              stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", LOCK_AND_SLEEP, str(elsewhere / stale_scratch.OWNER_FILE)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert holder.stdout.readline().strip() == "locked"
-        unlocked = [tmp_path / f"mexsim-dask-{sleeper.pid}-reusedpd",  # pid reused: lock says
-                    tmp_path / f"mexsim-fork-{gone}-zz9abc0q"]
+        unlocked = [
+            tmp_path / f"mexsim-dask-{sleeper.pid}-reusedpd",  # pid reused: lock says
+            tmp_path / f"mexsim-fork-{gone}-zz9abc0q",
+        ]
         no_owner = [tmp_path / f"mexsim-dask-{gone}-ab1_cd2e"]  # killed before locking
-        kept = [tmp_path / f"mexsim-dask-{os.getpid()}-abcdefgh",  # this process's
-                tmp_path / f"mexsim-fork-{sleeper.pid}-abcdefgh",  # a live command's
-                tmp_path / f"mexsim-fork-{gone}-youngabc",  # just made, not locked yet
-                elsewhere,
-                tmp_path / f"mexsim-dask-{gone}",  # not a name mexsim gives
-                tmp_path / f"mexsim-dask-{gone}-abcdefgh-mine",
-                tmp_path / f"mexsim-dask-{gone}-abcdefgh\n",
-                tmp_path / "mexsim-dask-\u0661\u0662\u0663-abcdefgh",  # digits, not ASCII
-                tmp_path / f"mexsim-strategies-{gone}-abcdefgh",
-                tmp_path / "pymp-abcdefgh"]
+        kept = [
+            tmp_path / f"mexsim-dask-{os.getpid()}-abcdefgh",  # this process's
+            tmp_path / f"mexsim-fork-{sleeper.pid}-abcdefgh",  # a live command's
+            tmp_path / f"mexsim-fork-{gone}-youngabc",  # just made, not locked yet
+            elsewhere,
+            tmp_path / f"mexsim-dask-{gone}",  # not a name mexsim gives
+            tmp_path / f"mexsim-dask-{gone}-abcdefgh-mine",
+            tmp_path / f"mexsim-dask-{gone}-abcdefgh\n",
+            tmp_path / "mexsim-dask-\u0661\u0662\u0663-abcdefgh",  # digits, not ASCII
+            tmp_path / f"mexsim-strategies-{gone}-abcdefgh",
+            tmp_path / "pymp-abcdefgh",
+        ]
         for folder in unlocked + no_owner + kept:
             folder.mkdir(exist_ok=True)
             (folder / "inside").write_text("x")
@@ -89,8 +95,9 @@ def test_only_the_folders_of_gone_commands_are_removed(tmp_path: Path,
             process.communicate()
 
 
-def test_a_folder_claimed_by_this_process_is_kept(tmp_path: Path,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_folder_claimed_by_this_process_is_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(stale_scratch.tempfile, "tempdir", str(tmp_path))
     monkeypatch.setattr(stale_scratch, "SHORT_FOLDERS", ())
     folder = Path(stale_scratch.scratch_folder())
@@ -101,9 +108,11 @@ def test_a_folder_claimed_by_this_process_is_kept(tmp_path: Path,
 
 
 def _ours(folder: Path, pid: int) -> list[Path]:
-    return sorted(p for p in folder.iterdir()
-                  if p.name.startswith(("mexsim-dask-", "mexsim-fork-"))
-                  and p.name.split("-")[2] == str(pid))
+    return sorted(
+        p
+        for p in folder.iterdir()
+        if p.name.startswith(("mexsim-dask-", "mexsim-fork-")) and p.name.split("-")[2] == str(pid)
+    )
 
 
 def test_the_next_run_removes_what_a_killed_run_left(tmp_path: Path) -> None:
@@ -121,8 +130,7 @@ def test_the_next_run_removes_what_a_killed_run_left(tmp_path: Path) -> None:
 def _kill_then_run_again(tmp_path: Path, temporary: Path) -> None:
     env = os.environ | {"TMPDIR": str(temporary)}
     cfg = write_config(tmp_path, config_text(tmp_path / "out", matches=400_000))
-    proc = mexsim("run", cfg, "--quiet", "--cluster", "local:2", start_new_session=True,
-                  env=env)
+    proc = mexsim("run", cfg, "--quiet", "--cluster", "local:2", start_new_session=True, env=env)
     try:
         wait_for_parts(proc, tmp_path, 2)
         os.kill(proc.pid, signal.SIGKILL)  # the command alone, as the OOM killer would
@@ -135,16 +143,15 @@ def _kill_then_run_again(tmp_path: Path, temporary: Path) -> None:
     assert [p.name.split("-")[1] for p in left] == ["dask", "fork"], left
 
     (tmp_path / "small").mkdir()
-    small = write_config(tmp_path / "small", config_text(tmp_path / "small" / "out",
-                                                         matches=64))
-    code, _, err = finish(mexsim("run", small, "--quiet", "--cluster", "local:2", env=env),
-                          300)
+    small = write_config(tmp_path / "small", config_text(tmp_path / "small" / "out", matches=64))
+    code, _, err = finish(mexsim("run", small, "--quiet", "--cluster", "local:2", env=env), 300)
     assert code == 0, err
     assert list(temporary.iterdir()) == []  # what was left, and the second run's own
 
 
-def test_where_locks_cannot_be_taken_the_pid_decides(tmp_path: Path,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_where_locks_cannot_be_taken_the_pid_decides(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A file system without locks (flock fails with ENOLCK): claim cannot lock the
     owner file, so the sweep cannot read a lock either; a folder goes when its pid is
     gone and it is a minute old, as one without the file."""

@@ -38,10 +38,13 @@ runner = CliRunner()
 FAST = ("greedy", "random", "early_doubles", "mexican_first")
 
 
-def toml(out: Path, matches: int, players: str, tournament: str = "", seed: int = 11,
-         seating: str = "") -> str:
-    return (f'[run]\nmatches = {matches}\nseed = {seed}\nout = {json.dumps(str(out))}\n'
-            f"{seating}[tournament]\n{tournament}{players}")
+def toml(
+    out: Path, matches: int, players: str, tournament: str = "", seed: int = 11, seating: str = ""
+) -> str:
+    return (
+        f"[run]\nmatches = {matches}\nseed = {seed}\nout = {json.dumps(str(out))}\n"
+        f"{seating}[tournament]\n{tournament}{players}"
+    )
 
 
 def play(folder: Path, text: str, workers: int = 1) -> tuple[Path, dict]:
@@ -50,8 +53,7 @@ def play(folder: Path, text: str, workers: int = 1) -> tuple[Path, dict]:
     cfg = load_config(write(folder, text))
     got: dict = {}
     run(cfg, Path(cfg.out), workers, force=True)
-    matches = pd.read_parquet(Path(cfg.out) / "matches.parquet").sort_values(
-        "match", kind="stable")
+    matches = pd.read_parquet(Path(cfg.out) / "matches.parquet").sort_values("match", kind="stable")
     totals, players = total_matrix(matches)
     order = [list(players).index(p.name) for p in cfg.players]
     got["totals"] = totals[:, order]
@@ -64,9 +66,13 @@ def play(folder: Path, text: str, workers: int = 1) -> tuple[Path, dict]:
 
 
 @settings(max_examples=examples(40), deadline=None)
-@given(st.integers(3, 12).flatmap(
-    lambda n: st.tuples(st.just(n), st.integers(2, min(n, 10)), st.integers(0, 2**64 - 1),
-                        st.booleans())))
+@given(
+    st.integers(3, 12).flatmap(
+        lambda n: st.tuples(
+            st.just(n), st.integers(2, min(n, 10)), st.integers(0, 2**64 - 1), st.booleans()
+        )
+    )
+)
 def test_pool_schedule_is_balanced(case: tuple[int, int, int, bool]) -> None:
     """Over one cycle every pair meets equally often and every player sits in every seat
     equally often; every table seats distinct players."""
@@ -101,10 +107,11 @@ def test_duplicate_deals_rotate_one_deal_through_every_seat() -> None:
     assert (deals == np.arange(30) // 3).all()
     seating = schedule.seating(0, 30)
     for d in range(10):
-        rows = seating[3 * d:3 * d + 3]
+        rows = seating[3 * d : 3 * d + 3]
         assert len({frozenset(r) for r in rows.tolist()}) == 1  # one table per deal
         assert (np.sort(rows, axis=0) == np.sort(rows[0])[:, None]).all() or all(
-            sorted(rows[:, s].tolist()) == sorted(rows[0].tolist()) for s in range(3))
+            sorted(rows[:, s].tolist()) == sorted(rows[0].tolist()) for s in range(3)
+        )
 
 
 def test_plain_rotation_is_unchanged() -> None:
@@ -121,35 +128,62 @@ def test_plain_rotation_is_unchanged() -> None:
 
 
 def test_sweep_expands_into_one_player_per_value(tmp_path: Path) -> None:
-    text = toml(tmp_path / "o", 10, players_toml("greedy") + '[[players]]\nstrategy = '
-                '"longest_train"\nparams = { pip_weight = [0, 0.5, 1.0] }\n')
+    text = toml(
+        tmp_path / "o",
+        10,
+        players_toml("greedy") + "[[players]]\nstrategy = "
+        '"longest_train"\nparams = { pip_weight = [0, 0.5, 1.0] }\n',
+    )
     cfg = load_config(write(tmp_path, text))
     names = [p.name for p in cfg.players]
-    assert names == ["greedy", "longest_train[pip_weight=0]", "longest_train[pip_weight=0.5]",
-                     "longest_train[pip_weight=1.0]"]
+    assert names == [
+        "greedy",
+        "longest_train[pip_weight=0]",
+        "longest_train[pip_weight=0.5]",
+        "longest_train[pip_weight=1.0]",
+    ]
     assert [p.params.get("pip_weight") for p in cfg.players[1:]] == [0.0, 0.5, 1.0]
     assert {p.sweep for p in cfg.players[1:]} == {"longest_train"}
     assert cfg.players[1].swept == ("pip_weight",)
     assert cfg.table_size == 4 and not cfg.pool
 
 
-@pytest.mark.parametrize(("tournament", "players", "message"), [
-    ("", players_toml(*FAST, *FAST, *FAST[:3]), ["11 players", "table_size"]),
-    ("table_size = 5\n", players_toml(*FAST), ["'table_size' = 5", "2..4"]),
-    ("table_size = 1\n", players_toml(*FAST), ["'table_size' = 1", "2..4"]),
-    ("duplicate = 1\n", players_toml(*FAST), ["'duplicate'", "true or false"]),
-    ("dupliate = true\n", players_toml(*FAST), ["'dupliate'", "did you mean 'duplicate'"]),
-    ("", players_toml("greedy") + '[[players]]\nstrategy = "longest_train"\n'
-     "params = { pip_weight = [] }\n", ["params.pip_weight", "non-empty list"]),
-    ("", players_toml("greedy") + '[[players]]\nstrategy = "longest_train"\n'
-     'params = { pip_weight = [1, "a"] }\n', ["params.pip_weight", "list of numbers"]),
-    ("", players_toml("greedy") + '[[players]]\nstrategy = "longest_train"\n'
-     "params = { pip_weight = [1, 1.0] }\n", ["params.pip_weight", "twice"]),
-    ("table_size = 10\n", "".join(f'[[players]]\nstrategy = "greedy"\nname = "g{i}"\n'
-                                  for i in range(40)), ["distinct tables", "200,000"]),
-])
-def test_bad_tournament_configs(tmp_path: Path, tournament: str, players: str,
-                                message: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("tournament", "players", "message"),
+    [
+        ("", players_toml(*FAST, *FAST, *FAST[:3]), ["11 players", "table_size"]),
+        ("table_size = 5\n", players_toml(*FAST), ["'table_size' = 5", "2..4"]),
+        ("table_size = 1\n", players_toml(*FAST), ["'table_size' = 1", "2..4"]),
+        ("duplicate = 1\n", players_toml(*FAST), ["'duplicate'", "true or false"]),
+        ("dupliate = true\n", players_toml(*FAST), ["'dupliate'", "did you mean 'duplicate'"]),
+        (
+            "",
+            players_toml("greedy") + '[[players]]\nstrategy = "longest_train"\n'
+            "params = { pip_weight = [] }\n",
+            ["params.pip_weight", "non-empty list"],
+        ),
+        (
+            "",
+            players_toml("greedy") + '[[players]]\nstrategy = "longest_train"\n'
+            'params = { pip_weight = [1, "a"] }\n',
+            ["params.pip_weight", "list of numbers"],
+        ),
+        (
+            "",
+            players_toml("greedy") + '[[players]]\nstrategy = "longest_train"\n'
+            "params = { pip_weight = [1, 1.0] }\n",
+            ["params.pip_weight", "twice"],
+        ),
+        (
+            "table_size = 10\n",
+            "".join(f'[[players]]\nstrategy = "greedy"\nname = "g{i}"\n' for i in range(40)),
+            ["distinct tables", "200,000"],
+        ),
+    ],
+)
+def test_bad_tournament_configs(
+    tmp_path: Path, tournament: str, players: str, message: list[str]
+) -> None:
     with pytest.raises(ConfigError) as err:
         load_config(write(tmp_path, toml(tmp_path / "o", 10, players, tournament)))
     text = str(err.value)
@@ -160,8 +194,9 @@ def test_bad_tournament_configs(tmp_path: Path, tournament: str, players: str,
 
 @pytest.mark.parametrize("tournament", ["duplicate = true\n", "table_size = 3\n"])
 def test_pools_and_duplicates_need_rotation(tmp_path: Path, tournament: str) -> None:
-    text = toml(tmp_path / "o", 10, players_toml(*FAST), tournament,
-                seating="[seating]\nrotate = false\n")
+    text = toml(
+        tmp_path / "o", 10, players_toml(*FAST), tournament, seating="[seating]\nrotate = false\n"
+    )
     with pytest.raises(ConfigError, match="'rotate' = false cannot be combined"):
         load_config(write(tmp_path, text))
 
@@ -176,7 +211,8 @@ def test_duplicate_rounds_matches_up_to_whole_deals(tmp_path: Path) -> None:
     result = runner.invoke(app, ["run", str(tmp_path / "cfg.toml"), "--quiet"])
     assert result.exit_code == 0, result.output
     assert "duplicate deals: 10 matches rounded up to 12 = 4 deals x 3 seat rotations" in (
-        result.stdout)
+        result.stdout
+    )
 
 
 # --- duplicate deals ------------------------------------------------------------------
@@ -184,11 +220,13 @@ def test_duplicate_rounds_matches_up_to_whole_deals(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("strategy", ["greedy", "random"])
 def test_identical_players_have_paired_differences_of_exactly_zero(
-        tmp_path: Path, strategy: str) -> None:
+    tmp_path: Path, strategy: str
+) -> None:
     """Every player got the same hands from the same seats (and, for random, the same
     random stream with them), so per deal every total is the same."""
-    _, got = play(tmp_path, toml(tmp_path / "o", 60, players_toml(*[strategy] * 4),
-                                   "duplicate = true\n"))
+    _, got = play(
+        tmp_path, toml(tmp_path / "o", 60, players_toml(*[strategy] * 4), "duplicate = true\n")
+    )
     units = unit_means(got["totals"], unit_starts(got["deals"]))
     assert (units == units[:, :1]).all()
     names = [p.name for p in got["config"].players]
@@ -200,13 +238,15 @@ def test_identical_players_have_paired_differences_of_exactly_zero(
 
 
 def test_rotations_of_a_deal_replay_the_same_shuffle(tmp_path: Path) -> None:
-    cfg = load_config(write(tmp_path, toml(tmp_path / "o", 9, players_toml(*FAST[:3]),
-                                           "duplicate = true\n")))
+    cfg = load_config(
+        write(tmp_path, toml(tmp_path / "o", 9, players_toml(*FAST[:3]), "duplicate = true\n"))
+    )
     schedule = config_schedule(cfg)
 
     def deals_of(match: int) -> list:
-        trace = core_trace(cfg.rules, match_policies(cfg, match), cfg.seed, match,
-                           deal=schedule.deal_of(match))
+        trace = core_trace(
+            cfg.rules, match_policies(cfg, match), cfg.seed, match, deal=schedule.deal_of(match)
+        )
         return [(e["hands"], e["boneyard"]) for e in trace if e["event"] == "deal"]
 
     first = deals_of(3)
@@ -221,9 +261,14 @@ def test_duplicate_deals_narrow_the_interval(tmp_path: Path) -> None:
     widths = {}
     for label, tournament in (("independent", ""), ("duplicate", "duplicate = true\n")):
         _, got = play(tmp_path, toml(tmp_path / label, 600, table, tournament))
-        summary = summarize_totals(got["totals"], ["greedy", "early_doubles"],
-                                   ["greedy", "early_doubles"], 13, got["deals"],
-                                   ratings=False)
+        summary = summarize_totals(
+            got["totals"],
+            ["greedy", "early_doubles"],
+            ["greedy", "early_doubles"],
+            13,
+            got["deals"],
+            ratings=False,
+        )
         worse = summary.iloc[1]
         widths[label] = worse["diff_vs_best_hi"] - worse["diff_vs_best_lo"]
     assert widths["duplicate"] < 0.95 * widths["independent"], widths
@@ -234,8 +279,9 @@ def test_duplicate_deals_narrow_the_interval(tmp_path: Path) -> None:
 
 def test_pool_run_matches_the_schedule_and_replays(tmp_path: Path) -> None:
     players = players_toml(*FAST) + '[[players]]\nstrategy = "greedy"\nname = "g2"\n'
-    out, got = play(tmp_path, toml(tmp_path / "o", 40, players, "table_size = 3\n"
-                                   "duplicate = true\n"), workers=2)
+    out, got = play(
+        tmp_path, toml(tmp_path / "o", 40, players, "table_size = 3\nduplicate = true\n"), workers=2
+    )
     matches = pd.read_parquet(out / "matches.parquet")
     cfg = got["config"]
     schedule = config_schedule(cfg)
@@ -245,8 +291,9 @@ def test_pool_run_matches_the_schedule_and_replays(tmp_path: Path) -> None:
         assert list(rows["player"].astype(str)) == [names[i] for i in schedule.seats_of(k)]
         assert (rows["deal"] == k // 3).all()
         # the replayed trace's totals are the file's
-        trace = runner.invoke(app, ["replay", str(tmp_path / "cfg.toml"), "--match", str(k),
-                                    "--format", "jsonl"])
+        trace = runner.invoke(
+            app, ["replay", str(tmp_path / "cfg.toml"), "--match", str(k), "--format", "jsonl"]
+        )
         assert trace.exit_code == 0, trace.output
         events = [json.loads(line) for line in trace.stdout.splitlines()]
         assert events[0].get("deal", k) == k // 3  # present when it differs from k
@@ -257,8 +304,11 @@ def test_pool_run_matches_the_schedule_and_replays(tmp_path: Path) -> None:
         assert events[-1]["totals"] == rows["total"].tolist()
     # absent players are NaN in the totals, and each match seats exactly 3
     assert (np.isfinite(got["totals"]).sum(axis=1) == 3).all()
-    _, again = play(tmp_path / "..", toml(tmp_path / "o1", 40, players,
-                                          "table_size = 3\nduplicate = true\n"), workers=1)
+    _, again = play(
+        tmp_path / "..",
+        toml(tmp_path / "o1", 40, players, "table_size = 3\nduplicate = true\n"),
+        workers=1,
+    )
     assert np.array_equal(again["totals"], got["totals"], equal_nan=True)
 
 
@@ -289,8 +339,10 @@ def test_head_to_head_matches_a_direct_count(seed: int, pooled: bool) -> None:
 
 
 def test_cli_writes_tournament_tables_and_plots(tmp_path: Path) -> None:
-    players = (players_toml("random", "greedy") + '[[players]]\nstrategy = "longest_train"\n'
-               "params = { pip_weight = [0.0, 2.0] }\n")
+    players = (
+        players_toml("random", "greedy") + '[[players]]\nstrategy = "longest_train"\n'
+        "params = { pip_weight = [0.0, 2.0] }\n"
+    )
     cfg = write(tmp_path, toml(tmp_path / "o", 24, players, "table_size = 3\n"))
     result = runner.invoke(app, ["run", str(cfg), "--quiet"])
     assert result.exit_code == 0, result.output
@@ -328,8 +380,10 @@ def test_shipped_tournament_config() -> None:
     assert cfg.duplicate and cfg.pool and cfg.table_size == 4 and len(cfg.players) == 6
     assert cfg.matches % config_schedule(cfg).cycle == 0  # whole balanced cycles
     assert [p.name for p in cfg.players if p.sweep] == [
-        "longest_train[pip_weight=0.0]", "longest_train[pip_weight=0.5]",
-        "longest_train[pip_weight=1.0]"]
+        "longest_train[pip_weight=0.0]",
+        "longest_train[pip_weight=0.5]",
+        "longest_train[pip_weight=1.0]",
+    ]
 
 
 # --- comparing a pool's players -------------------------------------------------------
@@ -369,8 +423,9 @@ def test_pool_summary_ranks_by_adjusted_total(tmp_path: Path) -> None:
     players = players_toml(*FAST) + '[[players]]\nstrategy = "greedy"\nname = "g2"\n'
     _, got = play(tmp_path, toml(tmp_path / "o", 200, players, "table_size = 3\n"))
     names = [p.name for p in got["config"].players]
-    summary = summarize_totals(got["totals"], names, [p.strategy for p in
-                                                      got["config"].players], 13)
+    summary = summarize_totals(
+        got["totals"], names, [p.strategy for p in got["config"].players], 13
+    )
     assert summary["adjusted_total"].is_monotonic_increasing
     assert summary.loc[0, "diff_vs_best"] == 0
     assert summary.iloc[-1]["player"] == "random"

@@ -36,8 +36,7 @@ DIFFERENT = '[[players]]\nstrategy = "greedy"\n[[players]]\nstrategy = "random"\
 
 
 def test_until_decided_stops_early_and_says_so(tmp_path: Path) -> None:
-    cfg = write_config(tmp_path, config_text(tmp_path / "r", matches=20_000,
-                                             players=DIFFERENT))
+    cfg = write_config(tmp_path, config_text(tmp_path / "r", matches=20_000, players=DIFFERENT))
     result = run_cli(cfg, "--until", "decided", "--margin", "0.5", "--quiet")
     assert result.exit_code == 0, result.stderr
     assert "decided after" in result.stderr
@@ -52,18 +51,21 @@ def test_until_decided_stops_early_and_says_so(tmp_path: Path) -> None:
     assert summary["player"].iloc[-1] == "random"
 
     # a fixed run of the same length writes the same files, byte for byte
-    fixed = write_config(tmp_path, config_text(tmp_path / "f", matches=run["matches"],
-                                               players=DIFFERENT), "fixed.toml")
+    fixed = write_config(
+        tmp_path,
+        config_text(tmp_path / "f", matches=run["matches"], players=DIFFERENT),
+        "fixed.toml",
+    )
     assert run_cli(fixed, "--quiet").exit_code == 0
     # the same blocks only when the fixed run cuts them the same way: compare rows
-    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "f" / "matches.parquet"),
-                                  matches)
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "f" / "matches.parquet"), matches)
 
 
 def test_until_decided_plays_to_the_cap_when_undecided(tmp_path: Path) -> None:
     twins = '[[players]]\nstrategy = "greedy"\n[[players]]\nstrategy = "greedy"\n'
-    cfg = write_config(tmp_path, config_text(tmp_path / "r", matches=300, players=twins,
-                                             rotate=False))
+    cfg = write_config(
+        tmp_path, config_text(tmp_path / "r", matches=300, players=twins, rotate=False)
+    )
     result = run_cli(cfg, "--until", "decided", "--margin", "0", "--quiet")
     assert result.exit_code == 0, result.stderr
     run = json.loads((tmp_path / "r" / "run.json").read_text())
@@ -88,13 +90,17 @@ def test_local_cluster_writes_the_bytes_of_a_threaded_run(tmp_path: Path) -> Non
     strategies.mkdir()
     source = Path(__file__).resolve().parents[2] / "mexsim" / "strategy" / "builtin"
     (strategies / "copycat.py").write_text(
-        (source / "greedy.py").read_text().replace('NAME = "greedy"', 'NAME = "copycat"'))
-    players = ('[[players]]\nstrategy = "copycat"\n[[players]]\nstrategy = "random"\n'
-               '[[players]]\nstrategy = "greedy"\n')
+        (source / "greedy.py").read_text().replace('NAME = "greedy"', 'NAME = "copycat"')
+    )
+    players = (
+        '[[players]]\nstrategy = "copycat"\n[[players]]\nstrategy = "random"\n'
+        '[[players]]\nstrategy = "greedy"\n'
+    )
     # 16 blocks of 64 matches: two blocks a task on local:2 (block_tasks.py)
     text = config_text(tmp_path / "threads", matches=1_000, players=players)
-    cfg = write_config(tmp_path, text.replace("[rules]", f'strategies = "{strategies}"\n'
-                                              "[rules]", 1))
+    cfg = write_config(
+        tmp_path, text.replace("[rules]", f'strategies = "{strategies}"\n[rules]', 1)
+    )
     assert run_cli(cfg, "--workers", "1", "--quiet").exit_code == 0
     result = run_cli(cfg, "--cluster", "local:2", "--out", tmp_path / "dask", "--quiet")
     assert result.exit_code == 0, result.stderr
@@ -104,8 +110,9 @@ def test_local_cluster_writes_the_bytes_of_a_threaded_run(tmp_path: Path) -> Non
     else:
         assert "dashboard http://" in result.stderr
     for name in RESULTS:
-        assert filecmp.cmp(tmp_path / "threads" / name, tmp_path / "dask" / name,
-                           shallow=False), name
+        assert filecmp.cmp(tmp_path / "threads" / name, tmp_path / "dask" / name, shallow=False), (
+            name
+        )
 
 
 def test_a_strategy_that_raises_on_the_cluster_is_one_line(tmp_path: Path) -> None:
@@ -118,23 +125,33 @@ def test_a_strategy_that_raises_on_the_cluster_is_one_line(tmp_path: Path) -> No
         'NAME = "reads_before"\nDESCRIPTION = "reads before the view"\n'
         "PARAMS: dict[str, float] = {}\n\n\n"
         "@strategy\ndef decide(view, params):\n"
-        "    return move_tile(view, -100000) * 0\n", encoding="utf-8")
+        "    return move_tile(view, -100000) * 0\n",
+        encoding="utf-8",
+    )
     players = '[[players]]\nstrategy = "reads_before"\n[[players]]\nstrategy = "greedy"\n'
     text = config_text(tmp_path / "out", matches=20, players=players)
-    cfg = write_config(tmp_path, text.replace("[rules]", f'strategies = "{strategies}"\n'
-                                              "[rules]", 1))
-    proc = subprocess.run([sys.executable, "-m", "mexsim", "run", str(cfg), "--quiet",
-                           "--cluster", "local:2"], capture_output=True, text=True,
-                          timeout=300, check=False)
+    cfg = write_config(
+        tmp_path, text.replace("[rules]", f'strategies = "{strategies}"\n[rules]', 1)
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "mexsim", "run", str(cfg), "--quiet", "--cluster", "local:2"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert proc.returncode == 1, proc.stderr
-    lines = [line for line in proc.stderr.splitlines()
-             if "Dask workers" not in line]  # the cluster's own notice
-    assert len(lines) == 1 and lines[0].startswith(
-        "mexsim: error: strategy 'reads_before'"), proc.stderr
+    lines = [
+        line for line in proc.stderr.splitlines() if "Dask workers" not in line
+    ]  # the cluster's own notice
+    assert len(lines) == 1 and lines[0].startswith("mexsim: error: strategy 'reads_before'"), (
+        proc.stderr
+    )
 
 
-def test_a_worker_killed_mid_run_loses_nothing(tmp_path: Path,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_worker_killed_mid_run_loses_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A worker process killed while the run goes on: its blocks run elsewhere."""
     cfg = write_config(tmp_path, config_text(tmp_path / "threads", matches=3_000))
     assert run_cli(cfg, "--workers", "2", "--quiet").exit_code == 0
@@ -142,8 +159,9 @@ def test_a_worker_killed_mid_run_loses_nothing(tmp_path: Path,
     result = run_cli(cfg, "--cluster", "local:2", "--out", tmp_path / "dask", "--quiet")
     assert killed and result.exit_code == 0, result.stderr
     for name in RESULTS:
-        assert filecmp.cmp(tmp_path / "threads" / name, tmp_path / "dask" / name,
-                           shallow=False), name
+        assert filecmp.cmp(tmp_path / "threads" / name, tmp_path / "dask" / name, shallow=False), (
+            name
+        )
 
 
 WORKER_COPY = (
@@ -153,15 +171,19 @@ WORKER_COPY = (
     "class Cfg:\n"
     "    strategy_dirs: tuple = ()\n"
     "sources = {'mine': ('mine.py', 'x = 1', 'mine.py')}\n"
-    "print(_worker_config(Cfg(), sources).strategy_dirs[0])\n")
+    "print(_worker_config(Cfg(), sources).strategy_dirs[0])\n"
+)
 
 
 def worker_copy(tmp_path: Path, cache: Path) -> Path:
     """Where a fresh worker process puts its copy of a strategy's source."""
-    done = subprocess.run([sys.executable, "-c", WORKER_COPY], capture_output=True,
-                          text=True, check=True,
-                          env=os.environ | {"TMPDIR": str(tmp_path / "tmp"),
-                                            "NUMBA_CACHE_DIR": str(cache)})
+    done = subprocess.run(
+        [sys.executable, "-c", WORKER_COPY],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=os.environ | {"TMPDIR": str(tmp_path / "tmp"), "NUMBA_CACHE_DIR": str(cache)},
+    )
     return Path(done.stdout.strip())
 
 
@@ -180,7 +202,8 @@ def test_a_worker_copies_the_strategies_once_to_a_lasting_path(tmp_path):
     time.sleep(0.01)
     assert worker_copy(tmp_path, cache) == first  # the next worker: the same file
     assert copy.stat().st_mtime_ns == stamp and sorted(p.name for p in first.iterdir()) == [
-        "mine.py"]
+        "mine.py"
+    ]
     assert list((tmp_path / "tmp").iterdir()) == []
 
 
@@ -210,8 +233,15 @@ def test_ctrl_c_on_a_terminal_stops_a_cluster_run_in_one_line(tmp_path: Path) ->
     os._exit, which runs no exit handler)."""
     temporary = temporary_folder(tmp_path)
     cfg = write_config(tmp_path, config_text(tmp_path / "out", matches=400_000))
-    proc = mexsim("run", cfg, "--quiet", "--cluster", "local:2", start_new_session=True,
-                  env=os.environ | {"TMPDIR": str(temporary)})
+    proc = mexsim(
+        "run",
+        cfg,
+        "--quiet",
+        "--cluster",
+        "local:2",
+        start_new_session=True,
+        env=os.environ | {"TMPDIR": str(temporary)},
+    )
     try:
         wait_for_parts(proc, tmp_path, 2)
         os.killpg(proc.pid, signal.SIGINT)  # the whole group, as a terminal does

@@ -32,14 +32,18 @@ kept = [np.ones(1 << 17) for _ in range(4)]  # 1 MiB each: above 128 KiB, below 
 print(restored, mallinfo2().hblks - before)
 """
 
-glibc = pytest.mark.skipif(not hasattr(ctypes.CDLL(None), "mallinfo2"),
-                           reason="glibc >= 2.33 only")
+glibc = pytest.mark.skipif(not hasattr(ctypes.CDLL(None), "mallinfo2"), reason="glibc >= 2.33 only")
 
 
 def probe(action: str, **env: str) -> tuple[str, int]:
     clean = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")}
-    done = subprocess.run([sys.executable, "-c", PROBE, action], capture_output=True,
-                          text=True, check=True, env=clean | env)
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, action],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=clean | env,
+    )
     restored, mapped = done.stdout.split()
     return restored, int(mapped)
 
@@ -66,18 +70,20 @@ def test_every_kind_of_worker_task_restores_it_before_play(tmp_path, monkeypatch
 
     calls: list[str] = []
     monkeypatch.setattr(cluster, "restore_mmap_threshold", lambda: calls.append("restore"))
-    monkeypatch.setattr("mexsim.run.url_block.play_and_write",
-                        lambda *args: calls.append("play"))
+    monkeypatch.setattr("mexsim.run.url_block.play_and_write", lambda *args: calls.append("play"))
     config = load_config(write_config(tmp_path, config_text(tmp_path / "r", matches=4)))
     res = cluster.play_remote_blocks(config, {}, __version__, [(0, 4)])
     assert calls == ["restore"] and len(res) == 1 and len(res[0]) == 4
-    cluster.play_write_remote_blocks(config, {}, __version__, "file:///x", "id", [0],
-                                     [(0, 4)])
+    cluster.play_write_remote_blocks(config, {}, __version__, "file:///x", "id", [0], [(0, 4)])
     assert calls == ["restore", "restore", "play"]
     # a luck-adjusted run's task (--luck --cluster, docs/luck.md)
-    played = (np.zeros((4, 13, 4, 6), dtype=np.int64), np.zeros((4, 13, 4)),
-              np.zeros((4, 13, 4)))  # (res, deal luck, draw luck)
-    monkeypatch.setattr("mexsim.run.block_play.play_luck_block",
-                        lambda *args: calls.append("play luck") or played)
+    played = (
+        np.zeros((4, 13, 4, 6), dtype=np.int64),
+        np.zeros((4, 13, 4)),
+        np.zeros((4, 13, 4)),
+    )  # (res, deal luck, draw luck)
+    monkeypatch.setattr(
+        "mexsim.run.block_play.play_luck_block", lambda *args: calls.append("play luck") or played
+    )
     cluster.play_remote_luck_blocks(config, {}, __version__, None, [(0, 4)])
     assert calls == ["restore", "restore", "play", "restore", "play luck"]

@@ -15,11 +15,12 @@ import pytest
 
 from mexsim.run.dask.worker_signals import blocked_in_children
 
-pytestmark = pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"),
-                                reason="POSIX signal masks")
+pytestmark = pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
 
-BLOCKED_AT_START = ("import json, signal; blocked = signal.pthread_sigmask(signal.SIG_BLOCK, []); "
-                    "print(json.dumps(sorted(int(s) for s in blocked)))")
+BLOCKED_AT_START = (
+    "import json, signal; blocked = signal.pthread_sigmask(signal.SIG_BLOCK, []); "
+    "print(json.dumps(sorted(int(s) for s in blocked)))"
+)
 
 
 def _taken_while_a_child_starts(signum: int) -> list[int]:
@@ -52,9 +53,11 @@ def test_a_signal_while_a_child_starts_is_the_commands(signum: signal.Signals) -
 
 def test_a_child_started_within_holds_the_signals_back_from_its_first_instruction() -> None:
     with blocked_in_children({signal.SIGINT, signal.SIGHUP}):
-        out = subprocess.run([sys.executable, "-c", BLOCKED_AT_START], check=True,
-                             capture_output=True, text=True).stdout
+        out = subprocess.run(
+            [sys.executable, "-c", BLOCKED_AT_START], check=True, capture_output=True, text=True
+        ).stdout
     assert {int(signal.SIGINT), int(signal.SIGHUP)} <= set(json.loads(out)), out
-    after = subprocess.run([sys.executable, "-c", BLOCKED_AT_START], check=True,
-                           capture_output=True, text=True).stdout
+    after = subprocess.run(
+        [sys.executable, "-c", BLOCKED_AT_START], check=True, capture_output=True, text=True
+    ).stdout
     assert not {int(signal.SIGINT), int(signal.SIGHUP)} & set(json.loads(after)), after

@@ -86,8 +86,9 @@ class BlockTasks:
     whose result has one item per index. Every call returns the block's own future
     (``result()`` and ``cancel()``); the task's result is fetched once for them all."""
 
-    def __init__(self, count: int, kept: set[int], per_task: int,
-                 submit: Callable[[list[int]], Any]) -> None:
+    def __init__(
+        self, count: int, kept: set[int], per_task: int, submit: Callable[[list[int]], Any]
+    ) -> None:
         self.count = count
         self.kept = kept
         self.per_task = max(1, per_task)
@@ -98,8 +99,11 @@ class BlockTasks:
     def start(self, index: int) -> _Share:
         if index not in self._indices:
             indices = [index]
-            while (len(indices) < self.per_task and indices[-1] + 1 < self.count
-                   and indices[-1] + 1 not in self.kept):
+            while (
+                len(indices) < self.per_task
+                and indices[-1] + 1 < self.count
+                and indices[-1] + 1 not in self.kept
+            ):
                 indices.append(indices[-1] + 1)
             self._task = _Task(self.submit(indices), len(indices))
             self._indices = indices

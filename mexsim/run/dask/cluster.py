@@ -82,13 +82,15 @@ def parse_address(address: str) -> tuple[str, Any]:
     """('local', n) for ``local:N``, ('remote', address) for a scheduler address."""
     text = address.strip()
     if text.startswith(LOCAL_PREFIX):
-        count = text[len(LOCAL_PREFIX):]
+        count = text[len(LOCAL_PREFIX) :]
         if not count.isdigit() or not 1 <= int(count) <= MAX_LOCAL_WORKERS:
             raise ConfigError(f"--cluster {address!r}: local:N needs N in 1..{MAX_LOCAL_WORKERS}")
         return "local", int(count)
     if "://" not in text or any(c.isspace() or not c.isprintable() for c in text):
-        raise ConfigError(f"--cluster {address!r}: expected local:N or a scheduler address "
-                          "such as tcp://host:8786")
+        raise ConfigError(
+            f"--cluster {address!r}: expected local:N or a scheduler address "
+            "such as tcp://host:8786"
+        )
     return "remote", text
 
 
@@ -184,8 +186,7 @@ def _temporary_copies(key: str, sources: dict[str, tuple[str, str, str]]) -> Pat
     """The sources in a folder of this worker's, removed when it exits: in a Dask
     worker's own scratch folder, which Dask removes with the worker (a local cluster's
     workers end without running atexit), else at exit."""
-    folder = Path(tempfile.mkdtemp(prefix=f"mexsim-strategies-{key}-",
-                                   dir=_worker_scratch()))
+    folder = Path(tempfile.mkdtemp(prefix=f"mexsim-strategies-{key}-", dir=_worker_scratch()))
     atexit.register(shutil.rmtree, folder, True)
     for file_name, text, _ in sources.values():
         (folder / file_name).write_text(text, encoding="utf-8")
@@ -205,8 +206,9 @@ def _worker_scratch() -> str | None:
 _WORKER_STRATEGIES: dict[Path, StrategyInfo] = {}
 
 
-def _worker_strategies(config: Config, sources: dict[str, tuple[str, str, str]]
-                       ) -> dict[str, StrategyInfo]:
+def _worker_strategies(
+    config: Config, sources: dict[str, tuple[str, str, str]]
+) -> dict[str, StrategyInfo]:
     """The strategies the run uses, each file loaded once per worker process: a
     built-in from mexsim's own folder, any other from the worker's copy of its source
     (``config`` is the worker's: ``_worker_config``). Only these: the registry loads
@@ -245,8 +247,9 @@ def load_builtin_strategies() -> None:
             _WORKER_STRATEGIES[path] = load_strategy_file(path)
 
 
-def _worker_players(config: Config, sources: dict[str, tuple[str, str, str]], version: str
-                    ) -> tuple[Config, list]:
+def _worker_players(
+    config: Config, sources: dict[str, tuple[str, str, str]], version: str
+) -> tuple[Config, list]:
     """What every task does first on a worker: refuse another mexsim version, restore
     malloc's plain behaviour, and make the config and policies it plays."""
     from mexsim.tournament.lineup import player_policies
@@ -255,12 +258,15 @@ def _worker_players(config: Config, sources: dict[str, tuple[str, str, str]], ve
         raise RuntimeError(f"worker runs mexsim {__version__}, the client {version}")
     restore_mmap_threshold()  # Dask's malloc settings halve the kernels' speed
     worker_config = _worker_config(config, sources)
-    return worker_config, player_policies(worker_config,
-                                          _worker_strategies(worker_config, sources))
+    return worker_config, player_policies(worker_config, _worker_strategies(worker_config, sources))
 
 
-def play_remote_blocks(config: Config, sources: dict[str, tuple[str, str, str]], version: str,
-                       spans: list[tuple[int, int]]) -> list[np.ndarray]:
+def play_remote_blocks(
+    config: Config,
+    sources: dict[str, tuple[str, str, str]],
+    version: str,
+    spans: list[tuple[int, int]],
+) -> list[np.ndarray]:
     """A worker's task: for each (first, n) of ``spans``, the res array of matches
     first … first+n-1 of the config (mexsim/run/dask/block_tasks.py)."""
     from mexsim.run.block_play import play_block
@@ -269,22 +275,36 @@ def play_remote_blocks(config: Config, sources: dict[str, tuple[str, str, str]],
     return [for_transfer(play_block(worker_config, players, first, n)) for first, n in spans]
 
 
-def play_remote_luck_blocks(config: Config, sources: dict[str, tuple[str, str, str]],
-                            version: str, model: LuckModel, spans: list[tuple[int, int]]
-                            ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+def play_remote_luck_blocks(
+    config: Config,
+    sources: dict[str, tuple[str, str, str]],
+    version: str,
+    model: LuckModel,
+    spans: list[tuple[int, int]],
+) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """A worker's task in a luck-adjusted run: ``play_remote_blocks`` with each block's
     luck scored by the client's model (fitted once, before the run: docs/luck.md)."""
     from mexsim.run.block_play import play_luck_block
 
     worker_config, players = _worker_players(config, sources, version)
-    return [(for_transfer(res), deal_luck, draw_luck) for res, deal_luck, draw_luck in
-            (play_luck_block(worker_config, players, first, n, model) for first, n in spans)]
+    return [
+        (for_transfer(res), deal_luck, draw_luck)
+        for res, deal_luck, draw_luck in (
+            play_luck_block(worker_config, players, first, n, model) for first, n in spans
+        )
+    ]
 
 
-def play_write_remote_blocks(config: Config, sources: dict[str, tuple[str, str, str]],
-                             version: str, url: str, run_id: str, indices: list[int],
-                             spans: list[tuple[int, int]], model: LuckModel | None = None
-                             ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]:
+def play_write_remote_blocks(
+    config: Config,
+    sources: dict[str, tuple[str, str, str]],
+    version: str,
+    url: str,
+    run_id: str,
+    indices: list[int],
+    spans: list[tuple[int, int]],
+    model: LuckModel | None = None,
+) -> list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]:
     """A worker's task when ``--out`` is a shared location: play the blocks ``indices``
     (first match and count in ``spans``; their luck scored by the client's ``model``
     when given), write their parts there (mexsim/run/url_runner.py) and return only
@@ -292,8 +312,10 @@ def play_write_remote_blocks(config: Config, sources: dict[str, tuple[str, str, 
     from mexsim.run.url_block import play_and_write
 
     worker_config, players = _worker_players(config, sources, version)
-    return [play_and_write(url, run_id, worker_config, players, index, first, n, model)
-            for index, (first, n) in zip(indices, spans, strict=True)]
+    return [
+        play_and_write(url, run_id, worker_config, players, index, first, n, model)
+        for index, (first, n) in zip(indices, spans, strict=True)
+    ]
 
 
 def _worker_version() -> str:
@@ -325,8 +347,9 @@ class ClusterPlayer:
                 # removed with the cluster (Dask's default, dask-scratch-space in the
                 # temporary folder, is left behind)
                 self._scratch = scratch_folder()
-                with dask.config.set(LOCAL_HOUSEKEEPING | LOCAL_START
-                                     | {"temporary-directory": self._scratch}):
+                with dask.config.set(
+                    LOCAL_HOUSEKEEPING | LOCAL_START | {"temporary-directory": self._scratch}
+                ):
                     # Dask names its own preload (every package it can use, pandas
                     # among them) as it makes the context: ours replaces it (the same
                     # as start_workers_early's, when that started the fork server)
@@ -334,10 +357,14 @@ class ClusterPlayer:
                     # silence_logs: a worker logs every failed task with its traceback
                     # (a user's strategy that raised) on the terminal it shares with the
                     # command, which says it in one line itself
-                    self._cluster = LocalCluster(n_workers=where, threads_per_worker=1,
-                                                 processes=True, dashboard_address=":0",
-                                                 silence_logs=logging.CRITICAL,
-                                                 local_directory=self._scratch)
+                    self._cluster = LocalCluster(
+                        n_workers=where,
+                        threads_per_worker=1,
+                        processes=True,
+                        dashboard_address=":0",
+                        silence_logs=logging.CRITICAL,
+                        local_directory=self._scratch,
+                    )
                 # the blocks' results straight from the workers, not relayed by the
                 # scheduler (Dask's default for a client outside the cluster)
                 self.client = Client(self._cluster, direct_to_workers=True)
@@ -357,8 +384,10 @@ class ClusterPlayer:
         if other:
             worker, version = next(iter(other.items()))
             self.close()
-            raise ConfigError(f"--cluster {address}: worker {worker} runs mexsim {version}, "
-                              f"this client {__version__}; install the same version there")
+            raise ConfigError(
+                f"--cluster {address}: worker {worker} runs mexsim {version}, "
+                f"this client {__version__}; install the same version there"
+            )
         if not versions:
             self.close()
             raise ConfigError(f"--cluster {address}: the scheduler has no workers")
@@ -370,9 +399,12 @@ class ClusterPlayer:
         self._config = config
         self._sources = strategy_sources(config)
 
-    def submit(self, spans: list[tuple[int, int]],
-               write: tuple[str, str, list[int]] | None = None,
-               model: LuckModel | None = None) -> Any:
+    def submit(
+        self,
+        spans: list[tuple[int, int]],
+        write: tuple[str, str, list[int]] | None = None,
+        model: LuckModel | None = None,
+    ) -> Any:
         """One task that plays the blocks ``spans`` (first match, count), in order; its
         future's result has one item per block: the block's res array, or with
         ``model`` (a luck-adjusted run) its (res, deal luck, draw luck); with ``write``
@@ -381,29 +413,59 @@ class ClusterPlayer:
         is only what the statistics fold (shared.play_and_write)."""
         first, matches = spans[0][0], sum(n for _, n in spans)
         if write is not None:
-            return self.client.submit(play_write_remote_blocks, self._config, self._sources,
-                                      __version__, *write, spans, model, pure=False,
-                                      key=f"mexsim-parts-{first}-{matches}")
+            return self.client.submit(
+                play_write_remote_blocks,
+                self._config,
+                self._sources,
+                __version__,
+                *write,
+                spans,
+                model,
+                pure=False,
+                key=f"mexsim-parts-{first}-{matches}",
+            )
         if model is not None:
-            return self.client.submit(play_remote_luck_blocks, self._config, self._sources,
-                                      __version__, model, spans, pure=False,
-                                      key=f"mexsim-luck-blocks-{first}-{matches}")
-        return self.client.submit(play_remote_blocks, self._config, self._sources,
-                                  __version__, spans, pure=False,
-                                  key=f"mexsim-blocks-{first}-{matches}")
+            return self.client.submit(
+                play_remote_luck_blocks,
+                self._config,
+                self._sources,
+                __version__,
+                model,
+                spans,
+                pure=False,
+                key=f"mexsim-luck-blocks-{first}-{matches}",
+            )
+        return self.client.submit(
+            play_remote_blocks,
+            self._config,
+            self._sources,
+            __version__,
+            spans,
+            pure=False,
+            key=f"mexsim-blocks-{first}-{matches}",
+        )
 
-    def tasks(self, all_blocks: list[tuple[int, int]], kept: set[int],
-              model: LuckModel | None = None, write: tuple[str, str] | None = None
-              ) -> BlockTasks:
+    def tasks(
+        self,
+        all_blocks: list[tuple[int, int]],
+        kept: set[int],
+        model: LuckModel | None = None,
+        write: tuple[str, str] | None = None,
+    ) -> BlockTasks:
         """The run's blocks as tasks of consecutive blocks, sized for this cluster
         (mexsim/run/dask/block_tasks.py), each submitted as ``submit`` says, with
         ``write`` = (url, run id) for a shared location."""
-        def submit(indices: list[int]) -> Any:
-            return self.submit([all_blocks[i] for i in indices], model=model,
-                               write=None if write is None else (*write, indices))
 
-        per_task = blocks_per_task(all_blocks[0][1] if all_blocks else 1,
-                                   len(all_blocks), self.workers)
+        def submit(indices: list[int]) -> Any:
+            return self.submit(
+                [all_blocks[i] for i in indices],
+                model=model,
+                write=None if write is None else (*write, indices),
+            )
+
+        per_task = blocks_per_task(
+            all_blocks[0][1] if all_blocks else 1, len(all_blocks), self.workers
+        )
         return BlockTasks(len(all_blocks), kept, per_task, submit)
 
     def close(self) -> None:
@@ -417,8 +479,9 @@ class ClusterPlayer:
             self._scratch = None
 
 
-def open_player(address: str | None, config: Config
-                ) -> tuple[ClusterPlayer | None, Callable[[], None]]:
+def open_player(
+    address: str | None, config: Config
+) -> tuple[ClusterPlayer | None, Callable[[], None]]:
     """A cluster player for ``address`` (None: play on local threads) and its closer."""
     if not address:
         return None, lambda: None

@@ -46,8 +46,11 @@ def scratch_folder() -> str:
 def claim(folder: str) -> None:
     """Hold ``folder``'s owner file locked until this process ends (the system lets go
     of the lock then, even after kill -9)."""
-    fd = os.open(os.path.join(folder, OWNER_FILE),
-                 os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+    fd = os.open(
+        os.path.join(folder, OWNER_FILE),
+        os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW,
+        0o600,
+    )
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:  # a file system without locks: the process id in the name decides
@@ -83,8 +86,7 @@ def remove_stale_scratch() -> list[Path]:
 
 def _remove_if_abandoned(folder: str, pid: int, made: float) -> bool:
     try:
-        fd = os.open(os.path.join(folder, OWNER_FILE),
-                     os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
+        fd = os.open(os.path.join(folder, OWNER_FILE), os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
     except FileNotFoundError:  # not locked yet, or never: the process id decides
         return _gone(pid, made) and _remove(folder)
     except OSError:

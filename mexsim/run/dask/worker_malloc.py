@@ -35,8 +35,8 @@ def restore_mmap_threshold() -> bool:
     if _done:
         return True
     if "MALLOC_MMAP_THRESHOLD_" in os.environ or not any(
-            name.startswith("MALLOC_") and name.endswith("_THRESHOLD_")
-            for name in os.environ):
+        name.startswith("MALLOC_") and name.endswith("_THRESHOLD_") for name in os.environ
+    ):
         return False
     try:
         mallopt = ctypes.CDLL(None).mallopt

@@ -42,8 +42,10 @@ def blocked_in_children(signals: set[signal.Signals]) -> Iterator[None]:
     spawn's moment instead lost a Ctrl-C that came then: a process-wide SIG_IGN, with
     another thread to deliver it to.) Off the main thread, where Python takes no
     signal, it does nothing."""
-    if (not hasattr(signal, "pthread_sigmask")
-            or threading.current_thread() is not threading.main_thread()):
+    if (
+        not hasattr(signal, "pthread_sigmask")
+        or threading.current_thread() is not threading.main_thread()
+    ):
         yield
         return
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, signals)

@@ -41,8 +41,11 @@ def decide(view, params):
             heaviest, heaviest_tile = i, tile
         if is_double(view, tile):
             own = is_mine(view, move_train(view, i))
-            if double < 0 or (own_first and own and not double_own) or (
-                    (own == double_own or not own_first) and heavier(tile, double_tile)):
+            if (
+                double < 0
+                or (own_first and own and not double_own)
+                or ((own == double_own or not own_first) and heavier(tile, double_tile))
+            ):
                 double, double_own, double_tile = i, own, tile
     if double >= 0:
         return double
@@ -57,8 +60,11 @@ def decide(view, params):
                 continue
             tile = move_tile(view, i)
             keeps = count_carrying(view, move_end(view, i), tile) > 0
-            if best < 0 or (keeps and not best_keeps) or (
-                    keeps == best_keeps and heavier(tile, move_tile(view, best))):
+            if (
+                best < 0
+                or (keeps and not best_keeps)
+                or (keeps == best_keeps and heavier(tile, move_tile(view, best)))
+            ):
                 best, best_keeps = i, keeps
         if best >= 0:
             return best

@@ -209,8 +209,9 @@ def _replan(view, own_end, h0, h1, h2):
     n = _hand_tiles(scratch, h0, h1, h2)
     lows, highs, values = tile_tables(view)
     # (the planner keeps to the tiles joined to own_end itself)
-    length, _ = longest_unweighted_chain(own_end, scratch[:n], n, lows, highs, values,
-                                         max_pip(view), scratch[n:])
+    length, _ = longest_unweighted_chain(
+        own_end, scratch[:n], n, lows, highs, values, max_pip(view), scratch[n:]
+    )
     _keep_plan(view, scratch[n:], length, own_end, h0, h1, h2)
 
 
@@ -219,8 +220,9 @@ def _replan_weighted(view, pip_weight, own_end, h0, h1, h2):
     scratch = stack_array(SCRATCH)  # no allocation: ~100 plans a match
     n = _hand_tiles(scratch, h0, h1, h2)
     lows, highs, values = tile_tables(view)
-    length, _ = longest_chain(own_end, scratch[:n], n, lows, highs, values, pip_weight,
-                              max_pip(view), scratch[n:])
+    length, _ = longest_chain(
+        own_end, scratch[:n], n, lows, highs, values, pip_weight, max_pip(view), scratch[n:]
+    )
     _keep_plan(view, scratch[n:], length, own_end, h0, h1, h2)
 
 
@@ -234,8 +236,7 @@ def _plan_stands(view, own_end, h0, h1, h2):
         m1 = _mask_word(view, 1) & ~h1
         m2 = _mask_word(view, 2) & ~h2
         gone = m0 | m1 | m2
-        valid = (_catch_up(view, own_end, m0, m1, m2) if gone
-                 else note(view, NEXT_END) == own_end)
+        valid = _catch_up(view, own_end, m0, m1, m2) if gone else note(view, NEXT_END) == own_end
     n0 = h0 & ~np.uint64(note(view, PLAN_HAND))  # tiles drawn since the plan was made
     n1 = h1 & ~np.uint64(note(view, PLAN_HAND + 1))
     n2 = h2 & ~np.uint64(note(view, PLAN_HAND + 2))
@@ -306,8 +307,10 @@ def _choose(view, own_end):
 def decide(view, params):
     """pip_weight 0: every planned tile worth 1 (see decide_for)."""
     if params[P.pip_weight] != 0.0:  # never silently plan without the weight asked
-        raise ValueError("longest_train's decide plans at pip_weight 0: play another "
-                         "weight with decide_for(params)")
+        raise ValueError(
+            "longest_train's decide plans at pip_weight 0: play another "
+            "weight with decide_for(params)"
+        )
     own_end = train_end(view, my_seat(view))
     h0, h1, h2 = hand_word(view, 0), hand_word(view, 1), hand_word(view, 2)
     if not _plan_stands(view, own_end, h0, h1, h2):
