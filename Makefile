@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv run test lint bench golden clean
+.PHONY: venv run test test-fast lint bench golden clean
 
 venv: $(STAMP)
 
@@ -16,12 +16,20 @@ $(STAMP): pyproject.toml
 run: venv
 	$(BIN)/mexsim run configs/default.toml --force
 
-test: venv
-	$(BIN)/ruff check mexsim tests benchmarks
+# the whole suite, as CI runs it: lint, then every test with the thorough Hypothesis profile
+test: venv lint
 	$(BIN)/python -m pytest -n auto --maxprocesses 4 --dist loadfile --durations 10
+
+# the inner loop: every test file, without the slow, process-starting and compiling tests,
+# a tenth of each property's examples (CONTRIBUTING.md)
+test-fast: venv
+	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest -n auto --maxprocesses 4 --dist loadfile \
+		-m "not slow and not processes and not compiles"
 
 lint: venv
 	$(BIN)/ruff check mexsim tests benchmarks
+	$(BIN)/ruff format --check mexsim tests benchmarks
+	$(BIN)/mypy
 
 bench: venv
 	$(BIN)/python benchmarks/bench_engine.py

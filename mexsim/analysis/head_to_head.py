@@ -16,7 +16,7 @@ import pandas as pd
 
 from mexsim.analysis.accumulate import RunStatistics, accumulate
 from mexsim.analysis.formatting import fixed_width
-from mexsim.analysis.stats import CONFIDENCE, quiet_degenerate, t_interval
+from mexsim.analysis.stats import CONFIDENCE, quiet_degenerate, t_interval, wilson_interval
 
 HEAD_TO_HEAD_COLUMNS = [
     "player",
@@ -45,16 +45,12 @@ def head_to_head_table(
 ) -> pd.DataFrame:
     """The head-to-head table from a run's statistics: rows for the players of columns
     ``order`` (in that order), ``names`` the name of each column."""
-    from statsmodels.stats.proportion import proportion_confint
-
     order = list(order)
     ahead, tied, met = run.ahead.sum(axis=0), run.tied.sum(axis=0), run.met.sum(axis=0)
     with quiet_degenerate():
         share = (ahead + 0.5 * tied) / met
         if not run.duplicate:
-            lo, hi = proportion_confint(
-                ahead + 0.5 * tied, met, alpha=1 - CONFIDENCE, method="wilson"
-            )
+            lo, hi = wilson_interval(ahead + 0.5 * tied, met, CONFIDENCE)
         else:  # the rotations of a deal are one unit: t interval over per-deal shares
             lo, hi, _ = t_interval(run.shares.n.copy(), run.shares.mean, run.shares.var)
             lo, hi = np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0)

@@ -4,7 +4,7 @@ The summary tests each player against the best only. With many players a reader 
 asks "is the 2nd better than the 3rd?", and testing all P(P-1)/2 pairs at 5 % each would
 find some difference by chance. Each pair's difference in total is the summary's
 statistic (paired per deal, or deal-adjusted in a pool: mexsim/analysis/summary.py
-``differences``); Holm's step-down method (statsmodels) then holds the chance of any
+``differences``); Holm's step-down method (``holm_adjusted``) then holds the chance of any
 false "different" among all the pairs at 5 %, with more power than Bonferroni.
 """
 
@@ -17,7 +17,7 @@ import pandas as pd
 
 from mexsim.analysis.accumulate import RunStatistics, accumulate
 from mexsim.analysis.formatting import p_value
-from mexsim.analysis.stats import CONFIDENCE, quiet_degenerate
+from mexsim.analysis.stats import CONFIDENCE, holm_adjusted, quiet_degenerate
 from mexsim.analysis.summary import differences
 
 COMPARISON_COLUMNS = [
@@ -59,13 +59,12 @@ def compare_pairs(
 
 
 def holm(p_values: np.ndarray) -> np.ndarray:
-    """Holm-adjusted p-values; NaN stays NaN and does not count as a test."""
-    from statsmodels.stats.multitest import multipletests
-
+    """Holm-adjusted p-values (mexsim/analysis/stats.py ``holm_adjusted``) over the
+    finite ones; NaN stays NaN and does not count as a test."""
     adjusted = np.full(len(p_values), np.nan)
     tested = np.isfinite(p_values)
     if tested.any():
-        adjusted[tested] = multipletests(p_values[tested], alpha=1 - CONFIDENCE, method="holm")[1]
+        adjusted[tested] = holm_adjusted(p_values[tested])
     return adjusted
 
 

@@ -10,7 +10,7 @@ Statistics, all at 95 %. The unit is the *deal* (mexsim/analysis/deals.py): each
 duplicate deals the seat rotations of one deal averaged into one paired unit.
 
 - ``win_rate`` is the player's share of the matches won, with a Wilson score interval
-  (``statsmodels.stats.proportion.proportion_confint``). A k-way tie for the lowest total
+  (``wilson_interval`` in mexsim/analysis/stats.py). A k-way tie for the lowest total
   gives each of the k players ``1/k`` of a win (the ``win`` column), so ``wins`` is
   fractional and the interval is computed on that fractional count — the shares of all
   players then sum to one match per match. The Wilson interval is defined for every
@@ -48,13 +48,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
-from statsmodels.stats.proportion import proportion_confint
 
 from mexsim.analysis.accumulate import RunStatistics, accumulate
 from mexsim.analysis.adjusted import adjusted_differences, adjusted_effects
 from mexsim.analysis.formatting import MISSING, fixed_width, number, p_value
 from mexsim.analysis.ratings import ratings_from_statistics
-from mexsim.analysis.stats import CONFIDENCE, quiet_degenerate, t_interval
+from mexsim.analysis.stats import CONFIDENCE, quiet_degenerate, t_interval, wilson_interval
 
 #: The columns of ``summarize``'s result, in order (a superset of summary.csv's).
 SUMMARY_COLUMNS = [
@@ -268,9 +267,7 @@ def summary_table(
         total_lo, total_hi, _ = t_interval(run.totals.n.copy(), mean_total, run.totals.var)
         win_rate = run.win_sum / n_matches
         if not run.duplicate:
-            win_lo, win_hi = proportion_confint(
-                run.win_sum, n_matches, alpha=1 - CONFIDENCE, method="wilson"
-            )
+            win_lo, win_hi = wilson_interval(run.win_sum, n_matches, CONFIDENCE)
         else:  # a deal's rotations are one unit: t interval on the per-deal win shares
             win_lo, win_hi, _ = t_interval(run.wins.n.copy(), run.wins.mean, run.wins.var)
             win_lo, win_hi = np.clip(win_lo, 0.0, 1.0), np.clip(win_hi, 0.0, 1.0)

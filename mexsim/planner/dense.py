@@ -62,69 +62,51 @@ from numba import njit
 from mexsim.jit.bits import popcount, trailing_zeros
 from mexsim.jit.callee import callee
 from mexsim.jit.options import compiled
+from mexsim.planner.dense_bound import _component, _min_removal, _reach
+from mexsim.planner.dense_scratch import (
+    ADJ,
+    AT,
+    BEST,
+    BRIDGE,
+    CAND,
+    DFS,
+    DIST,
+    DP,
+    DW,
+    EID,
+    FRESH,
+    LAYER,
+    MINW,
+    ODD,
+    PAIR,
+    POP,
+    PX,
+    REM,
+    SCRATCH,
+    STACK,
+    TABLE,
+    TABLE_CAP,
+    TAIL,
+    TILE_OF,
+    TLEN,
+    TMASK,
+    TRAIL,
+    TSEQ,
+    WT,
+    _double,
+    _eps,
+    _tile,
+)
 from mexsim.planner.limits import (
     DENSE_FALLBACK_BUDGET,
     DENSE_NODE_BUDGET,
     DENSE_TJOIN_FROM,
     DENSE_TJOIN_WEIGHTED,
     DEPTH,
-    EPS,
     WALKS,
     WIDTH,
 )
 from mexsim.planner.state_table import FIRST_SIZE, full, regrow, seen_before
-
-CAP = 14  # numbers the T-join bound matches exactly (odd ones, start, stand-in)
-# int scratch: adjacency words; tile of (x, y); edge number of (x, y) for the table;
-# per depth: number reached, its untried tiles, whether the step first reached it;
-# the best trail's numbers; a completion's numbers; Hierholzer's stack and the
-# numbers it pops; the words it eats; the matched numbers; BFS distances and layers
-# from each; the pair prices; where the stand-in's price leads; per number the most a
-# trail ending there gains in the pieces hanging off it by a bridge, and that piece's
-# chain (its numbers); the bridges (near, far, far side); the numbers with a piece;
-# what ending at each gains (_min_removal); the bridge search's discovery times, low
-# links and subtrees (_bridges); weighted hands' tile and double values and their least
-# tile value; the matching table. Weighted plans read the same memory as floats too
-# (a view): the regions holding values (TAIL, BON, DIST, PAIR, DP, WT, DW, MINW) are
-# floats there, and LAYER holds Dijkstra's parents instead of BFS layers.
-ADJ = 0
-TILE_OF = ADJ + WIDTH
-EID = TILE_OF + WIDTH * WIDTH
-AT = EID + WIDTH * WIDTH
-CAND = AT + DEPTH
-FRESH = CAND + DEPTH
-BEST = FRESH + DEPTH
-TRAIL = BEST + DEPTH
-STACK = TRAIL + DEPTH
-POP = STACK + DEPTH
-REM = POP + DEPTH
-ODD = REM + WIDTH
-DIST = ODD + WIDTH + 2
-LAYER = DIST + WIDTH * WIDTH
-PAIR = LAYER + WIDTH * (WIDTH + 1)
-PX = PAIR + WIDTH * WIDTH
-TAIL = PX + WIDTH
-TLEN = TAIL + WIDTH
-TSEQ = TLEN + WIDTH
-BRIDGE = TSEQ + WIDTH * DEPTH
-TMASK = BRIDGE + 3 * WIDTH
-BON = TMASK + 1
-DFS = BON + WIDTH
-WT = DFS + 3 * WIDTH
-DW = WT + WIDTH * WIDTH
-MINW = DW + WIDTH
-DP = MINW + 1
-# The search's table of states (mexsim/planner/state_table.py) in the scratch: its
-# ends, then its tile sets, each in two halves of TABLE_CAP entries (a table grows from
-# one half into the other). A search that outgrows a half is asked again with a larger
-# table on the heap (_search_on_heap).
-TABLE_CAP = 1 << 12
-TABLE = DP + (1 << CAP)
-# ~292 KiB, most of it DP and the table: on the heap (or the kernel's private table),
-# not in the plan's frame (stack_array) as the sparse path's, which crashed threads of
-# 128 KiB stacks (musl's default) where the heap's did not; a plan pays ~120 ns for
-# its malloc
-SCRATCH = TABLE + 4 * TABLE_CAP
 
 
 # with reference counts (refcounts=True), whoever calls it: it makes its scratch and the
@@ -168,35 +150,6 @@ def weighted_dense_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chai
             min_w = min(min_w, value)
     f[MINW] = min_w
     return _plan(s, f, f, start, hand, n, lo, hi, max_pip, chain)
-
-
-# The helpers below make no array, and are compiled without numba's reference counts
-# (refcounts=False): each array argument's count was taken and dropped at every call, atomic
-# adds that were a fifth of the dense path's time. _search_on_heap makes its table of
-# states and keeps them; it says so, since a callee that does not inherits its
-# caller's setting.
-@callee(refcounts=False)
-def _tile(f, w, x, y):
-    """The value of tile x|y: 1 unweighted (w None), else its float value."""
-    if w is None:
-        return 1
-    return f[WT + x * WIDTH + y]
-
-
-@callee(refcounts=False)
-def _double(f, w, dbl, x):
-    """The value of number x's double if held (dbl), else 0."""
-    if w is None:
-        return (dbl >> x) & 1
-    return f[DW + x] if (dbl >> x) & 1 else 0.0
-
-
-@callee(refcounts=False)
-def _eps(w):
-    """Values are counts unweighted (exact), floats compared within EPS weighted."""
-    if w is None:
-        return 0
-    return EPS
 
 
 @callee(refcounts=False)
@@ -377,258 +330,6 @@ def _solve(s, f, w, start, dbl, m):
             s, f, w, start, root, seen, dbl, m, best_value, best_len, bound
         )
     return best_value, best_len
-
-
-@callee(refcounts=False)
-def _component(s, v):
-    """The numbers joined to v by unused tiles (a word)."""
-    comp = 1 << v
-    frontier = comp
-    while frontier:
-        nxt = 0
-        while frontier:
-            x = trailing_zeros(frontier)
-            frontier &= frontier - 1
-            nxt |= s[ADJ + x]
-        frontier = nxt & ~comp
-        comp |= frontier
-    return comp
-
-
-@callee(refcounts=False)
-def _reach(s, f, w, v, seen, dbl):
-    """(Tiles reachable from v plus the doubles a chain could still add there and the
-    most it gains at its end, the count of odd numbers other than v, a quick bound on
-    what parity leaves out, the word of those odd numbers, the word of the numbers
-    where ending gains: a piece beyond a bridge (TAIL) or a double on a leaf, which is
-    entered only as the chain's end). Weighted, values: the tiles' sum, and the quick
-    bound is also half the cheapest tiles at the odd numbers less the dearest of them
-    (each odd number but the end keeps a left-out tile; a tile serves two)."""
-    comp = _component(s, v)
-    ends = 0
-    odd = 0
-    leaf_dbl = 0
-    total = 0.0
-    bits = comp
-    while bits:
-        x = trailing_zeros(bits)
-        bits &= bits - 1
-        row = s[ADJ + x]
-        d = popcount(row)
-        ends += d
-        if w is not None:
-            row &= ~((2 << x) - 1)  # each tile once, from its smaller number
-            while row:
-                y = trailing_zeros(row)
-                row &= row - 1
-                total += f[WT + x * WIDTH + y]
-        if d & 1:
-            odd |= 1 << x
-            if d == 1:
-                leaf_dbl |= 1 << x
-    odd &= ~(1 << v)
-    leaf_dbl &= dbl & ~seen & ~(1 << v)
-    laid = dbl & comp & ~seen & ~leaf_dbl
-    bonus = leaf_dbl | (s[TMASK] & comp)
-    gain = f[TAIL + v] * 0  # 0 of the values' type (int, or float weighted)
-    bits = bonus
-    while bits:
-        x = trailing_zeros(bits)
-        bits &= bits - 1
-        if w is None:  # (not a call: this runs at every node)
-            gain = max(gain, f[TAIL + x] + ((leaf_dbl >> x) & 1))
-        else:
-            gain = max(gain, f[TAIL + x] + (f[DW + x] if (leaf_dbl >> x) & 1 else 0.0))
-    n_odd = popcount(odd)
-    if w is None:
-        return ends // 2 + popcount(laid) + gain, n_odd, n_odd // 2, odd, bonus
-    while laid:
-        x = trailing_zeros(laid)
-        laid &= laid - 1
-        total += f[DW + x]
-    cheapest_sum = 0.0
-    cheapest_max = 0.0
-    bits = odd
-    while bits:
-        x = trailing_zeros(bits)
-        bits &= bits - 1
-        row = s[ADJ + x]
-        cheapest = np.inf
-        while row:
-            y = trailing_zeros(row)
-            row &= row - 1
-            cheapest = min(cheapest, f[WT + x * WIDTH + y])
-        cheapest_sum += cheapest
-        cheapest_max = max(cheapest_max, cheapest)
-    loss = max((n_odd // 2) * f[MINW], 0.5 * (cheapest_sum - cheapest_max))
-    return total + gain, n_odd, loss, odd, bonus
-
-
-@callee(refcounts=False)
-def _min_removal(s, f, w, v, odd, n_odd, seen, dbl, bonus):
-    """Least count a trail from v must leave out of what _reach counted: a minimum
-    matching by BFS distance of the odd numbers other than v, v when it is even, and a
-    stand-in for the trail's end. A trail ending at u gains g(u) there (_reach's bonus
-    numbers) and _reach counted the most, G: matched to w, the stand-in costs the
-    least of G - g(x) + dist(w, x) over x (x = w, or x the end beyond the path from w:
-    a trail ending at an even x leaves out a T-join with a path from x to some w).
-    Returns (it, the numbers matched: 0 when too many to match exactly, and the count
-    is the pair count's); leaves ODD, DIST, LAYER, PAIR, PX and DP for _completion.
-    Weighted, distances are shortest paths by tile value (_dijkstra), the values in
-    the float view."""
-    closable = popcount(s[ADJ + v]) % 2 == 0
-    size = n_odd + 2 if closable else n_odd + 1
-    if size > CAP:
-        if w is None:
-            return n_odd // 2, 0
-        return (n_odd // 2) * f[MINW], 0
-    k = 0
-    bits = odd
-    while bits:
-        x = trailing_zeros(bits)
-        bits &= bits - 1
-        s[ODD + k] = x
-        k += 1
-    s[ODD + k] = v
-    gain = f[TAIL + v] * 0  # 0 of the values' type (int, or float weighted)
-    bits = bonus
-    while bits:
-        x = trailing_zeros(bits)
-        bits &= bits - 1
-        g = f[TAIL + x]
-        if x != v and popcount(s[ADJ + x]) == 1 and (dbl >> x) & 1 and not (seen >> x) & 1:
-            g += _double(f, w, dbl, x)  # a double on a leaf
-        f[BON + x] = g
-        gain = max(gain, g)
-    free = size - 1
-    later = 0  # (weighted) the numbers matched after the i-th: Dijkstra's targets
-    if w is not None:
-        for i in range(free):
-            later |= 1 << s[ODD + i]
-    for i in range(free):
-        a = s[ODD + i]
-        if w is None:
-            _bfs(s, i, a)
-        else:
-            later &= ~(1 << a)
-            _dijkstra(s, f, i, a, seen, dbl, later | bonus)
-        price = gain - (f[BON + a] if (bonus >> a) & 1 else 0)
-        s[PX + i] = a
-        bits = bonus
-        while bits:
-            x = trailing_zeros(bits)
-            bits &= bits - 1
-            through = gain - f[BON + x] + f[DIST + i * WIDTH + x]
-            if through < price:
-                price = through
-                s[PX + i] = x
-        f[PAIR + i * WIDTH + free] = price
-    for i in range(free):
-        for j in range(i + 1, free):
-            f[PAIR + i * WIDTH + j] = f[DIST + i * WIDTH + s[ODD + j]]
-    return _matching(f, size), size
-
-
-@callee(refcounts=False)
-def _bfs(s, i, src):
-    """Distances in tiles from src (DIST[i], for the numbers reached) and the layers
-    (LAYER[i][d]: the numbers d tiles away), as words."""
-    reached = 1 << src
-    frontier = reached
-    d = 0
-    s[DIST + i * WIDTH + src] = 0
-    s[LAYER + i * (WIDTH + 1)] = frontier
-    while frontier:
-        nxt = 0
-        while frontier:
-            x = trailing_zeros(frontier)
-            frontier &= frontier - 1
-            nxt |= s[ADJ + x]
-        frontier = nxt & ~reached
-        reached |= frontier
-        d += 1
-        s[LAYER + i * (WIDTH + 1) + d] = frontier
-        bits = frontier
-        while bits:
-            x = trailing_zeros(bits)
-            bits &= bits - 1
-            s[DIST + i * WIDTH + x] = d
-
-
-@callee(refcounts=False)
-def _dijkstra(s, f, i, src, seen, dbl, need):
-    """Weighted hands: shortest distances by tile value from src (DIST[i], floats) and
-    the number each is reached from (LAYER[i], ints), on words; the nearest is picked
-    by a scan of the few numbers waiting. A path through a number of two tiles takes
-    both, so that number's double (if not laid yet) is lost with them, as in
-    planner._dijkstra: the least-valued T-join is made of such paths. It stops when
-    the numbers in ``need`` are settled (their distances and paths are final then)."""
-    dist = DIST + i * WIDTH
-    parent = LAYER + i * (WIDTH + 1)
-    f[dist + src] = 0.0
-    reached = 1 << src
-    waiting = reached
-    while waiting:
-        bits = waiting
-        x = trailing_zeros(bits)
-        bits &= bits - 1
-        while bits:
-            y = trailing_zeros(bits)
-            bits &= bits - 1
-            if f[dist + y] < f[dist + x]:
-                x = y
-        waiting &= ~(1 << x)
-        need &= ~(1 << x)
-        if need == 0:
-            return
-        row = s[ADJ + x]
-        base = f[dist + x]
-        if x != src and popcount(row) == 2 and (dbl >> x) & 1 and not (seen >> x) & 1:
-            base += f[DW + x]
-        while row:
-            y = trailing_zeros(row)
-            row &= row - 1
-            d = base + f[WT + x * WIDTH + y]
-            if not (reached >> y) & 1:
-                reached |= 1 << y
-                waiting |= 1 << y
-                f[dist + y] = d
-                s[parent + y] = x
-            elif d < f[dist + y]:
-                f[dist + y] = d
-                s[parent + y] = x
-
-
-@callee(refcounts=False)
-def _matching(s, size):
-    """Cheapest perfect matching of 0..size-1 by PAIR (i < j), as planner._matching:
-    DP[mask] for the masks 'match the lowest one with another' reaches from all. ``s``
-    is the scratch or (weighted prices) its float view."""
-    s[DP] = 0
-    for r in range(size // 2 - 1, -1, -1):
-        members = size - 2 * r
-        # only masks of ``members`` of the numbers r.. (the r lowest are matched by
-        # then): combinations of size - r bits, shifted by r. Every combination of
-        # size bits with that count, as before, was ~3x the masks at size 8
-        combo = (1 << members) - 1
-        top = 1 << (size - r)
-        while combo < top:
-            mask = combo << r
-            i = trailing_zeros(mask)
-            rest = mask & ~(1 << i)
-            best = 1 << 40
-            bits = rest
-            while bits:
-                j = trailing_zeros(bits)
-                bits &= bits - 1
-                cost = s[PAIR + i * WIDTH + j] + s[DP + (rest & ~(1 << j))]
-                if cost < best:
-                    best = cost
-            s[DP + mask] = best
-            low = combo & -combo
-            ripple = combo + low
-            combo = (((ripple ^ combo) >> 2) // low) | ripple
-    return s[DP + (1 << size) - 1]
 
 
 @callee(refcounts=False)

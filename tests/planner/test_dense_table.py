@@ -32,12 +32,14 @@ OUTGROWN = (1, [2, 3, 6, 8, 12, 13, 15, 16, 19, 21, 26, 30, 47, 50, 53, 57, 59, 
 def small_table(tmp_path_factory: pytest.TempPathFactory):
     """mexsim.planner.dense compiled again with TABLE_CAP = 256."""
     source = Path(dense.__file__).read_text(encoding="utf-8")
-    assert source.count("TABLE_CAP = 1 << 12\n") == 1
+    # the scratch keeps its size (mexsim/planner/dense_scratch.py): this copy's table
+    # takes the first 4 x 256 of its 4 x 4096 words
+    taken, imported = "    TABLE_CAP,\n", "from mexsim.planner.state_table import"
+    assert source.count(taken) == 1 and source.count(imported) == 1
+    small = source.replace(taken, "").replace(imported, "TABLE_CAP = 1 << 8\n" + imported)
     folder = tmp_path_factory.mktemp("small_table")
     path = folder / "dense_small_table.py"
-    path.write_text(
-        source.replace("TABLE_CAP = 1 << 12\n", "TABLE_CAP = 1 << 8\n"), encoding="utf-8"
-    )
+    path.write_text(small, encoding="utf-8")
     registered = len(callee.CALLEES)
     spec = importlib.util.spec_from_file_location("dense_small_table", path)
     module = importlib.util.module_from_spec(spec)
