@@ -31,6 +31,7 @@ from mexsim.errors import (
 )
 from mexsim.game.engine_cache import engine_is_cold
 from mexsim.game.render import render_text
+from mexsim.jit.ast_guard import serialise_ast_parse
 from mexsim.jit.compile_notice import compile_notice as announce_compiles
 from mexsim.tournament.config import (
     MAX_MATCHES,
@@ -259,6 +260,7 @@ app = typer.Typer(
 @app.callback()
 def _main() -> None:
     """Tournament simulator for the domino game Mexican Train (rules: docs/rules.md)."""
+    serialise_ast_parse()  # before any thread of the command parses (mexsim/jit/ast_guard.py)
 
 
 class StopWhen(StrEnum):

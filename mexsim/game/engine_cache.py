@@ -6,12 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from mexsim.jit.compile_notice import cache_is_cold
-from mexsim.jit.options import cache_index
 
 
 def engine_index() -> Path | None:
     """numba's index file of the run's kernel in this process's cache folder."""
     from mexsim.game import kernel  # numba, no compile
+    from mexsim.jit.options import cache_index
 
     return cache_index(kernel.play_matches)
 

@@ -26,6 +26,7 @@ from mexsim.game.view import (
     TRAIN_TILES,
     WORDS,
 )
+from mexsim.jit.options import compiled
 
 UHISTORY = np.uint64(HISTORY)  # uint64 + int64 is a float in numba
 
@@ -48,7 +49,7 @@ def show_public_table(view, st, n_hist):
     st[TABLE_SHOWN] = 1
 
 
-@njit(cache=True)
+@compiled(cache=True)
 def fill_static_view(view, match, P, N, lo, hi, pips, number_mask):
     """The parts of the view fixed for a whole match (mexsim/game/view.py). (The public
     table beyond them is start_match's to clear.)"""

@@ -28,11 +28,11 @@ model is solved (exact integers: the same sums in any order, on any machine).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from mexsim.game.contexts import Outputs
 from mexsim.game.enums import Event, EventField, Field
 from mexsim.game.kernel import block_seats, new_scratch, play_rounds, start_block_match
+from mexsim.jit.options import compiled
 
 # features of seat j (x_j), in the order of the model's weights
 F_TILES = 0  # tiles in hand (the engine, while still in a hand, left out)
@@ -71,7 +71,7 @@ SCORE = 0
 COLLECT = 1
 
 
-@njit(cache=True, nogil=True)
+@compiled(cache=True, nogil=True)
 def _move(t, frm, to, P, lo, hi, pips, engine_tile, owner, held, num):
     """Tile t passes from owner frm to owner to (a seat, -1 the boneyard, -2 the table),
     kept in the counts of every holder (held[h] = tiles, pips, doubles; num[h, v] = its
@@ -93,7 +93,7 @@ def _move(t, frm, to, P, lo, hi, pips, engine_tile, owner, held, num):
             num[k, hi[t]] += sign
 
 
-@njit(cache=True, nogil=True)
+@compiled(cache=True, nogil=True)
 def _fits(k, e, m, num, owner, tile_of):
     """Tiles of holder k (P: the boneyard) that fit end e or end m."""
     if e == m:
@@ -102,7 +102,7 @@ def _fits(k, e, m, num, owner, tile_of):
     return num[k, e] + num[k, m] - (1 if owner[both] == (k if k < num.shape[0] - 1 else -1) else 0)
 
 
-@njit(cache=True, nogil=True)
+@compiled(cache=True, nogil=True)
 def _stats(P, rot, held, num, ends, owner, tile_of, stats):
     """Every seat's hand statistics, with the hands rotated by rot (seat k holding seat
     k + rot's hand; 0: as dealt)."""
@@ -114,7 +114,7 @@ def _stats(P, rot, held, num, ends, owner, tile_of, stats):
         stats[k, S_PLAYABLE] = _fits(h, ends[k], ends[P], num, owner, tile_of)
 
 
-@njit(cache=True, nogil=True)
+@compiled(cache=True, nogil=True)
 def _features(j, stats, P, mover, bone, n_open, marked, holder, x):
     x[F_TILES] = stats[j, S_TILES]
     x[F_PIPS] = stats[j, S_PIPS]
@@ -132,7 +132,7 @@ def _features(j, stats, P, mover, bone, n_open, marked, holder, x):
     x[F_HOLDER] = 1 if holder == j else 0
 
 
-@njit(cache=True, nogil=True)
+@compiled(cache=True, nogil=True)
 def _values(stats, P, mover, bone, n_open, marked, holder, w, x, out):
     """V_j = w · x_j for every seat j."""
     for j in range(P):
@@ -143,7 +143,7 @@ def _values(stats, P, mover, bone, n_open, marked, holder, w, x, out):
         out[j] = v
 
 
-@njit(cache=True, nogil=True)
+@compiled(cache=True, nogil=True)
 def _collect(stats, P, mover, bone, n_open, marked, holder, penalty, rnd, x, sums):
     """Add [1, x_j, y_j] ⊗ [1, x_j, y_j] of every seat j to sums (y: its round penalty)."""
     m = N_FEATURES + 2
@@ -159,7 +159,7 @@ def _collect(stats, P, mover, bone, n_open, marked, holder, penalty, rnd, x, sum
                 sums[a, b] += v[a] * v[b]
 
 
-@njit(cache=True, nogil=True)
+@compiled(cache=True, nogil=True)
 def walk(ev, P, N, set_aside, lo, hi, pips, w, mode, penalty, sums, deal_luck, draw_luck):
     """Walk one match's event rows. mode SCORE: add each chance event's luck to
     deal_luck[round, seat] / draw_luck[round, seat]. mode COLLECT: add every seat's
@@ -294,7 +294,7 @@ def walk(ev, P, N, set_aside, lo, hi, pips, w, mode, penalty, sums, deal_luck, d
             marked[s] = 1
 
 
-@njit(cache=True, nogil=True)
+@compiled(cache=True, nogil=True)
 def _score_draw(
     owner,
     s,
@@ -360,7 +360,7 @@ def _score_draw(
     luck[s] += mine
 
 
-@njit(cache=True, nogil=True)
+@compiled(cache=True, nogil=True)
 def play_matches_luck(
     seed,
     match_ids,

@@ -21,6 +21,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from mexsim.jit.options import compiled
+
 MASK64 = (1 << 64) - 1
 MASK32 = (1 << 32) - 1
 GOLDEN_INT = 0x9E3779B97F4A7C15
@@ -137,7 +139,7 @@ def _rotl_py(x: int, k: int) -> int:
 
 
 # ---------------------------------------------------------------- numba kernels
-@njit(cache=True)
+@compiled(cache=True)
 def mix(x):
     z = x + GOLDEN
     z = (z ^ (z >> np.uint64(30))) * MIX1
@@ -145,7 +147,7 @@ def mix(x):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@compiled(cache=True)
 def stream_key(seed, a, b, c):
     return mix(mix(mix(mix(np.uint64(seed)) ^ np.uint64(a)) ^ np.uint64(b)) ^ np.uint64(c))
 
@@ -165,7 +167,7 @@ def _sip_round(v0, v1, v2, v3):
     return v0, v1, v2, v3
 
 
-@njit(cache=True)
+@compiled(cache=True)
 def strategy_key(seed, deal, seat):
     """strategy_key_py compiled: SipHash-2-4 of the three words (deal, STREAM_STRATEGY,
     seat), keyed with (seed, "mexsim-1")."""
@@ -194,7 +196,7 @@ def strategy_key(seed, deal, seat):
     return v0 ^ v1 ^ v2 ^ v3
 
 
-@njit(cache=True)
+@compiled(cache=True)
 def seed_words(key):
     """The four xoshiro256** words of Xoshiro(key)."""
     key = np.uint64(key)  # an int64 key would turn the sums below into float64
@@ -208,7 +210,7 @@ def seed_words(key):
 
 # The generator works on four scalar words and returns them updated: helpers that take
 # arrays pay atomic reference counting on every call in the hot loop.
-@njit(cache=True)
+@compiled(cache=True)
 def xoshiro_next(s0, s1, s2, s3):
     """One xoshiro256** step: (output, s0, s1, s2, s3)."""
     result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
@@ -222,7 +224,7 @@ def xoshiro_next(s0, s1, s2, s3):
     return result, s0, s1, s2, s3
 
 
-@njit(cache=True)
+@compiled(cache=True)
 def xoshiro_bounded(n, s0, s1, s2, s3):
     """Uniform in 0..n-1, identical to Xoshiro.bounded: (value, s0, s1, s2, s3)."""
     un = np.uint64(n)
@@ -236,6 +238,6 @@ def xoshiro_bounded(n, s0, s1, s2, s3):
     return np.int64(m >> np.uint64(32)), s0, s1, s2, s3
 
 
-@njit(cache=True)
+@compiled(cache=True)
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))

@@ -1,6 +1,6 @@
 """numba's cache: a folder per version of mexsim's sources, the long-unused ones removed.
 
-mexsim/__init__.py keys the cache folder on a digest of mexsim's sources, so every
+mexsim/jit/__init__.py keys the cache folder on a digest of mexsim's sources, so every
 upgrade (and every edit of a source checkout) starts a new ``numba-<digest>`` folder,
 ~10 MB, and nothing ever read the old ones again: they piled up. Each command that
 loads compiled code marks its folder used; the first run of a new version (a cold
@@ -19,7 +19,7 @@ from pathlib import Path
 
 KEEP_DAYS = 30
 MARKER = ".last-used"  # touched by each command that uses the folder
-VERSION_FOLDER = re.compile(r"numba-[0-9a-f]{16}")  # mexsim/__init__.py's names
+VERSION_FOLDER = re.compile(r"numba-[0-9a-f]{16}")  # mexsim/jit/__init__.py's names
 
 
 def mark_used(folder: Path) -> None:

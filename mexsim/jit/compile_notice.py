@@ -38,7 +38,7 @@ _current: list[CompileNotice] = []  # the notice open in this process, if any
 
 
 def cache_folder() -> Path:
-    """This version's numba cache folder (mexsim/__init__.py chooses it)."""
+    """This version's numba cache folder (mexsim/jit/__init__.py chooses it)."""
     return Path(os.environ["NUMBA_CACHE_DIR"])
 
 

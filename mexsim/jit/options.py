@@ -18,8 +18,6 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from numba import njit
-
 _REFCOUNTS = "_nrt"
 # a function only compiled code calls: no Python or C entry point (mexsim/jit/callee.py)
 CALLEE_OPTIONS: dict[str, Any] = {
@@ -32,6 +30,8 @@ CALLEE_OPTIONS: dict[str, Any] = {
 def compiled(*args: Any, refcounts: bool | None = None, **options: Any) -> Any:
     """numba's ``njit(*args, **options)``; ``refcounts=False`` compiles without numba's
     reference counting (only for code that makes no array and keeps none)."""
+    from numba import njit  # here: the registry reads options without loading numba
+
     if refcounts is not None:
         options[_REFCOUNTS] = refcounts
     return njit(*args, **options)

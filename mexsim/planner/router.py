@@ -57,8 +57,8 @@ Search limits shared by the paths live in mexsim/planner/limits.py.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from mexsim.jit.options import compiled
 from mexsim.planner.dense import dense_chain, dense_chain_in, weighted_dense_chain
 from mexsim.planner.limits import SWITCH_STEPS, WIDTH
 from mexsim.planner.sparse import sparse_chain, sparse_count_chain
@@ -66,7 +66,7 @@ from mexsim.planner.sparse import sparse_chain, sparse_count_chain
 
 # inlined into its callers, as sparse_chain into it: the calls (arrays and tuples across
 # a call boundary) cost ~6 % of a 4 x longest_train match, measured in process time
-@njit(cache=True, inline="always")
+@compiled(cache=True, inline="always")
 def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
     """Best chain from number ``start`` with the tiles hand[:n] (tile numbers indexing
     the lo/hi/pips tables). Writes the chain's tiles in laying order to ``chain`` (a
@@ -89,7 +89,7 @@ def longest_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
     return _route(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain)
 
 
-@njit(cache=True, inline="always")
+@compiled(cache=True, inline="always")
 def _route(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
     """longest_chain's body after its checks: the shortcuts, then the paths."""
     if n <= 1:  # no choice to make: no graph either
@@ -118,7 +118,7 @@ def _route(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain):
     return _paths(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain, None)
 
 
-@njit(cache=True, inline="always")
+@compiled(cache=True, inline="always")
 def trusted_joined_unweighted_chain(start, hand, n, lo, hi, pips, max_pip, chain, dense_scratch):
     """``longest_unweighted_chain``'s chain without its checks or shortcuts: for the
     kernel's own use (mexsim/game/kernel_longest_train.py), whose hand, tile tables and
@@ -130,7 +130,7 @@ def trusted_joined_unweighted_chain(start, hand, n, lo, hi, pips, max_pip, chain
     return _paths(start, hand, n, lo, hi, pips, 0.0, max_pip, chain, dense_scratch)
 
 
-@njit(cache=True, inline="always")
+@compiled(cache=True, inline="always")
 def _paths(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain, dense_scratch):
     """The sparse path, then the dense one, for a hand of two tiles or more in which a
     tile other than start's double joins start. The unweighted dense path plans in
@@ -152,7 +152,7 @@ def _paths(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain, dense_scrat
     return weighted_dense_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain)
 
 
-@njit(cache=True, inline="always")
+@compiled(cache=True, inline="always")
 def longest_unweighted_chain(start, hand, n, lo, hi, pips, max_pip, chain):
     """``longest_chain`` with pip_weight 0 (every tile worth 1), the same chain, for a
     caller that plans only so: inlined with the weight a constant, numba prunes the

@@ -28,6 +28,7 @@ from typing import Any
 from mexsim.analysis.accumulate import RunStatistics
 from mexsim.analysis.sequential import Verdict
 from mexsim.errors import ConfigError, Interrupted, OutputError, StrategyError
+from mexsim.jit.ast_guard import serialise_ast_parse
 from mexsim.run.dask.cluster import (
     ClusterPlayer,
     open_player,
@@ -79,6 +80,7 @@ def run(
     Raises ConfigError (refused before play), OutputError (the system refused a
     write), OutputConflict (complete results not put in place) or Interrupted."""
     started = time.perf_counter() if started is None else started
+    serialise_ast_parse()  # before any thread of the run parses (mexsim/jit/ast_guard.py)
     note = note or (lambda line: None)
     check_resources(f"{config.path} [run]", config.matches, len(config.players), workers)
     if cluster:

@@ -9,6 +9,7 @@ import time
 import traceback
 from collections.abc import Callable
 
+from mexsim.jit.ast_guard import serialise_ast_parse
 from mexsim.strategy import registry
 from mexsim.strategy.origin import BUILTIN_FOLDER
 
@@ -38,6 +39,7 @@ def test_parsing_in_three_threads_at_once_never_fails() -> None:
     garbage collection's callback letting the other thread in (Dask's processes have
     one), failed with 'SystemError: AST constructor recursion depth mismatch' (CI, a
     killed-worker cluster run) until every parse took one lock."""
+    serialise_ast_parse()  # as every command and run does first
     failures: list[str] = []
 
     def repeat(work: Callable[[], None]) -> None:
@@ -63,3 +65,14 @@ def test_parsing_in_three_threads_at_once_never_fails() -> None:
     finally:
         gc.callbacks.remove(let_another_thread_in)
     assert failures == []
+
+
+def test_a_command_serialises_the_parser_before_anything_else() -> None:
+    from typer.testing import CliRunner
+
+    from mexsim.cli import app
+    from mexsim.jit import ast_guard
+
+    result = CliRunner().invoke(app, ["strategies"])
+    assert result.exit_code == 0, result.output
+    assert ast.parse is ast_guard._one_at_a_time

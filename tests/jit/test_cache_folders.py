@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import ast
 import io
 import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -87,3 +90,40 @@ def test_a_read_only_or_missing_cache_is_no_error(tmp_path: Path):
     assert not (tmp_path / "gone").exists()
     assert prune_unused(tmp_path / "nowhere" / ("numba-" + "e" * 16)) == []
     assert cache_folders.VERSION_FOLDER.fullmatch("numba-" + "f" * 16)
+
+
+def test_importing_mexsim_changes_nothing() -> None:
+    """No parser patched, no numba configured, nothing heavy imported: those happen
+    where a command starts or compiled code is first imported."""
+    code = (
+        "import ast, os, sys; parse = ast.parse; env = dict(os.environ)\n"
+        "import mexsim\n"
+        "assert ast.parse is parse and dict(os.environ) == env, 'changed'\n"
+        "assert 'numba' not in sys.modules and 'numpy' not in sys.modules, 'heavy'\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def test_every_module_that_caches_compiled_code_chooses_the_cache_folder_first() -> None:
+    """mexsim/jit/__init__.py chooses numba's cache folder when it is imported: a module
+    that caches compiled code (cache=True) and imported nothing of mexsim.jit would
+    cache beside the sources, keyed on no version of mexsim."""
+    package = Path(__file__).resolve().parents[2] / "mexsim"
+    caching = [p for p in package.rglob("*.py") if "cache=True" in p.read_text(encoding="utf-8")]
+    assert len(caching) > 10  # the package read
+    unset = []
+    for path in caching:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = {
+            node.module
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module
+        } | {a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names}
+        in_jit = path.relative_to(package).parts[0] == "jit"  # its __init__ runs first
+        if not in_jit and not any(n == "mexsim.jit" or n.startswith("mexsim.jit.") for n in names):
+            unset.append(str(path.relative_to(package)))
+    assert unset == []

@@ -830,9 +830,9 @@ def test_numba_imported_first_still_caches_per_version_of_mexsim():
         timeout=300,
     )
     assert done.returncode == 0, done.stderr
-    import mexsim
+    import mexsim.jit
 
-    assert done.stdout.strip().startswith(mexsim._numba_cache_dir())
+    assert done.stdout.strip().startswith(mexsim.jit.numba_cache_dir())
 
 
 def test_the_cache_key_covers_modules_of_every_subpackage(tmp_path: Path):
@@ -848,7 +848,7 @@ def test_the_cache_key_covers_modules_of_every_subpackage(tmp_path: Path):
         env = {**os.environ, "PYTHONPATH": str(copy)}
         env.pop("NUMBA_CACHE_DIR", None)
         done = subprocess.run(
-            [sys.executable, "-c", "import mexsim; print(mexsim._numba_cache_dir())"],
+            [sys.executable, "-c", "import mexsim.jit; print(mexsim.jit.numba_cache_dir())"],
             cwd=tmp_path,
             env=env,
             capture_output=True,

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from mexsim import __version__
-from mexsim.run import runner
+from mexsim.run import preparation, runner
 from mexsim.run.compile_jobs import compile_engine
 from mexsim.run.dask import cluster
 from mexsim.strategy import registry
@@ -64,7 +64,7 @@ def test_the_client_leaves_the_kernels_to_the_cluster(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     loads: list[str] = []
-    monkeypatch.setattr(runner, "play_block", lambda *args: loads.append("engine"))
+    monkeypatch.setattr(preparation, "play_block", lambda *args: loads.append("engine"))
     config = load_config(write_config(tmp_path, config_text(tmp_path / "r", matches=8)))
     runner.load_engine(config, [], "local:2", None)
     assert loads == []  # every block is played on the cluster

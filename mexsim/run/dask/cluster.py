@@ -44,6 +44,7 @@ import numpy as np
 
 from mexsim import __version__
 from mexsim.errors import ConfigError
+from mexsim.jit.ast_guard import serialise_ast_parse
 from mexsim.run.dask.block_tasks import BlockTasks, blocks_per_task
 from mexsim.run.dask.socket_folder import own_fork_server_folder
 from mexsim.run.dask.stale_scratch import remove_stale_scratch, scratch_folder
@@ -256,6 +257,7 @@ def _worker_players(
 
     if version != __version__:
         raise RuntimeError(f"worker runs mexsim {__version__}, the client {version}")
+    serialise_ast_parse()  # Dask's threads parse too (mexsim/jit/ast_guard.py)
     restore_mmap_threshold()  # Dask's malloc settings halve the kernels' speed
     worker_config = _worker_config(config, sources)
     return worker_config, player_policies(worker_config, _worker_strategies(worker_config, sources))
