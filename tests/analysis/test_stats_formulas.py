@@ -15,6 +15,7 @@ from statsmodels.stats.proportion import proportion_confint
 
 from mexsim.analysis.pairs import holm
 from mexsim.analysis.stats import CONFIDENCE, holm_adjusted, wilson_interval
+from tests.profiles import examples
 
 LEVELS = st.sampled_from([CONFIDENCE, 0.9, 0.99, 0.5, 0.999])
 
@@ -33,7 +34,7 @@ def same(a: np.ndarray, b: np.ndarray) -> None:
     np.testing.assert_array_equal(np.asarray(a), np.asarray(b), strict=True)
 
 
-@settings(deadline=None, max_examples=300)
+@settings(deadline=None, max_examples=examples(150))
 @given(st.lists(proportions(), min_size=1, max_size=30), LEVELS)
 def test_wilson_matches_statsmodels_on_arrays(cases: list, level: float) -> None:
     successes = np.array([s for s, _ in cases])
@@ -46,7 +47,7 @@ def test_wilson_matches_statsmodels_on_arrays(cases: list, level: float) -> None
     same(hi, expected[1])
 
 
-@settings(deadline=None, max_examples=300)
+@settings(deadline=None, max_examples=examples(150))
 @given(proportions(), LEVELS)
 def test_wilson_matches_statsmodels_on_scalars(case: tuple[float, int], level: float) -> None:
     successes, n = case
@@ -104,7 +105,8 @@ P_VALUES = st.one_of(
 )
 
 
-@settings(deadline=None, max_examples=400)
+# statsmodels' multipletests takes ~50 ms a call: a few dozen lists are enough
+@settings(deadline=None, max_examples=examples(40))
 @given(st.lists(P_VALUES, min_size=1, max_size=60))
 def test_holm_matches_statsmodels(p: list[float]) -> None:
     p_values = np.array(p)
@@ -116,7 +118,7 @@ def test_holm_matches_statsmodels(p: list[float]) -> None:
     assert (np.diff(adjusted[order]) >= 0).all()  # monotone in p
 
 
-@settings(deadline=None, max_examples=200)
+@settings(deadline=None, max_examples=examples(30))
 @given(st.lists(st.one_of(P_VALUES, st.just(np.nan)), min_size=1, max_size=30))
 def test_holm_with_nan_matches_statsmodels_and_the_callers(p: list[float]) -> None:
     p_values = np.array(p)
