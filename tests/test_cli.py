@@ -214,6 +214,7 @@ print(json.dumps({{"code": code, "heavy": [m for m in {HEAVY!r} if m in sys.modu
 """
 
 
+@pytest.mark.processes
 def test_help_imports_nothing_heavy() -> None:
     proc = subprocess.run(
         [sys.executable, "-c", HELP_PROBE],
@@ -237,6 +238,7 @@ app(sys.argv[1:])
 """
 
 
+@pytest.mark.processes
 def test_the_command_leaves_the_collector_nothing_at_exit(tmp_path: Path) -> None:
     """gc.freeze() at exit: a process with the kernels loaded ended 1-2 s later without."""
     proc = subprocess.run(
@@ -251,6 +253,7 @@ def test_the_command_leaves_the_collector_nothing_at_exit(tmp_path: Path) -> Non
     assert proc.stdout.splitlines() == ["frozen True"]
 
 
+@pytest.mark.processes
 def test_python_dash_m_help() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "mexsim", "replay", "--help"],
@@ -308,6 +311,8 @@ def test_an_internal_error_is_one_line_with_its_own_status(
         assert len(lines) == 1 and "Traceback" not in result.output
 
 
+@pytest.mark.slow
+@pytest.mark.processes
 def test_a_run_on_threads_does_not_load_dask(tmp_path: Path) -> None:
     """Dask is for --cluster: a run on threads imported it all the same (through the
     cluster module's signal helpers), ~0.3 s of every run's start."""
@@ -340,6 +345,7 @@ def test_a_match_index_beyond_int64_is_a_usage_error(tmp_path: Path):
     assert_usage_error(runner.invoke(app, ["run", str(path), "--matches", str(2**63)]), "--matches")
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("args", [["--help"], ["replay", "{cfg}", "--match", "1"]])
 def test_a_full_standard_output_is_an_output_error(tmp_path: Path, args: list[str]):
     """Issue 32, row 18: `replay … > /dev/full` was exit 70, an internal error. A

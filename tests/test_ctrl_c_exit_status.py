@@ -31,6 +31,8 @@ def decide(view, params):
 """
 
 
+@pytest.mark.processes
+@pytest.mark.compiles
 @pytest.mark.parametrize("command", ["run", "strategies"])
 def test_ctrl_c_inside_a_string_exec_ends_with_status_130(tmp_path: Path, command: str) -> None:
     marks = tmp_path / "loading"
@@ -56,6 +58,9 @@ def test_ctrl_c_inside_a_string_exec_ends_with_status_130(tmp_path: Path, comman
     assert lines == ["mexsim: error: interrupted"], err  # the first run's notice aside
 
 
+@pytest.mark.slow
+@pytest.mark.processes
+@pytest.mark.compiles
 def test_sigterm_while_check_compiles_is_one_line(tmp_path):
     """Issue 32, row 23: SIGTERM during `mexsim check` ended it with 143 and no line."""
     import signal

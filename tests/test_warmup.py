@@ -109,6 +109,7 @@ def test_a_pip_weight_adds_the_weighted_jobs(weight):
     )
 
 
+@pytest.mark.processes
 def test_every_job_runs_once_at_most_cores_at_once_after_what_it_waits_for(
     tmp_path: Path, monkeypatch
 ):
@@ -130,6 +131,7 @@ def test_every_job_runs_once_at_most_cores_at_once_after_what_it_waits_for(
     assert len({pid for _, _, _, pid in seen}) == 2
 
 
+@pytest.mark.processes
 def test_a_compiler_that_dies_with_its_job_is_replaced_for_the_others(tmp_path: Path, monkeypatch):
     log = tmp_path / "log"
     fake_compilers(monkeypatch, log, 0.05, dies_on=compile_jobs.ENGINE)
@@ -141,6 +143,7 @@ def test_a_compiler_that_dies_with_its_job_is_replaced_for_the_others(tmp_path: 
     assert len({pid for _, _, _, pid in seen}) == 3
 
 
+@pytest.mark.processes
 def test_the_compiler_answers_each_job_whatever_the_strategy_prints_or_raises(tmp_path: Path):
     """The protocol with a real compiler process: a strategy file that prints, raises
     or exits still gets its one answer, in order, and the process takes the next job."""
@@ -197,6 +200,7 @@ def test_a_job_is_one_line_whatever_the_file_s_name(tmp_path: Path, monkeypatch)
     assert imported(log) == sorted(str(folder / name) for name in names)
 
 
+@pytest.mark.processes
 def test_a_strategy_file_that_reads_stdin_takes_no_job(tmp_path: Path):
     """What a strategy file reads from stdin, in a thread or not, is nothing: it took
     the next jobs' lines (or, given its job alone, waited for ever for the next)."""
@@ -228,6 +232,8 @@ def test_a_name_that_is_no_file_is_left_to_the_command(tmp_path: Path):
     assert jobs == ["linked.py"]
 
 
+@pytest.mark.slow
+@pytest.mark.processes
 def test_a_job_that_takes_long_is_named_in_the_notice(tmp_path: Path, monkeypatch):
     """A strategy file that hangs at import holds the warm-up: its notice names the
     job once it has run LONG seconds (it named none: the command looked frozen, where
@@ -250,6 +256,7 @@ def test_a_job_that_takes_long_is_named_in_the_notice(tmp_path: Path, monkeypatc
     assert all(line.startswith(f"mexsim: compiling {warmup.STEP} (") for line in lines[2:])
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize(
     ("usable", "asked", "started"), [(2, 8, 2), (1, None, 0), (1, 2, 0), (2, 1, 0)]
 )
@@ -266,6 +273,7 @@ def test_no_more_compilers_than_usable_cores(
     assert len(pids) == started
 
 
+@pytest.mark.processes
 def test_a_warm_cache_or_one_core_starts_nothing(tmp_path: Path, monkeypatch):
     log = tmp_path / "log"
     fake_compilers(monkeypatch, log, 0.0)
@@ -288,6 +296,7 @@ def recorded_compilers(monkeypatch) -> list:
     return started
 
 
+@pytest.mark.processes
 def test_ctrl_c_leaves_no_compiler_running(tmp_path: Path, monkeypatch):
     log = tmp_path / "log"
     fake_compilers(monkeypatch, log, 30.0)
@@ -305,6 +314,7 @@ class Terminated(Exception):
     pass
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
 def test_sigterm_stops_the_compilers_before_the_command(tmp_path: Path, monkeypatch, signum: int):
     """SIGTERM (or SIGHUP) during the warm-up: the compilers are stopped, then the

@@ -43,6 +43,7 @@ def data_pages(path: Path) -> list[tuple[str, int, int]]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["matches.parquet", "rounds.parquet"])
 def test_a_flipped_byte_is_found_or_changes_nothing(results: Path, tmp_path: Path, name: str):
     """A byte flipped in each column's pages, at every 7th byte: reading raises, or

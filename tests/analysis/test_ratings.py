@@ -65,6 +65,7 @@ def test_planted_strengths_are_recovered_within_their_intervals() -> None:
     assert list(table.sort_values("rating")["player"]) == ["c", "a", "b", "d"]
 
 
+@pytest.mark.slow
 def test_intervals_cover_the_planted_strengths_about_95_percent() -> None:
     strength = np.array([0.0, 0.5, -0.5])
     planted = 1500 + ELO_SCALE * (strength - strength.mean())

@@ -32,6 +32,7 @@ def run_until_decided(
             return result
 
 
+@pytest.mark.slow
 def test_identical_players_are_rarely_separated_however_often_we_look() -> None:
     rng = np.random.default_rng(11)
     false = 0

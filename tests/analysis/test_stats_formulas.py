@@ -106,6 +106,7 @@ P_VALUES = st.one_of(
 
 
 # statsmodels' multipletests takes ~50 ms a call: a few dozen lists are enough
+@pytest.mark.slow
 @settings(deadline=None, max_examples=examples(40))
 @given(st.lists(P_VALUES, min_size=1, max_size=60))
 def test_holm_matches_statsmodels(p: list[float]) -> None:
@@ -118,6 +119,7 @@ def test_holm_matches_statsmodels(p: list[float]) -> None:
     assert (np.diff(adjusted[order]) >= 0).all()  # monotone in p
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=examples(30))
 @given(st.lists(st.one_of(P_VALUES, st.just(np.nan)), min_size=1, max_size=30))
 def test_holm_with_nan_matches_statsmodels_and_the_callers(p: list[float]) -> None:

@@ -328,6 +328,7 @@ def test_large_input_is_vectorised() -> None:
     assert summary["diff_vs_best"].iloc[1:].to_numpy() == pytest.approx([2, 4, 6], abs=0.2)
 
 
+@pytest.mark.processes
 def test_report_import_is_light() -> None:
     """matplotlib is loaded only when plots are drawn, not by importing the modules."""
     code = (

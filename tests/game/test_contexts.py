@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from mexsim.game.contexts import RuleNumbers
 from mexsim.game.kernel_longest_train import LONGEST_TRAIN_SLOT, in_table_decide
@@ -93,6 +94,8 @@ print(json.dumps({f.__name__: [sum(f.stats.cache_hits.values()),
 """
 
 
+@pytest.mark.slow
+@pytest.mark.processes
 def test_the_kernels_load_from_the_cache_in_a_new_process():
     """Named tuples of arrays are part of the kernels' signatures; numba must still find
     the compiled kernels on disk, or every process would compile them (minutes)."""

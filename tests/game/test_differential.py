@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -92,6 +93,7 @@ def test_a_match_depends_on_seed_and_match_index_only():
     assert not np.array_equal(block[0], other_seed)
 
 
+@pytest.mark.compiles
 @settings(max_examples=examples(40), deadline=None)
 @given(rules_and_seats(max_players=6), seeds, matches, st.data())
 def test_the_views_agree_word_for_word_at_every_decision(case, seed, match, data):

@@ -62,6 +62,7 @@ def test_the_history_fits_the_longest_round_of_every_set_and_table():
     assert worst == V.MAX_HISTORY
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(30), deadline=None)
 @given(rules_and_seats(max_players=6), seeds, matches)
 def test_the_public_table_is_the_game_as_played(case, seed, match):
@@ -262,6 +263,7 @@ def decide(view, params):
 """
 
 
+@pytest.mark.compiles
 def test_what_a_strategy_writes_over_the_public_table_no_other_seat_sees(tmp_path):
     """A user's strategy that writes over the trains' tiles, the counters and the
     history after each decision, beside seats that hash their whole view: the same

@@ -100,6 +100,7 @@ def test_R1_tile_counts_and_heaviest_first_numbering():
     assert twelve == [(0, 12), (1, 11), (2, 10), (3, 9), (4, 8), (5, 7), (6, 6)]
 
 
+@pytest.mark.slow
 def test_R2_play_goes_clockwise_from_the_first_player():
     """R2: seat s is followed by (s+1) mod P; round 1 of 3 players starts at seat 1 (R5)."""
     _, ev = play([[(2, 5), (0, 0)], [(4, 5), (0, 1)], [(3, 5), (0, 2)]], [(1, 1)], r=1)

@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from mexsim.jit import cache_folders, compile_notice
 from mexsim.jit.cache_folders import KEEP_DAYS, MARKER, mark_used, prune_unused
 
@@ -92,6 +94,7 @@ def test_a_read_only_or_missing_cache_is_no_error(tmp_path: Path):
     assert cache_folders.VERSION_FOLDER.fullmatch("numba-" + "f" * 16)
 
 
+@pytest.mark.processes
 def test_importing_mexsim_changes_nothing() -> None:
     """No parser patched, no numba configured, nothing heavy imported: those happen
     where a command starts or compiled code is first imported."""

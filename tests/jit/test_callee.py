@@ -15,6 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from mexsim.jit import callee
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -105,6 +107,7 @@ def test_the_check_finds_a_python_caller():
     assert python_references(ast.parse(inside), "mexsim.planner.dense", names) == ["b uses _plan"]
 
 
+@pytest.mark.processes
 def test_a_python_call_of_a_callee_raises_rather_than_crash(tmp_path: Path):
     """A user's file may import a private helper and call it from Python: that jumped
     to the missing entry point and killed the process (SIGSEGV, no message)."""

@@ -67,6 +67,7 @@ def test_quiet_prints_nothing_and_steps_outside_a_notice_are_free(quick):
     assert stream.getvalue() == ""
 
 
+@pytest.mark.slow
 def test_a_terminal_is_never_silent_for_2_s_and_is_left_clean():
     """The issue's bound, with the real timings: a spinner line redrawn in place while
     the step goes on, with the seconds so far, wiped when it ends."""
@@ -105,6 +106,8 @@ def test_cold_cache_and_the_estimate_of_next_time(tmp_path: Path, monkeypatch):
         assert "after a change, then cached" in notice.describe()
 
 
+@pytest.mark.slow
+@pytest.mark.compiles
 def test_the_cli_names_the_strategy_it_compiles(tmp_path: Path, monkeypatch):
     """A new strategy file compiles when first loaded: `mexsim strategies` says so."""
     monkeypatch.setattr(cn, "SILENT_FOR", 0.0)

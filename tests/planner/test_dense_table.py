@@ -62,6 +62,7 @@ def _chain(module, max_pip: int, start: int, hand: list[int]) -> list[int]:
     return chain[:length].tolist()
 
 
+@pytest.mark.slow
 def test_a_search_that_outgrows_the_scratchs_table_plans_the_same_chain(small_table):
     start, hand = OUTGROWN
     assert _chain(small_table, 12, start, hand) == _chain(dense, 12, start, hand)

@@ -244,6 +244,7 @@ def test_weighted_dense_path_is_exact_across_bridges(case):
     assert_plan_is_best(case, best_value)
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(150), deadline=None)
 @given(st.integers(0, 2**32 - 1), WEIGHTS)
 def test_weighted_dense_path_equals_the_general_planner(seed, pip_weight):

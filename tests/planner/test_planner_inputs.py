@@ -128,6 +128,9 @@ except StrategyError as exc:
 """
 
 
+@pytest.mark.slow
+@pytest.mark.processes
+@pytest.mark.compiles
 def test_a_view_written_over_and_handed_to_longest_train_is_the_strategy_s_fault(tmp_path: Path):
     # 192 hand bits overran longest_train's scratch of 2 x 136 tiles (SIGSEGV); the
     # hand's tiles past the set now raise, and the run names the strategy
@@ -144,6 +147,9 @@ def test_a_view_written_over_and_handed_to_longest_train_is_the_strategy_s_fault
     assert "scribbler" in result.stdout and "tile number" in result.stdout
 
 
+@pytest.mark.slow
+@pytest.mark.processes
+@pytest.mark.compiles
 def test_notes_written_over_and_handed_to_longest_train_stay_in_the_view(tmp_path: Path):
     # a plan's length and position of 2**60 and 2**40 read the plan's words far past the
     # view (SIGSEGV)

@@ -74,6 +74,7 @@ print("played", out[0])
 """
 
 
+@pytest.mark.processes
 def test_a_thread_with_a_small_stack_plans():
     # The dense path's ~164 KiB scratch once lived in the plan's frame: a thread of
     # musl's 128 KiB died of it (SIGSEGV) in the first dense plan. Only the small

@@ -53,6 +53,7 @@ def python_hand(view) -> list[int]:
     ]
 
 
+@pytest.mark.slow
 def test_accessors_match_the_raw_view(decisions):
     for rules, d in decisions:
         v = d.view

@@ -77,6 +77,9 @@ def delegating_file(folder: Path, name: str, builtin: str, style: str, scribble:
     )
 
 
+@pytest.mark.slow
+@pytest.mark.processes
+@pytest.mark.compiles
 @pytest.mark.parametrize("case", sorted(SCRIBBLED))
 def test_a_built_in_handed_a_written_over_view_fails_the_users_strategy_in_one_line(
     tmp_path: Path, case: str
@@ -113,6 +116,8 @@ def test_a_built_in_handed_a_written_over_view_fails_the_users_strategy_in_one_l
     assert not (tmp_path / "res").exists()
 
 
+@pytest.mark.slow
+@pytest.mark.compiles
 @pytest.mark.parametrize("builtin", ["mexican_first", "longest_train", "early_doubles"])
 def test_a_user_strategy_that_calls_a_built_in_plays_exactly_like_it(tmp_path: Path, builtin: str):
     """The bounds-checked twin plays the built-in's moves: a user's decide that only
@@ -157,6 +162,7 @@ def decide(view, params):
 """
 
 
+@pytest.mark.compiles
 def test_what_a_strategy_writes_over_the_fixed_view_no_other_seat_sees(tmp_path: Path):
     """A user's strategy that writes over the view's scalars and tile tables after each
     decision, beside longest_train weighted and mexican_first (called, and reading the

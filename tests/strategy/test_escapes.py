@@ -56,6 +56,7 @@ def decide(view, params):
 )
 
 
+@pytest.mark.compiles
 @pytest.mark.parametrize(("name", "what"), [("objm", "numba.objmode"), ("ctyp", "ctypes or cffi")])
 def test_leaving_compiled_code_is_refused(tmp_path: Path, name: str, what: str):
     path = tmp_path / f"{name}.py"
@@ -67,6 +68,7 @@ def test_leaving_compiled_code_is_refused(tmp_path: Path, name: str, what: str):
     assert what in str(err.value) and f"{name}.py:" in str(err.value)
 
 
+@pytest.mark.compiles
 def test_a_large_global_table_still_loads(tmp_path: Path):
     path = tmp_path / "table.py"
     path.write_text(TABLE.format(name="table"), encoding="utf-8")
@@ -94,6 +96,7 @@ def decide(view, params):
 )
 
 
+@pytest.mark.compiles
 @pytest.mark.parametrize("n", ["view[0] + 10**7", "3"])
 def test_a_recursive_helper_is_refused_in_one_line(tmp_path: Path, n: str):
     """Issue 32, rows 9 and 10: a helper recursing without end was a segmentation fault

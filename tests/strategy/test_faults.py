@@ -119,6 +119,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+@pytest.mark.compiles
 @pytest.mark.parametrize("name", list(BODIES))
 def test_a_bad_decide_is_refused_in_one_line(folder: Path, name: str):
     path = folder / "plugins" / f"{name}.py"
@@ -134,6 +135,7 @@ def test_a_bad_decide_is_refused_in_one_line(folder: Path, name: str):
         assert word in message, (word, message)
 
 
+@pytest.mark.compiles
 def test_refused_twice_the_same_way(folder: Path):
     """The second load meets numba's on-disk cache (no IR to inspect): still refused."""
     path = folder / "plugins" / "np_random.py"
@@ -142,6 +144,7 @@ def test_refused_twice_the_same_way(folder: Path):
             load_strategy_file(path)
 
 
+@pytest.mark.compiles
 def test_broken_files_no_config_uses_are_warnings(folder: Path):
     with pytest.warns(StrategyFileWarning) as caught:
         found = available_strategies([folder / "plugins"])
@@ -184,6 +187,7 @@ def test_a_config_naming_a_broken_strategy_is_refused(folder: Path):
 RULES = resolve_rules({}, 2)
 
 
+@pytest.mark.compiles
 @pytest.mark.parametrize("name", ["far", "just_past", "before_start"])
 def test_an_index_outside_the_view_is_the_strategy_s_fault(folder: Path, name: str):
     info = available_strategies([folder / "plugins"])[name]
@@ -274,6 +278,7 @@ def test_the_built_ins_declare_their_ranges():
     assert found["early_doubles"].bounds == {"own_first": (0.0, 1.0)}
 
 
+@pytest.mark.compiles
 @pytest.mark.parametrize(
     "declared",
     [

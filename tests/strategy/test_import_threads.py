@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 SPAWNER = """\
 import threading
 import time
@@ -36,6 +38,9 @@ def mexsim(folder: Path, *args: str) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
+@pytest.mark.processes
+@pytest.mark.compiles
 def test_a_file_that_leaves_a_thread_is_refused_and_waited_for_by_nothing(tmp_path: Path):
     folder = tmp_path / "strategies"
     folder.mkdir()

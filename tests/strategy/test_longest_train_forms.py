@@ -67,6 +67,7 @@ def test_both_forms_play_alike_at_pip_weight_0(seed, players, max_pip):
     assert all(np.array_equal(a, b) for a, b in zip(own, other, strict=True))  # every move
 
 
+@pytest.mark.compiles
 def test_a_users_decide_for_is_not_taken(tmp_path: Path):
     """Only a built-in may pick its decide by parameters: a user's file is vetted as
     its decide, and that is what plays, whatever else it defines."""
@@ -91,6 +92,8 @@ def test_a_users_decide_for_is_not_taken(tmp_path: Path):
     assert Policy(info, (1.0,)).decide is info.decide
 
 
+@pytest.mark.slow
+@pytest.mark.processes
 def test_the_default_form_never_reaches_the_weighted_planner(tmp_path: Path):
     """In a fresh process, decide and its planning function compiled afresh (not
     loaded from numba's cache, which types no callee): the weighted dense and sparse
@@ -131,6 +134,7 @@ def test_the_default_form_refuses_a_weight_rather_than_ignore_it():
         info.decide(view, np.full(V.MAX_PARAMS, 0.5))
 
 
+@pytest.mark.slow
 def test_the_contract_checks_the_form_its_weight_plays():
     """check_strategy with a pip_weight checks (and times) the weighted form, in this
     process and in the second one it asks for the same choices."""
@@ -138,6 +142,7 @@ def test_the_contract_checks_the_form_its_weight_plays():
     assert report.failure is None and report.decisions > 0
 
 
+@pytest.mark.compiles
 def test_a_users_file_importing_the_builtin_decide_cannot_pick_its_form(tmp_path: Path):
     """A user's file that imports longest_train's decide is trusted as that decide, but
     a decide_for of its own would pick code nobody vetted, to play without bounds
@@ -165,6 +170,7 @@ def test_a_users_file_importing_the_builtin_decide_cannot_pick_its_form(tmp_path
     assert Policy(info, (0.5,)).decide is info.decide
 
 
+@pytest.mark.compiles
 def test_a_users_file_reexporting_both_builtin_names_plays_their_forms(tmp_path: Path):
     """Importing decide and decide_for from the built-in is still the built-in."""
     path = tmp_path / "mine.py"

@@ -68,6 +68,8 @@ LOAD = (
 )
 
 
+@pytest.mark.slow
+@pytest.mark.processes
 def test_a_built_in_loaded_by_the_registry_then_imported_by_its_own_name() -> None:
     greedy = ROOT / "mexsim" / "strategy" / "builtin" / "greedy.py"
     first = _python(LOAD, greedy)  # compiles it, or loads it: cached either way
@@ -78,6 +80,9 @@ def test_a_built_in_loaded_by_the_registry_then_imported_by_its_own_name() -> No
     assert then.returncode == 0 and then.stdout.split() == ["1"], then.stderr
 
 
+@pytest.mark.slow
+@pytest.mark.processes
+@pytest.mark.compiles
 def test_a_strategy_that_calls_a_built_in_loads_in_a_process_of_its_own(tmp_path: Path) -> None:
     mine = tmp_path / "calls_greedy.py"
     mine.write_text(CALLS_GREEDY)
@@ -101,6 +106,9 @@ IMPORT_IT = (
 )
 
 
+@pytest.mark.slow
+@pytest.mark.processes
+@pytest.mark.compiles
 @pytest.mark.parametrize("mexsim_first", [True, False])
 def test_a_user_s_strategy_file_imported_by_the_user(tmp_path: Path, mexsim_first: bool) -> None:
     """In a notebook, say: ``import own`` from the strategies folder, before or after

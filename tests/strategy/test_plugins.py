@@ -163,6 +163,7 @@ def write_config(
     return path
 
 
+@pytest.mark.compiles
 def test_the_tmp_strategy_is_short():
     assert len(PICK_X.splitlines()) <= 20
 
@@ -170,6 +171,7 @@ def test_the_tmp_strategy_is_short():
 # --------------------------------------------------------------- end to end
 
 
+@pytest.mark.compiles
 def test_a_tmp_strategy_runs_end_to_end(project: Path, plugins: dict[str, StrategyInfo]):
     config = load_config(write_config(project, "pick.toml"))
     assert config.players[0].params == {"x": 2.0}
@@ -190,6 +192,7 @@ def test_a_tmp_strategy_runs_end_to_end(project: Path, plugins: dict[str, Strate
     assert other.events != trace[1:]
 
 
+@pytest.mark.compiles
 def test_a_strategy_that_makes_arrays_plays_as_the_built_ins_do_not(
     plugins: dict[str, StrategyInfo],
 ):
@@ -294,6 +297,7 @@ def decide(view, params):
 """
 
 
+@pytest.mark.compiles
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
@@ -373,6 +377,7 @@ def test_a_bad_strategy_file_is_one_line_naming_it(tmp_path: Path, text: str, ex
     assert stderr.startswith("mexsim: warning: "), result.stderr
 
 
+@pytest.mark.compiles
 def test_a_file_name_that_is_not_utf8_is_named_in_its_line(tmp_path: Path):
     """Bytes that are not UTF-8 in the file's name (UnicodeEncodeError out of the
     command, from the module name's digest): its one line, the bytes escaped."""
@@ -383,6 +388,7 @@ def test_a_file_name_that_is_not_utf8_is_named_in_its_line(tmp_path: Path):
     assert str(err.value).startswith(f"{path}:")
 
 
+@pytest.mark.compiles
 @pytest.mark.parametrize("name", [b"caf\xe9.py", b"new\nline.py", b"sp ace.py"])
 def test_a_strategy_file_with_an_odd_name_loads(tmp_path: Path, name: bytes):
     """numba encodes the module's name in UTF-8 as it compiles decide: a file name
@@ -393,6 +399,7 @@ def test_a_strategy_file_with_an_odd_name_loads(tmp_path: Path, name: bytes):
     assert (info.name, info.path) == ("odd", str(path))
 
 
+@pytest.mark.compiles
 def test_a_keyboard_interrupt_at_import_is_a_ctrl_c(tmp_path: Path):
     """KeyboardInterrupt is what Ctrl-C raises while the file imports: the command
     answers it as an interruption (exit status 130), not as the file's fault."""
@@ -403,6 +410,7 @@ def test_a_keyboard_interrupt_at_import_is_a_ctrl_c(tmp_path: Path):
     assert not [name for name in sys.modules if name.startswith("mexsim_strategy_interrupts")]
 
 
+@pytest.mark.compiles
 def test_mexsim_strategies_lists_an_odd_file_name_on_one_line(tmp_path: Path):
     """A file's name with a newline or bytes that are not UTF-8 is listed escaped: a
     newline broke the listing's line, a strict UTF-8 stdout could not write the bytes."""
@@ -419,6 +427,7 @@ def test_mexsim_strategies_lists_an_odd_file_name_on_one_line(tmp_path: Path):
     assert sorted(files) == sorted([f"{tmp_path}/new\\nline.py", f"{tmp_path}/caf\\udce9.py"])
 
 
+@pytest.mark.compiles
 def test_two_files_with_the_same_name(tmp_path: Path):
     folder = tmp_path / "twins"
     folder.mkdir()
@@ -432,6 +441,7 @@ def test_two_files_with_the_same_name(tmp_path: Path):
     assert str(folder / "twin_a.py") in message and str(folder / "twin_b.py") in message
 
 
+@pytest.mark.compiles
 def test_a_file_reusing_a_built_in_name(tmp_path: Path):
     folder = tmp_path / "clash"
     folder.mkdir()
@@ -444,6 +454,7 @@ def test_a_file_reusing_a_built_in_name(tmp_path: Path):
     assert str(BUILTIN_FOLDER / "greedy.py") in message
 
 
+@pytest.mark.compiles
 def test_a_missing_strategies_folder(tmp_path: Path):
     with pytest.raises(ConfigError, match="not found"):
         available_strategies([tmp_path / "nowhere"])
@@ -478,6 +489,7 @@ def test_a_missing_strategies_folder_is_refused_before_any_compile(
 RULES = resolve_rules({}, 3)
 
 
+@pytest.mark.compiles
 def test_out_of_range_index_stops_the_run(plugins: dict[str, StrategyInfo]):
     seats = resolve_policies([Policy(plugins["out_of_range"], ()), "greedy", "random"])
     with pytest.raises(StrategyError) as err:
@@ -493,6 +505,7 @@ def test_out_of_range_index_stops_the_run(plugins: dict[str, StrategyInfo]):
         reference.play_match(RULES, 3, 7, seats)
 
 
+@pytest.mark.compiles
 def test_a_failing_strategy_in_a_pool_is_named_by_its_seating(plugins: dict[str, StrategyInfo]):
     """In a pool the failing seat's player comes from that match's seating."""
     players = resolve_policies(
@@ -505,6 +518,7 @@ def test_a_failing_strategy_in_a_pool_is_named_by_its_seating(plugins: dict[str,
     assert "'out_of_range' (seat 1) in match 11" in message, message
 
 
+@pytest.mark.compiles
 def test_a_raising_strategy_stops_the_run(plugins: dict[str, StrategyInfo]):
     seats = resolve_policies(["greedy", Policy(plugins["boom"], ()), "random"])
     with pytest.raises(StrategyError) as err:
@@ -550,6 +564,7 @@ def decide(view, params):
 """
 
 
+@pytest.mark.compiles
 def test_writing_to_the_view_cannot_change_the_game(tmp_path: Path):
     folder = tmp_path / "scribble"
     folder.mkdir()
@@ -592,6 +607,7 @@ def decide(view, params):
 """
 
 
+@pytest.mark.compiles
 @pytest.mark.parametrize("players", [2, 4])
 def test_scribbling_on_every_forbidden_word_plays_exactly_like_its_twin(
     tmp_path: Path, players: int
@@ -611,6 +627,8 @@ def test_scribbling_on_every_forbidden_word_plays_exactly_like_its_twin(
         assert reference.play_match(rules, 2, match, seats).events == expected
 
 
+@pytest.mark.slow
+@pytest.mark.compiles
 def test_only_the_built_ins_skip_the_undoing_of_their_writes(tmp_path: Path):
     """The kernel undoes what a strategy wrote over the trains and seats after each
     call (R17) but for a built-in, which writes none of it (test_strategies.py's
@@ -650,6 +668,8 @@ def test_only_the_built_ins_skip_the_undoing_of_their_writes(tmp_path: Path):
     ]
 
 
+@pytest.mark.slow
+@pytest.mark.compiles
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 @pytest.mark.parametrize(
     ("name", "calling", "params"),
@@ -759,6 +779,9 @@ def python_strategy(decide) -> Policy:
     return Policy(StrategyInfo("edited", "stand-in", decide=decide), ())
 
 
+@pytest.mark.slow
+@pytest.mark.processes
+@pytest.mark.compiles
 def test_an_edited_strategy_is_never_run_stale(tmp_path: Path):
     """numba caches compiled strategies on disk; an edit must be compiled afresh."""
     rules = resolve_rules({}, 2)
@@ -793,6 +816,7 @@ def test_an_edited_strategy_is_never_run_stale(tmp_path: Path):
 # --------------------------------------------------------------- `mexsim strategies`
 
 
+@pytest.mark.compiles
 def test_the_strategies_command_lists_everything(project: Path, plugins):
     result = runner.invoke(app, ["strategies", "--strategies", str(project / "plugins")])
     assert result.exit_code == 0, result.output
@@ -816,6 +840,7 @@ print(longest_chain.stats.cache_path)
 """
 
 
+@pytest.mark.processes
 def test_numba_imported_first_still_caches_per_version_of_mexsim():
     """numba reads its cache folder at import; imported before mexsim it would cache
     beside the sources, where a strategy's cache outlives a change of the mexsim code
@@ -835,6 +860,7 @@ def test_numba_imported_first_still_caches_per_version_of_mexsim():
     assert done.stdout.strip().startswith(mexsim.jit.numba_cache_dir())
 
 
+@pytest.mark.processes
 def test_the_cache_key_covers_modules_of_every_subpackage(tmp_path: Path):
     """An edit anywhere under mexsim/ — a built-in strategy, the kernel — gives a new
     numba cache folder, so no strategy ever runs against stale compiled code."""
@@ -866,6 +892,9 @@ def test_the_cache_key_covers_modules_of_every_subpackage(tmp_path: Path):
         before = after
 
 
+@pytest.mark.slow
+@pytest.mark.processes
+@pytest.mark.compiles
 def test_a_strategy_file_loads_however_its_path_is_spelt(tmp_path: Path):
     """numba's cache of decide refers to the module by name, and the name was a digest
     of the path as given: loaded once as 'odd.py' from its folder, the file then failed

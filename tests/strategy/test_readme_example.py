@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from mexsim.game.play import core_trace
 from mexsim.game.referee import check_trace
 from mexsim.game.rules import resolve_rules
@@ -14,6 +16,7 @@ from mexsim.strategy.registry import load_strategy_file
 README = Path(__file__).resolve().parents[2] / "README.md"
 
 
+@pytest.mark.compiles
 def test_readme_strategy_example_plays_legal_games(tmp_path):
     code = re.search(r"```python\n(\"\"\"lightest_first.*?)```", README.read_text(), re.S)
     assert code is not None, "the example is gone from the README"
@@ -42,6 +45,8 @@ def test_readme_strategy_example_plays_legal_games(tmp_path):
     assert mean_pips({0, 2}) < mean_pips({1})
 
 
+@pytest.mark.slow
+@pytest.mark.compiles
 def test_readme_counting_example_plays_and_starves(tmp_path):
     """The README's tile counter: under 30 lines, loads, plays legal games, and leaves
     the next seat a number it lacks more often than greedy does."""

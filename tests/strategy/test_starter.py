@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from mexsim.cli import app
@@ -12,6 +13,7 @@ from mexsim.strategy.registry import load_strategy_file
 runner = CliRunner()
 
 
+@pytest.mark.compiles
 def test_new_writes_a_loadable_commented_starter(tmp_path: Path):
     result = runner.invoke(app, ["strategies", "--new", "my_bot", "--strategies", str(tmp_path)])
     assert result.exit_code == 0, result.output
@@ -22,6 +24,7 @@ def test_new_writes_a_loadable_commented_starter(tmp_path: Path):
     assert (info.name, info.params) == ("my_bot", {"keep_bonus": 5.0})
 
 
+@pytest.mark.compiles
 def test_new_refuses_to_overwrite_and_bad_names(tmp_path: Path):
     path = tmp_path / "mine.py"
     path.write_text("precious = True\n")
@@ -33,6 +36,7 @@ def test_new_refuses_to_overwrite_and_bad_names(tmp_path: Path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.py"]
 
 
+@pytest.mark.compiles
 def test_new_refuses_a_built_in_s_name_and_an_endless_one(tmp_path: Path):
     """Issue 32, rows 19 and 20: a 300-character name was exit 70 (File name too long);
     `--new greedy` wrote a second 'greedy', after which every command in the folder

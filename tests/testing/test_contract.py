@@ -120,6 +120,7 @@ def write(tmp_path: Path, name: str, body: str, memory: int) -> Path:
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(BROKEN))
 def test_each_broken_strategy_is_caught_by_the_right_check(tmp_path, name):
     body, memory, check = BROKEN[name]
@@ -147,6 +148,7 @@ def test_the_table_covers_every_check_but_the_passing_ones():
     assert {check for _, _, check in BROKEN.values()} == set(CHECKS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(available_strategies()))
 def test_every_builtin_passes(name):
     report = check_strategy(name, examples=6, seed=2)
@@ -160,6 +162,8 @@ def test_every_builtin_passes(name):
         assert report.million_match_seconds > 0
 
 
+@pytest.mark.slow
+@pytest.mark.compiles
 def test_the_starter_file_passes(tmp_path):
     path = write_starter("my_first", tmp_path)
     report = check_strategy(str(path), examples=6, seed=3)
@@ -178,6 +182,8 @@ def run_cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
+@pytest.mark.processes
 def test_cli_check_passes_a_builtin_and_fails_a_broken_one(tmp_path):
     done = run_cli("check", "greedy", "--examples", "4", "--seed", "5")
     assert done.returncode == 0, done.stderr
@@ -192,6 +198,8 @@ def test_cli_check_passes_a_builtin_and_fails_a_broken_one(tmp_path):
     assert not list(tmp_path.glob(".hypothesis"))
 
 
+@pytest.mark.slow
+@pytest.mark.processes
 @pytest.mark.parametrize(
     ("text", "cause"),
     [
@@ -211,6 +219,8 @@ def test_cli_check_names_why_a_strategy_s_file_does_not_load(tmp_path, text, cau
         assert "Traceback" not in done.stdout + done.stderr
 
 
+@pytest.mark.slow
+@pytest.mark.processes
 def test_cli_check_unknown_strategy_is_one_line(tmp_path):
     done = run_cli("check", "nope", cwd=tmp_path)
     assert done.returncode == 2

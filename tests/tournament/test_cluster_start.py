@@ -60,6 +60,7 @@ def test_a_worker_loads_only_the_strategies_the_run_uses(
     assert len(loaded) == 2  # once per worker process
 
 
+@pytest.mark.processes
 def test_the_client_leaves_the_kernels_to_the_cluster(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -75,6 +76,7 @@ def test_the_client_leaves_the_kernels_to_the_cluster(
 pytest.importorskip("distributed")
 
 
+@pytest.mark.processes
 def test_local_workers_have_the_engine_loaded_before_their_first_task(tmp_path: Path) -> None:
     def loaded() -> tuple[bool, int, list[str]]:  # on each worker (pickled by value)
         import sys
@@ -103,6 +105,7 @@ def test_local_workers_have_the_engine_loaded_before_their_first_task(tmp_path: 
         assert preloaded and kernels >= 1 and strategies == builtins
 
 
+@pytest.mark.processes
 def test_a_worker_started_after_a_crash_leaves_ctrl_c_to_the_command(tmp_path: Path) -> None:
     """The first workers inherit SIGINT ignored (worker_signals.py); one the cluster
     starts in place of a crashed one is spawned by the command's process, which handles
@@ -178,6 +181,8 @@ def _signalled_cluster_run(
     return code, err, mark, temporary
 
 
+@pytest.mark.slow
+@pytest.mark.processes
 @pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
 def test_a_refused_local_cluster_run_leaves_no_process(tmp_path: Path) -> None:
     """The workers' process starts as soon as the config is read; the run is refused
@@ -195,6 +200,7 @@ def test_a_refused_local_cluster_run_leaves_no_process(tmp_path: Path) -> None:
     assert _none_left(mark), _marked(mark)
 
 
+@pytest.mark.processes
 @pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
 def test_ctrl_c_while_a_local_cluster_starts_leaves_no_process(tmp_path: Path) -> None:
     """Ctrl-C (to the whole process group, as a terminal sends it) once the workers'
@@ -212,6 +218,8 @@ def test_ctrl_c_while_a_local_cluster_starts_leaves_no_process(tmp_path: Path) -
     assert list(temporary.iterdir()) == []  # the workers' scratch folders too
 
 
+@pytest.mark.slow
+@pytest.mark.processes
 def test_a_local_cluster_run_leaves_nothing_in_the_temporary_folder(tmp_path: Path) -> None:
     """Dask's workers keep scratch folders under the temporary folder (by default a
     ``dask-scratch-space`` it leaves behind): a local cluster's are mexsim's own,
@@ -250,6 +258,9 @@ def decide(view, params):
 GOOD = FAILS_ON_WORKERS.replace("raise Refused", "pass  #").replace("fussy", "easy")
 
 
+@pytest.mark.slow
+@pytest.mark.processes
+@pytest.mark.compiles
 @pytest.mark.parametrize(("name", "code"), [("easy", 0), ("fussy", 2)])
 def test_a_local_cluster_run_with_strategy_files_leaves_nothing_in_the_temporary_folder(
     tmp_path: Path, name: str, code: int
@@ -302,6 +313,7 @@ def _signal_sets(pid: int) -> dict[str, set[int]]:
     return sets
 
 
+@pytest.mark.processes
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc")
 def test_the_cluster_s_helper_processes_never_take_ctrl_c_or_a_hangup(tmp_path: Path) -> None:
     """The fork server ignored Ctrl-C only once its preload ran, after its interpreter
@@ -341,6 +353,8 @@ def test_the_cluster_s_helper_processes_never_take_ctrl_c_or_a_hangup(tmp_path: 
         assert {signal.SIGINT, signal.SIGHUP} <= sets["SigIgn"] | sets["SigBlk"], seen
 
 
+@pytest.mark.slow
+@pytest.mark.processes
 @pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
 def test_ctrl_c_while_the_fork_server_loads_is_one_line(tmp_path: Path) -> None:
     """Ctrl-C to the whole group in the fork server's first second (its imports of Dask
@@ -356,6 +370,8 @@ def test_ctrl_c_while_the_fork_server_loads_is_one_line(tmp_path: Path) -> None:
     assert _none_left(mark), _marked(mark)
 
 
+@pytest.mark.slow
+@pytest.mark.processes
 @pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
 def test_a_hangup_of_the_whole_group_is_one_line(tmp_path: Path) -> None:
     """SIGHUP to every process of the group, as a closed terminal or a supervisor's

@@ -61,6 +61,7 @@ def without_timing(path: Path) -> dict:
     return {k: v for k, v in data.items() if k not in TIMING_FIELDS}
 
 
+@pytest.mark.slow
 def test_luck_runs_are_the_same_bytes_on_any_worker_count(runs: tuple[Path, Path]) -> None:
     two, one = runs
     for name in ("rounds.parquet", "matches.parquet", "summary.csv", "head_to_head.csv"):
@@ -283,6 +284,8 @@ def test_a_resumed_luck_run_at_a_url_reads_the_kept_parts_luck(
     same_as_the_folder_run(folder_run, out)
 
 
+@pytest.mark.slow
+@pytest.mark.processes
 def test_a_cluster_luck_run_at_a_url_writes_the_folder_runs_parts(
     folder_run: Path, tmp_path: Path
 ) -> None:
@@ -292,6 +295,7 @@ def test_a_cluster_luck_run_at_a_url_writes_the_folder_runs_parts(
     same_as_the_folder_run(folder_run, out)
 
 
+@pytest.mark.processes
 def test_a_cluster_luck_run_writes_the_bytes_of_a_threaded_one(tmp_path: Path) -> None:
     """The model is fitted once by the client and shipped with every block."""
     pytest.importorskip("distributed")

@@ -64,6 +64,8 @@ def mexsim(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
+@pytest.mark.processes
 def test_a_drawn_seed_is_said_recorded_and_replays_the_run(tmp_path):
     path = write(tmp_path)
     done = mexsim("run", str(path), "--quiet", cwd=tmp_path)
@@ -91,6 +93,8 @@ def test_a_drawn_seed_is_said_recorded_and_replays_the_run(tmp_path):
     assert "--seed" in refused.stderr and len(refused.stderr.splitlines()) == 1
 
 
+@pytest.mark.slow
+@pytest.mark.processes
 def test_resume_continues_the_interrupted_runs_drawn_seed(tmp_path):
     """SIGTERM halfway through a run whose seed was drawn; --resume continues with that
     seed (not a new draw), to the files a run with --seed gives."""

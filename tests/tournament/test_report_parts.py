@@ -69,6 +69,7 @@ def test_the_manifest_names_are_those_the_runner_writes() -> None:
     )
 
 
+@pytest.mark.slow
 def test_report_on_parts_equals_report_on_the_single_files(
     runs: tuple[Path, Path], tmp_path: Path
 ) -> None:

@@ -842,6 +842,8 @@ def test_report_without_results(results: Path, tmp_path: Path, make: Any) -> Non
 # --- 9. Ctrl-C ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
+@pytest.mark.processes
 def test_ctrl_c_stops_cleanly(tmp_path: Path) -> None:
     out = tmp_path / "big"
     cfg = write_config(tmp_path, config_text(out))

@@ -80,6 +80,7 @@ def reference(folder: Path, cfg: Path) -> Path:
 # --- row 8: the same bytes for any worker count --------------------------------------
 
 
+@pytest.mark.slow
 def test_files_are_byte_identical_for_any_worker_count(
     reference: Path, folder: Path, cfg: Path
 ) -> None:
@@ -93,6 +94,8 @@ def test_files_are_byte_identical_for_any_worker_count(
 # --- rows 2 and 7: killed runs keep their blocks; --resume gives the same bytes -------
 
 
+@pytest.mark.slow
+@pytest.mark.processes
 @pytest.mark.parametrize(
     ("signum", "status", "after"),
     [
@@ -132,6 +135,8 @@ def test_a_killed_run_resumes_to_identical_files(
     assert temp_folders(tmp_path) == []
 
 
+@pytest.mark.slow
+@pytest.mark.processes
 def test_sigkill_while_replacing_never_loses_both(
     reference: Path, cfg: Path, tmp_path: Path
 ) -> None:
@@ -192,6 +197,8 @@ def test_interrupt_while_writing_the_summary_keeps_the_old_results(
 # --- issue 10: a strategy stuck in a loop; Ctrl-C and SIGTERM still stop at once -----
 
 
+@pytest.mark.slow
+@pytest.mark.processes
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_stop_signal_ends_a_stuck_strategy_within_two_seconds(tmp_path: Path, signum: int) -> None:
     out = tmp_path / "res"
@@ -211,6 +218,8 @@ def test_stop_signal_ends_a_stuck_strategy_within_two_seconds(tmp_path: Path, si
 # --- rows 3-6: what is at --out ------------------------------------------------------
 
 
+@pytest.mark.slow
+@pytest.mark.processes
 def test_a_second_run_to_the_same_out_is_refused(cfg: Path, tmp_path: Path) -> None:
     out = tmp_path / "res"
     first = mexsim("run", cfg, "--out", out, "--workers", "1", "--quiet")
@@ -272,6 +281,8 @@ def test_a_symlinked_out_is_refused_before_play(cfg: Path, tmp_path: Path, dangl
     assert temp_folders(tmp_path) == []
 
 
+@pytest.mark.slow
+@pytest.mark.processes
 def test_changed_config_refuses_to_resume_and_says_what_changed(cfg: Path, tmp_path: Path) -> None:
     out = tmp_path / "res"
     proc = mexsim("run", cfg, "--out", out, "--workers", "1", "--quiet")
@@ -324,6 +335,8 @@ def limited_files(size: int) -> Any:
     return limit
 
 
+@pytest.mark.slow
+@pytest.mark.processes
 def test_a_full_disk_is_one_line_and_keeps_the_old_results(
     reference: Path, cfg: Path, tmp_path: Path
 ) -> None:
@@ -340,6 +353,8 @@ def test_a_full_disk_is_one_line_and_keeps_the_old_results(
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
 
 
+@pytest.mark.slow
+@pytest.mark.processes
 def test_report_that_cannot_write_its_plots_is_one_line(reference: Path) -> None:
     code, stdout, stderr = finish(mexsim("report", reference, preexec_fn=limited_files(1000)))
     assert code == 4, stderr

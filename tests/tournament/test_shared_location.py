@@ -192,6 +192,7 @@ def test_until_decided_commits_only_the_blocks_it_used(tmp_path: Path) -> None:
 pytest.importorskip("distributed")
 
 
+@pytest.mark.processes
 def test_a_local_cluster_writes_the_parts_of_a_threaded_run(
     local: Path, cfg: Path, tmp_path: Path
 ) -> None:
@@ -202,6 +203,8 @@ def test_a_local_cluster_writes_the_parts_of_a_threaded_run(
     same_content(local, out)
 
 
+@pytest.mark.slow
+@pytest.mark.processes
 def test_a_worker_killed_during_a_url_run_loses_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

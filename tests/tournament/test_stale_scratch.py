@@ -42,6 +42,7 @@ time.sleep(60)
 """
 
 
+@pytest.mark.processes
 def test_only_the_folders_of_gone_commands_are_removed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -115,6 +116,8 @@ def _ours(folder: Path, pid: int) -> list[Path]:
     )
 
 
+@pytest.mark.slow
+@pytest.mark.processes
 def test_the_next_run_removes_what_a_killed_run_left(tmp_path: Path) -> None:
     """kill -9 of a `--cluster local:2` command mid-run: its workers end with it, but
     its scratch folder and its fork server's folder stay in $TMPDIR; the next local
@@ -149,6 +152,7 @@ def _kill_then_run_again(tmp_path: Path, temporary: Path) -> None:
     assert list(temporary.iterdir()) == []  # what was left, and the second run's own
 
 
+@pytest.mark.processes
 def test_where_locks_cannot_be_taken_the_pid_decides(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

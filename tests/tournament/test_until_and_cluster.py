@@ -72,6 +72,7 @@ def test_until_decided_plays_to_the_cap_when_undecided(tmp_path: Path) -> None:
     assert run["matches"] == 300 and not run["until"]["decided"]
 
 
+@pytest.mark.processes
 def test_bad_cluster_address_is_one_line(tmp_path: Path) -> None:
     cfg = write_config(tmp_path, config_text(tmp_path / "r", matches=10))
     for address in ("local:0", "nowhere", "local:x", "udp://host:1"):  # udp: a traceback
@@ -85,6 +86,8 @@ def test_bad_cluster_address_is_one_line(tmp_path: Path) -> None:
 pytest.importorskip("distributed")
 
 
+@pytest.mark.slow
+@pytest.mark.processes
 def test_local_cluster_writes_the_bytes_of_a_threaded_run(tmp_path: Path) -> None:
     strategies = tmp_path / "mine"
     strategies.mkdir()
@@ -115,6 +118,9 @@ def test_local_cluster_writes_the_bytes_of_a_threaded_run(tmp_path: Path) -> Non
         )
 
 
+@pytest.mark.slow
+@pytest.mark.processes
+@pytest.mark.compiles
 def test_a_strategy_that_raises_on_the_cluster_is_one_line(tmp_path: Path) -> None:
     """The workers share the command's terminal: a failed task's log (Dask prints its
     traceback) must not come before mexsim's one line."""
@@ -149,6 +155,8 @@ def test_a_strategy_that_raises_on_the_cluster_is_one_line(tmp_path: Path) -> No
     )
 
 
+@pytest.mark.slow
+@pytest.mark.processes
 def test_a_worker_killed_mid_run_loses_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -187,6 +195,7 @@ def worker_copy(tmp_path: Path, cache: Path) -> Path:
     return Path(done.stdout.strip())
 
 
+@pytest.mark.processes
 def test_a_worker_copies_the_strategies_once_to_a_lasting_path(tmp_path):
     """numba keys its cache on a file's path and time stamp: a worker's copy of a
     user's strategy lies at a path of its content's in the cache folder, written once,
@@ -207,6 +216,7 @@ def test_a_worker_copies_the_strategies_once_to_a_lasting_path(tmp_path):
     assert list((tmp_path / "tmp").iterdir()) == []
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("case", ["no cache folder", "changed by hand"])
 def test_a_worker_plays_a_temporary_copy_when_the_lasting_one_will_not_do(tmp_path, case):
     """A cache folder that cannot be written, or a lasting copy that no longer holds the
@@ -224,6 +234,8 @@ def test_a_worker_plays_a_temporary_copy_when_the_lasting_one_will_not_do(tmp_pa
     assert not folder.exists()
 
 
+@pytest.mark.slow
+@pytest.mark.processes
 def test_ctrl_c_on_a_terminal_stops_a_cluster_run_in_one_line(tmp_path: Path) -> None:
     """Ctrl-C on a terminal sends SIGINT to every process of the foreground group: the
     command and its local cluster's worker processes. The command stops the run and

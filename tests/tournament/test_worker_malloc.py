@@ -48,6 +48,7 @@ def probe(action: str, **env: str) -> tuple[str, int]:
     return restored, int(mapped)
 
 
+@pytest.mark.processes
 @glibc
 def test_a_dask_worker_environment_maps_large_arrays_until_restored() -> None:
     dask_env = {"MALLOC_TRIM_THRESHOLD_": "65536"}  # distributed.nanny.pre-spawn-environ
@@ -55,6 +56,7 @@ def test_a_dask_worker_environment_maps_large_arrays_until_restored() -> None:
     assert probe("restore", **dask_env) == ("True", 0)  # from the heap
 
 
+@pytest.mark.processes
 @glibc
 def test_a_plain_process_or_a_chosen_mmap_threshold_is_left_alone() -> None:
     assert probe("restore")[0] == "False"
@@ -62,6 +64,7 @@ def test_a_plain_process_or_a_chosen_mmap_threshold_is_left_alone() -> None:
     assert probe("restore", **chosen) == ("False", 4)
 
 
+@pytest.mark.processes
 def test_every_kind_of_worker_task_restores_it_before_play(tmp_path, monkeypatch) -> None:
     from mexsim import __version__
     from mexsim.run.dask import cluster

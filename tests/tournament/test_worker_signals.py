@@ -42,6 +42,7 @@ def _taken_while_a_child_starts(signum: int) -> list[int]:
     return taken
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGHUP])
 def test_a_signal_while_a_child_starts_is_the_commands(signum: signal.Signals) -> None:
     """Ignoring the signals in the command for the spawn's moment (so that the child
@@ -51,6 +52,7 @@ def test_a_signal_while_a_child_starts_is_the_commands(signum: signal.Signals) -
     assert _taken_while_a_child_starts(signum) == [signum]
 
 
+@pytest.mark.processes
 def test_a_child_started_within_holds_the_signals_back_from_its_first_instruction() -> None:
     with blocked_in_children({signal.SIGINT, signal.SIGHUP}):
         out = subprocess.run(
