@@ -3,7 +3,7 @@
 A results directory comes in two forms: the single files ``matches.parquet`` and
 ``rounds.parquet`` (``mexsim run --out DIR``), or parts — ``matches/NNNNNNNN.parquet``,
 ``rounds/NNNNNNNN.parquet``, one block each, listed in match order by ``manifest.json``
-(``mexsim run --out file:///DIR``, mexsim/run/url_runner.py). :func:`results_files`
+(``mexsim run --out file:///DIR``, mexsim/store/location_sink.py). :func:`results_files`
 finds which, and the files to read in match order; a run in progress (``work.json``, no
 manifest) or a manifest listing a missing part is refused.
 

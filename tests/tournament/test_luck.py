@@ -259,25 +259,25 @@ def test_a_resumed_luck_run_at_a_url_reads_the_kept_parts_luck(
     pytest.importorskip("fsspec")
     from mexsim.errors import Interrupted
     from mexsim.run import runner
-    from mexsim.run import url_runner as shared
     from mexsim.store import location
+    from mexsim.store.location_sink import LocationSink
     from mexsim.tournament.config import load_config, with_overrides
     from tests.tournament.runs import ctrl_c
 
     out = tmp_path / "shared"
-    original = shared.play_and_write
+    original = LocationSink.write_block
 
     def ctrl_c_after_block_three(*args: object) -> object:
         result = original(*args)
-        if args[4] == 3:
+        if args[1] == 3:  # (sink, index, rounds, matches)
             ctrl_c()
         return result
 
-    monkeypatch.setattr(shared, "play_and_write", ctrl_c_after_block_three)
+    monkeypatch.setattr(LocationSink, "write_block", ctrl_c_after_block_three)
     config = with_overrides(load_config(folder_run.parent / "folder.toml"), out=out.as_uri())
     with pytest.raises(Interrupted):
         runner.run(config, out.as_uri(), 1)
-    monkeypatch.setattr(shared, "play_and_write", original)
+    monkeypatch.setattr(LocationSink, "write_block", original)
     assert not (out / location.MANIFEST).exists() and len(list(out.glob("matches/*"))) >= 3
     url_run(folder_run, out, "--workers", "1", "--resume")
     assert json.loads((out / "run.json").read_text())["resumed_blocks"] >= 3

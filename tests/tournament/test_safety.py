@@ -22,7 +22,7 @@ import pytest
 from mexsim.cli import app
 from mexsim.run import runner as runner_module
 from mexsim.run.run_record import TIMING_FIELDS
-from mexsim.store.parts import blocks
+from mexsim.store.parts import Assembler, blocks
 from mexsim.store.results_folder import MARKER
 from tests.tournament.runs import (
     ROOT,
@@ -236,14 +236,14 @@ def test_a_folder_that_appears_during_the_run_is_not_touched(
     cfg: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     out = tmp_path / "res"
-    real = runner_module.Assembler.close
+    real = Assembler.close
 
     def close_while_user_writes(self: Any) -> Any:
         out.mkdir()
         (out / "mine.txt").write_text("user's file\n")
         return real(self)
 
-    monkeypatch.setattr(runner_module.Assembler, "close", close_while_user_writes)
+    monkeypatch.setattr(Assembler, "close", close_while_user_writes)
     for force in ([], ["--force"]):
         line = one_line_error(run_cli(cfg, "--out", out, "--matches", "64", "--quiet", *force), 5)
         assert "appeared during the run" in line and "complete in" in line

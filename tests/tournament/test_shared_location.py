@@ -16,8 +16,8 @@ import pytest
 
 from mexsim.errors import Interrupted
 from mexsim.run import runner
-from mexsim.run import url_runner as shared
 from mexsim.store import location
+from mexsim.store.location_sink import LocationSink
 from mexsim.tournament.config import load_config, with_overrides
 from tests.tournament.runs import (
     config_text,
@@ -121,15 +121,15 @@ def test_an_interrupted_url_run_resumes_to_the_same_content(
     local: Path, cfg: Path, tmp_path: Path, monkeypatch: Any
 ) -> None:
     out = tmp_path / "shared"
-    original = shared.play_and_write
+    original = LocationSink.write_block
 
     def ctrl_c_at_block_three(*args: Any) -> Any:
         result = original(*args)
-        if args[4] == 3:
+        if args[1] == 3:  # (sink, index, rounds, matches)
             ctrl_c()
         return result
 
-    monkeypatch.setattr(shared, "play_and_write", ctrl_c_at_block_three)
+    monkeypatch.setattr(LocationSink, "write_block", ctrl_c_at_block_three)
     config = with_overrides(load_config(cfg), out=url(out))
     with pytest.raises(Interrupted) as caught:  # a real SIGINT, in process
         runner.run(config, url(out), 1)
@@ -138,7 +138,7 @@ def test_an_interrupted_url_run_resumes_to_the_same_content(
     # blocks in flight may still write theirs after the count: a floor, said as one
     assert "interrupted: at least " in str(caught.value)
     assert not (out / location.MANIFEST).exists() and (out / location.WORK_FILE).exists()
-    monkeypatch.setattr(shared, "play_and_write", original)
+    monkeypatch.setattr(LocationSink, "write_block", original)
 
     again = run_cli(cfg, "--out", url(out), "--quiet")  # without --resume: named, kept
     assert "--resume" in one_line_error(again, 2)

@@ -13,7 +13,7 @@ mexsim is another version than the client's is refused before play, with one lin
 
 When a worker dies, the scheduler runs its blocks elsewhere; a block's result is
 written once, by the client, when its future completes, so nothing is lost or written
-twice. With ``--out URL`` (a shared location: mexsim/run/url_runner.py) the workers
+twice. With ``--out URL`` (a shared location: mexsim/store/location_sink.py) the workers
 write the blocks' parts there themselves and send back only their match totals.
 
 A local cluster's workers are forks of one process that loaded Dask, the kernels and
@@ -309,7 +309,7 @@ def play_write_remote_blocks(
 ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]:
     """A worker's task when ``--out`` is a shared location: play the blocks ``indices``
     (first match and count in ``spans``; their luck scored by the client's ``model``
-    when given), write their parts there (mexsim/run/url_runner.py) and return only
+    when given), write their parts there (mexsim/store/location_sink.py) and return only
     each block's totals, deals and luck-adjusted totals."""
     from mexsim.run.url_block import play_and_write
 
