@@ -168,10 +168,13 @@ def phases(matches: int, work: Path) -> tuple[dict[str, float], float]:
     write_tables = timer.wrap("tables at the end (all)", write_tables_for(config))
     try:
         # a first tiny run loads the kernels, so that the timed one measures the run only
-        runner.run(load_default(10), work / "warm", 1, force=True)
+        runner.run(load_default(10), work / "warm", runner.RunOptions(force=True))
         cpu0 = time.process_time()
         result = runner.run(
-            config, work / "phases", 1, force=True, progress=progress, write_tables=write_tables
+            config,
+            work / "phases",
+            runner.RunOptions(force=True),
+            runner.RunHooks(progress=progress, write_tables=write_tables),
         )
         done = time.perf_counter()
         cpu = time.process_time() - cpu0
@@ -256,7 +259,10 @@ def ceiling(matches: int, work: Path, play_rate: float | None) -> None:
     try:
         cpu0 = time.process_time()
         result = runner.run(
-            config, work / "ceiling", threads, force=True, write_tables=write_tables_for(config)
+            config,
+            work / "ceiling",
+            runner.RunOptions(workers=threads, force=True),
+            runner.RunHooks(write_tables=write_tables_for(config)),
         )
         cpu = time.process_time() - cpu0
     finally:

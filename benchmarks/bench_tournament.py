@@ -22,9 +22,10 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
-from mexsim.analysis.comparison import analyze
-from mexsim.run.runner import run
+from mexsim.analysis.comparison import analyze_statistics
+from mexsim.run.runner import RunHooks, RunOptions, run
 from mexsim.tournament.config import load_config
 
 TABLE = ("greedy", "early_doubles", "mexican_first", "random")
@@ -44,17 +45,29 @@ def config_text(out: Path, matches: int, tournament: str, players: list[str]) ->
 def play(
     work: Path, label: str, matches: int, tournament: str, players: list[str]
 ) -> tuple[dict, float]:
+    """One run of the table: its per-match totals (match x player, config order), each
+    match's deal, the players, its analysis and its rate."""
     path = work / f"{label}.toml"
     path.write_text(config_text(work / label, matches, tournament, players))
     cfg = load_config(path)
-    got: dict = {}
+    names = [p.name for p in cfg.players]
+    got: dict = {"names": names, "strategies": [p.strategy for p in cfg.players]}
 
-    def keep(tmp: Path, totals: np.ndarray, deals: np.ndarray) -> None:
-        got["totals"], got["deals"] = totals.copy(), deals.copy()
+    def analyse(folder: Path, statistics: object) -> None:
+        start = time.perf_counter()
+        got["analysis"] = analyze_statistics(
+            statistics, names, got["strategies"], {}, np.full(len(names), np.nan), 13
+        )
+        got["seconds"] = time.perf_counter() - start
 
-    result = run(cfg, work / label, workers=os.cpu_count() or 1, force=True, summarize=keep)
-    got["names"] = [p.name for p in cfg.players]
-    got["strategies"] = [p.strategy for p in cfg.players]
+    options = RunOptions(workers=os.cpu_count() or 1, force=True)
+    result = run(cfg, work / label, options, RunHooks(write_tables=analyse))
+    rows = pd.read_parquet(
+        work / label / "matches.parquet", columns=["match", "player", "total", "deal"]
+    )
+    wide = rows.pivot(index="match", columns="player", values="total")
+    got["totals"] = wide[names].to_numpy()
+    got["deals"] = rows.groupby("match")["deal"].first().to_numpy()
     return got, result.matches_per_second
 
 
@@ -69,9 +82,7 @@ def compare(work: Path, label: str, players: list[str], matches: int) -> float:
     runs = {}
     for kind, tournament in (("independent", ""), ("duplicate", "duplicate = true\n")):
         got, rate = play(work, f"{label}-{kind}", matches, tournament, players)
-        start = time.perf_counter()
-        analysis = analyze(got["totals"], got["deals"], got["names"], got["strategies"], {}, 13)
-        runs[kind] = (analysis.summary.set_index("player"), rate, time.perf_counter() - start, got)
+        runs[kind] = (got["analysis"].summary.set_index("player"), rate, got["seconds"], got)
     print(f"tournament: {matches:,} matches of {', '.join(players)} (seed-001 rules)")
     ind, dup = runs["independent"][0], runs["duplicate"][0]
     best = ind.index[0]

@@ -365,7 +365,35 @@ def run(
     import os
     import time
 
+    from mexsim.run.runner import RunOptions, StopRule
+
     started = time.perf_counter()
+    cfg = _run_config(config, matches, seed, out, workers, strategies, luck, resume, cluster, quiet)
+    options = RunOptions(
+        workers=workers or os.cpu_count() or 1,
+        force=force,
+        resume=resume,
+        until=StopRule(confidence, margin) if until == StopWhen.decided else None,
+        cluster=cluster or cfg.cluster,
+    )
+    display = _RunDisplay(cfg, quiet)
+    display.print_result(display.play(options, started))
+
+
+def _run_config(
+    config: Path,
+    matches: int | None,
+    seed: int | None,
+    out: str | None,
+    workers: int | None,
+    strategies: list[Path] | None,
+    luck: bool,
+    resume: bool,
+    cluster: str | None,
+    quiet: bool,
+):
+    """The config as the command line overrides it, its strategies compiled (in parallel
+    on a cold cache), and what the user should know before play."""
     check_overrides(matches, seed, out)
     with compile_notice(quiet):
         from mexsim.run.warmup import warm_up
@@ -399,85 +427,91 @@ def run(
         warning = config_schedule(cfg).partial_cycle_warning(cfg.matches)
         if warning:
             print(f"mexsim: warning: {warning}", file=sys.stderr)
-    import numpy as np
-    from tqdm import tqdm
+    return cfg
 
-    from mexsim.analysis.comparison import analyze_statistics, config_sweeps
-    from mexsim.errors import Interrupted
-    from mexsim.run.runner import StopRule
-    from mexsim.run.runner import run as run_matches
 
-    names = [p.name for p in cfg.players]
-    kinds = [p.strategy for p in cfg.players]
-    shown: list = []
+class _RunDisplay:
+    """What `mexsim run` shows of a run: the progress bar, notes on stderr, the
+    comparison's tables (written beside the results, printed at the end)."""
 
-    def write_summary(folder: Path, statistics) -> None:
-        analysis = analyze_statistics(
-            statistics,
-            names,
-            kinds,
-            config_sweeps(cfg.players),
-            np.full(len(names), np.nan),
-            cfg.rules.rounds,
-        )
-        analysis.write(folder)
-        shown.append(analysis)
+    def __init__(self, cfg: Any, quiet: bool) -> None:
+        self.cfg, self.quiet = cfg, quiet
+        self.bars: list = []  # made at the first finished block: after the output checks
+        self.shown: list = []
 
-    bars: list = []  # made at the first finished block: after the output checks passed
+    def progress(self, n: int) -> None:
+        if not self.bars:
+            from tqdm import tqdm
 
-    def progress(n: int) -> None:
-        if not bars:
-            bars.append(tqdm(total=cfg.matches, unit="match", disable=quiet, dynamic_ncols=True))
-        bars[0].update(n)
+            self.bars.append(
+                tqdm(total=self.cfg.matches, unit="match", disable=self.quiet, dynamic_ncols=True)
+            )
+        self.bars[0].update(n)
 
+    @staticmethod
     def note(line: str) -> None:
         print(f"mexsim: {' '.join(line.split())}", file=sys.stderr)
 
-    try:
-        with compile_notice(quiet):  # the engine, when it was never compiled
-            result = run_matches(
-                cfg,
-                cfg.out,
-                workers or os.cpu_count() or 1,
-                force=force,
-                progress=progress,
-                write_tables=write_summary,
-                resume=resume,
-                note=note,
-                started=started,
-                cluster=cluster or cfg.cluster,
-                until=StopRule(confidence, margin) if until == StopWhen.decided else None,
-            )
-    except Interrupted as exc:
-        for bar in bars:
-            bar.close()
-        print(f"mexsim: error: {' '.join(str(exc).split())}", file=sys.stderr, flush=True)
-        sys.stdout.flush()
-        # Worker threads may be stuck in a strategy's compiled code, which nothing can
-        # interrupt: end the process without joining them (the runner has cleaned up).
-        from mexsim.run.exit_now import exit_now
+    def write_summary(self, folder: Path, statistics: Any) -> None:
+        import numpy as np
 
-        exit_now(SIGNALLED + exc.signum)
-    finally:
-        for bar in bars:
-            bar.close()
-    rate = f"{result.matches_per_second:,.0f} matches/s" if result.played else "all resumed"
-    noun = "match" if result.matches == 1 else "matches"
-    print(
-        f"{result.matches:,} {noun} in {result.wall_seconds:.1f} s (play "
-        f"{result.play_seconds:.1f} s, summary {result.summary_seconds:.1f} s; {rate}, "
-        f"{result.workers} worker{'s' if result.workers != 1 else ''}) -> {result.directory}"
-    )
-    if cfg.pool:
-        from mexsim.tournament.config import config_schedule
+        from mexsim.analysis.comparison import analyze_statistics, config_sweeps
 
-        cycle = config_schedule(cfg).cycle
-        print(
-            f"pool: {len(cfg.players)} players at tables of {cfg.table_size}; every pair "
-            f"meets and every player sits in every seat equally often in each {cycle:,} "
-            f"matches ({result.matches / cycle:,.2f} cycles played)"
+        cfg = self.cfg
+        analysis = analyze_statistics(
+            statistics,
+            [p.name for p in cfg.players],
+            [p.strategy for p in cfg.players],
+            config_sweeps(cfg.players),
+            np.full(len(cfg.players), np.nan),
+            cfg.rules.rounds,
         )
-    print(shown[0].format())
+        analysis.write(folder)
+        self.shown.append(analysis)
+
+    def play(self, options: Any, started: float) -> Any:
+        from mexsim.errors import Interrupted
+        from mexsim.run.runner import RunHooks
+        from mexsim.run.runner import run as run_matches
+
+        hooks = RunHooks(self.progress, self.write_summary, self.note)
+        try:
+            with compile_notice(self.quiet):  # the engine, when it was never compiled
+                return run_matches(self.cfg, self.cfg.out, options, hooks, started)
+        except Interrupted as exc:
+            for bar in self.bars:
+                bar.close()
+            print(f"mexsim: error: {' '.join(str(exc).split())}", file=sys.stderr, flush=True)
+            sys.stdout.flush()
+            # Worker threads may be stuck in a strategy's compiled code, which nothing can
+            # interrupt: end the process without joining them (the runner has cleaned up).
+            from mexsim.run.exit_now import exit_now
+
+            exit_now(SIGNALLED + exc.signum)
+        finally:
+            for bar in self.bars:
+                bar.close()
+
+    def print_result(self, result: Any) -> None:
+        rate = f"{result.matches_per_second:,.0f} matches/s" if result.played else "all resumed"
+        noun = "match" if result.matches == 1 else "matches"
+        print(
+            f"{result.matches:,} {noun} in {result.wall_seconds:.1f} s (play "
+            f"{result.play_seconds:.1f} s, summary {result.summary_seconds:.1f} s; {rate}, "
+            f"{result.workers} worker{'s' if result.workers != 1 else ''}) -> "
+            f"{result.directory}"
+        )
+        cfg = self.cfg
+        if cfg.pool:
+            from mexsim.tournament.config import config_schedule
+
+            cycle = config_schedule(cfg).cycle
+            print(
+                f"pool: {len(cfg.players)} players at tables of {cfg.table_size}; every pair "
+                f"meets and every player sits in every seat equally often in each {cycle:,} "
+                f"matches ({result.matches / cycle:,.2f} cycles played)"
+            )
+        print(self.shown[0].format())
 
 
 @app.command()

@@ -26,6 +26,7 @@ import os
 import signal
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -50,31 +51,49 @@ from mexsim.tournament.lineup import player_policies
 from mexsim.tournament.luck import LuckModel
 from mexsim.tournament.resolved import config_identity
 
-__all__ = ["RunResult", "interrupted_seed", "run"]
+__all__ = ["RunHooks", "RunOptions", "RunResult", "interrupted_seed", "run"]
+
+
+def _say_nothing(line: str) -> None:
+    pass
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How to play: ``workers`` threads (or a cluster's workers), replacing results
+    (``force``), continuing an interrupted run (``resume``), stopping once decided
+    (``until``: ``--until decided``) and on a Dask cluster (``cluster``: ``local:N`` or
+    a scheduler address, mexsim/run/dask/cluster.py)."""
+
+    workers: int = 1
+    force: bool = False
+    resume: bool = False
+    until: StopRule | None = None
+    cluster: str | None = None
+
+
+@dataclass(frozen=True)
+class RunHooks:
+    """What the caller hears of a run: ``progress(n)`` after each block (the kept
+    blocks' matches first); ``write_tables(folder, statistics)`` writes the comparison's
+    tables before the results are published (the run's statistics, gathered block by
+    block: mexsim/analysis/accumulate.py); ``note(line)``: what the user should know (a
+    resumed or discarded work folder, the verdict that stopped the run)."""
+
+    progress: Callable[[int], None] | None = None
+    write_tables: Callable[[Path, RunStatistics], None] | None = None
+    note: Callable[[str], None] = _say_nothing
 
 
 def run(
     config: Config,
     out: Path | str,
-    workers: int,
-    force: bool = False,
-    progress: Callable[[int], None] | None = None,
-    write_tables: Callable[[Path, RunStatistics], None] | None = None,
-    resume: bool = False,
-    note: Callable[[str], None] | None = None,
+    options: RunOptions,
+    hooks: RunHooks | None = None,
     started: float | None = None,
-    until: StopRule | None = None,
-    cluster: str | None = None,
 ) -> RunResult:
-    """Play all matches of ``config`` into ``out``; ``progress(n)`` after each block;
-    ``write_tables(folder, statistics)`` (the comparison's tables) before the results
-    are published (the run's statistics, gathered block by block:
-    mexsim/analysis/accumulate.py); ``note(line)`` for what the user should know (a
-    resumed or discarded work folder). ``started``: when the command began
-    (``time.perf_counter``), for the wall time.
-
-    ``until``: stop once decided (``--until decided``); ``cluster``: play the blocks on
-    a Dask cluster (``local:N`` or a scheduler address: mexsim/run/dask/cluster.py).
+    """Play all matches of ``config`` into ``out`` as ``options`` say, telling ``hooks``;
+    ``started``: when the command began (``time.perf_counter``), for the wall time.
 
     ``out``: a results folder, or an fsspec URL (``file:///…``, ``s3://…``) where the
     blocks are written as parts by whoever plays them (mexsim/store/location_sink.py).
@@ -83,7 +102,10 @@ def run(
     write), OutputConflict (complete results not put in place) or Interrupted."""
     started = time.perf_counter() if started is None else started
     serialise_ast_parse()  # before any thread of the run parses (mexsim/jit/ast_guard.py)
-    note = note or (lambda line: None)
+    hooks = hooks or RunHooks()
+    note, progress, write_tables = hooks.note, hooks.progress, hooks.write_tables
+    workers, force, resume = options.workers, options.force, options.resume
+    until, cluster = options.until, options.cluster
     check_resources(f"{config.path} [run]", config.matches, len(config.players), workers)
     if cluster:
         parse_address(cluster)  # a bad address is refused before anything is done

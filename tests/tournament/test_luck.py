@@ -276,7 +276,7 @@ def test_a_resumed_luck_run_at_a_url_reads_the_kept_parts_luck(
     monkeypatch.setattr(LocationSink, "write_block", ctrl_c_after_block_three)
     config = with_overrides(load_config(folder_run.parent / "folder.toml"), out=out.as_uri())
     with pytest.raises(Interrupted):
-        runner.run(config, out.as_uri(), 1)
+        runner.run(config, out.as_uri(), runner.RunOptions())
     monkeypatch.setattr(LocationSink, "write_block", original)
     assert not (out / location.MANIFEST).exists() and len(list(out.glob("matches/*"))) >= 3
     url_run(folder_run, out, "--workers", "1", "--resume")
@@ -346,7 +346,7 @@ def test_a_resumed_luck_run_is_the_uninterrupted_one(
     monkeypatch.setattr(preparation, "play_luck_block", ctrl_c_at_block_three)
     out = tmp_path / "res"
     with pytest.raises(Interrupted):
-        runner.run(with_overrides(load_config(cfg), out=str(out)), out, 1)
+        runner.run(with_overrides(load_config(cfg), out=str(out)), out, runner.RunOptions())
     monkeypatch.setattr(preparation, "play_luck_block", original)
     result = invoke_run(cfg, "--out", str(out), "--workers", "1", "--quiet", "--resume")
     assert_ok(result)

@@ -206,7 +206,7 @@ def _stopped_at_block_five(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(preparation, "play_block", ctrl_c_at_block_five)
     out = tmp_path / "res"
     with pytest.raises(Interrupted):
-        runner.run(with_overrides(load_config(cfg), out=str(out)), out, 1)
+        runner.run(with_overrides(load_config(cfg), out=str(out)), out, runner.RunOptions())
     monkeypatch.setattr(preparation, "play_block", original)
     return cfg, out, WorkFolder(next(tmp_path.glob(".res.tmp-*")))
 

@@ -182,7 +182,12 @@ def test_interrupt_while_writing_the_summary_keeps_the_old_results(
 
     config = with_overrides(load_config(cfg), matches=200, seed=5, out=str(out))
     with pytest.raises(runner_module.Interrupted) as caught:
-        runner_module.run(config, out, 2, force=True, write_tables=summary_then_ctrl_c)
+        runner_module.run(
+            config,
+            out,
+            runner_module.RunOptions(workers=2, force=True),
+            runner_module.RunHooks(write_tables=summary_then_ctrl_c),
+        )
     assert caught.value.signum == signal.SIGINT
     assert "--resume" in str(caught.value)
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before

@@ -132,7 +132,7 @@ def test_an_interrupted_url_run_resumes_to_the_same_content(
     monkeypatch.setattr(LocationSink, "write_block", ctrl_c_at_block_three)
     config = with_overrides(load_config(cfg), out=url(out))
     with pytest.raises(Interrupted) as caught:  # a real SIGINT, in process
-        runner.run(config, url(out), 1)
+        runner.run(config, url(out), runner.RunOptions())
     assert caught.value.signum == signal.SIGINT
     assert "--resume" in str(caught.value) and url(out) in str(caught.value)
     # blocks in flight may still write theirs after the count: a floor, said as one

@@ -26,7 +26,7 @@ from mexsim.cli import app
 from mexsim.errors import ConfigError
 from mexsim.game.play import core_trace
 from mexsim.game.referee import check_jsonl
-from mexsim.run.runner import run
+from mexsim.run.runner import RunOptions, run
 from mexsim.tournament.config import config_schedule, load_config, with_overrides
 from mexsim.tournament.lineup import match_policies
 from mexsim.tournament.schedule import Schedule, table_count
@@ -52,7 +52,7 @@ def play(folder: Path, text: str, workers: int = 1) -> tuple[Path, dict]:
     (totals[match, player], NaN where a player sat out) and deals it wrote."""
     cfg = load_config(write(folder, text))
     got: dict = {}
-    run(cfg, Path(cfg.out), workers, force=True)
+    run(cfg, Path(cfg.out), RunOptions(workers=workers, force=True))
     matches = pd.read_parquet(Path(cfg.out) / "matches.parquet").sort_values("match", kind="stable")
     totals, players = total_matrix(matches)
     order = [list(players).index(p.name) for p in cfg.players]
