@@ -112,15 +112,19 @@ def phases(matches: int, work: Path) -> tuple[dict[str, float], float]:
     """Section 1; returns the CPU per phase and one core's play rate."""
     import mexsim.analysis.comparison as comparison
     import mexsim.analysis.summary as summary
+    import mexsim.run.preparation as preparation
     import mexsim.run.runner as runner
+    import mexsim.store.folder_sink as folder_sink
     import mexsim.store.parts as parts
     from mexsim.analysis.accumulate import RunAccumulator
 
     config = load_default(matches)
     timer = Phases()
     undo: list = []
-    patch(runner, "play_block", timer.wrap("play", runner.play_block), undo)
-    patch(runner, "block_tables", timer.wrap("Arrow conversion", runner.block_tables), undo)
+    patch(preparation, "play_block", timer.wrap("play", preparation.play_block), undo)
+    patch(
+        preparation, "block_tables", timer.wrap("Arrow conversion", preparation.block_tables), undo
+    )
     patch(
         parts.WorkFolder,
         "write_block",
@@ -137,9 +141,9 @@ def phases(matches: int, work: Path) -> tuple[dict[str, float], float]:
     patch(parts, "block_totals", timer.wrap("fold: block totals", parts.block_totals), undo)
     patch(RunAccumulator, "add", timer.wrap("fold: accumulate", RunAccumulator.add), undo)
     patch(
-        runner.output,
+        folder_sink.output,
         "publish",
-        timer.wrap("end: publish (fsync, swap)", runner.output.publish),
+        timer.wrap("end: publish (fsync, swap)", folder_sink.output.publish),
         undo,
     )
     patch(
@@ -219,6 +223,7 @@ def ceiling(matches: int, work: Path, play_rate: float | None) -> None:
     main thread), fed blocks played beforehand: ``play_block`` is replaced by a lookup."""
     import numpy as np
 
+    import mexsim.run.preparation as preparation
     import mexsim.run.runner as runner
     import mexsim.store.parts as parts
     from mexsim.store.parts import blocks
@@ -230,7 +235,9 @@ def ceiling(matches: int, work: Path, play_rate: float | None) -> None:
     size = all_blocks[0][1]
     distinct = min(8, len(all_blocks))
     cpu0 = time.thread_time()
-    played = [runner.play_block(config, players, first, n) for first, n in all_blocks[:distinct]]
+    played = [
+        preparation.play_block(config, players, first, n) for first, n in all_blocks[:distinct]
+    ]
     play_cpu = time.thread_time() - cpu0
     if play_rate is None:
         play_rate = sum(n for _, n in all_blocks[:distinct]) / play_cpu
@@ -248,7 +255,7 @@ def ceiling(matches: int, work: Path, play_rate: float | None) -> None:
 
     threads = os.cpu_count() or 1
     undo: list = []
-    patch(runner, "play_block", pre_played, undo)
+    patch(preparation, "play_block", pre_played, undo)
     patch(parts.Appender, "_loop", loop, undo)
     patch(
         parts.Assembler,

@@ -39,6 +39,49 @@ def load_engine(
         play_block(config, players, 0, 0)
 
 
+Played = tuple[Any, Any]  # a block's res[k, round, seat, field] and its (deal, draw) luck
+
+
+def play_raw(
+    config: Config,
+    players: list[Policy],
+    first: int,
+    n: int,
+    model: LuckModel | None = None,
+    remote: Any = None,
+) -> Played:
+    """Matches first … first+n-1 played here, or the result of ``remote`` (a cluster's
+    future), with their luck scored by ``model`` when given (None without)."""
+    luck = None
+    if model is not None:
+        res, *luck = (
+            play_luck_block(config, players, first, n, model) if remote is None else remote.result()
+        )
+    else:
+        res = play_block(config, players, first, n) if remote is None else remote.result()
+    if remote is not None:
+        res = received(res)
+    return res, None if luck is None else (luck[0], luck[1])
+
+
+def tables_of(
+    config: Config, names: list[str], first: int, n: int, played: Played
+) -> tuple[pa.Table, pa.Table]:
+    """The (rounds, matches) tables of a played block (``play_raw``)."""
+    res, luck = played
+    schedule = config_schedule(config)
+    return block_tables(
+        res,
+        first,
+        config.rules.max_pip,
+        schedule.seating(first, n),
+        names,
+        [p.strategy for p in config.players],
+        schedule.deals(first, n),
+        luck,
+    )
+
+
 def played_tables(
     config: Config,
     players: list[Policy],
@@ -50,25 +93,6 @@ def played_tables(
 ) -> tuple[pa.Table, pa.Table]:
     """The (rounds, matches) tables of matches first … first+n-1: played here, or the
     result of ``remote`` (a cluster's future), with their luck scored by ``model`` when
-    given. Shared by the folder run and the shared location's writers (shared.py), so
-    that both write the same rows."""
-    luck = None
-    if model is not None:
-        res, *luck = (
-            play_luck_block(config, players, first, n, model) if remote is None else remote.result()
-        )
-    else:
-        res = play_block(config, players, first, n) if remote is None else remote.result()
-    if remote is not None:
-        res = received(res)
-    schedule = config_schedule(config)
-    return block_tables(
-        res,
-        first,
-        config.rules.max_pip,
-        schedule.seating(first, n),
-        names,
-        [p.strategy for p in config.players],
-        schedule.deals(first, n),
-        None if luck is None else (luck[0], luck[1]),
-    )
+    given. Shared by the runner's threads and a URL run's Dask workers, so that both
+    write the same rows."""
+    return tables_of(config, names, first, n, play_raw(config, players, first, n, model, remote))

@@ -26,6 +26,7 @@ import os
 import signal
 import time
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,7 +37,7 @@ from mexsim.jit.ast_guard import serialise_ast_parse
 from mexsim.run.dask.cluster import ClusterPlayer, open_player, parse_address, start_workers_early
 from mexsim.run.in_order import Played, StopRule, stop_rule, take_in_order, unjoined_threads
 from mexsim.run.machine_limits import check_resources
-from mexsim.run.preparation import load_engine, luck_model, played_tables
+from mexsim.run.preparation import load_engine, luck_model, play_raw, tables_of
 from mexsim.run.run_record import RunResult, nothing, write_run_json
 from mexsim.run.stop_signals import Stop, StopSignals
 from mexsim.store.folder_sink import FolderSink, interrupted_seed
@@ -216,17 +217,25 @@ def _play(
     threads = min(in_flight, os.cpu_count() or 1) if cluster else workers
     remote_writes = cluster is not None and sink.remote_writes
 
-    def play_and_write(index: int, first: int, n: int, remote: Any = None) -> Any:
-        rounds, matches = played_tables(config, players, names, first, n, model, remote)
+    def write_played(index: int, first: int, n: int, played: Future) -> Any:
+        rounds, matches = tables_of(config, names, first, n, played.result())
         return sink.write_block(index, rounds, matches)
 
-    with contextlib.nullcontext() if remote_writes else unjoined_threads(threads) as pool:
+    # Two stages, each on threads of its own: one plays blocks back to back (the kernel
+    # releases the GIL), the other converts each played block and writes its parts, so
+    # the players never wait for a write (~20 us a match of 4 x greedy's ~75 came off the
+    # playing thread: docs/speed.md)
+    def pools() -> Any:
+        return contextlib.nullcontext() if remote_writes else unjoined_threads(threads)
+
+    with pools() as pool, pools() as writers:
 
         def start(index: int, first: int, n: int) -> Any:
             remote = tasks.start(index) if tasks else None
             if pool is None:  # the cluster's tasks write the blocks: their totals
                 return remote
-            return pool.submit(play_and_write, index, first, n, remote)
+            played = pool.submit(play_raw, config, players, first, n, model, remote)
+            return writers.submit(write_played, index, first, n, played)
 
         def take(index: int, first: int, n: int, written: Any) -> None:
             sink.take(index, written)

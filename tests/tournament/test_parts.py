@@ -64,7 +64,9 @@ def test_resume_keeps_blocks_past_a_gap(tmp_path: Path, monkeypatch: pytest.Monk
     import filecmp
 
     cfg, out, work = _stopped_at_block_five(tmp_path, monkeypatch)
-    assert work.done() >= {0, 1, 2, 3, 4}
+    # two blocks in flight on one worker: block 5 began once block 3 was taken (block 4
+    # may still have been writing when the run stopped)
+    assert work.done() >= {0, 1, 2, 3}
     for kind in ("rounds", "matches"):  # a gap: block 1 missing, blocks after it kept
         work.part(1, kind).unlink()
     kept = len(work.done())
@@ -110,7 +112,7 @@ def test_a_work_folder_of_parquet_parts_is_resumed(
 
     cfg, out, work = _stopped_at_block_five(tmp_path, monkeypatch)
     kept = work.done()
-    assert kept >= {0, 1, 2, 3, 4}
+    assert kept >= {0, 1, 2, 3}  # (block 4 may have been writing: _stopped_at_block_five)
     for index in kept:  # as mexsim wrote them before: a Parquet file, one row group
         for kind in ("rounds", "matches"):
             arrow = work.part(index, kind)
