@@ -139,7 +139,7 @@ def compare(spec: str, olds: list[tuple[str, object, object, object]], pairs: in
         return f"{statistics.median(r):.3f} ({q1:.3f}-{q3:.3f})"
 
     med = {k: statistics.median(v) for k, v in times.items()}
-    labels = [label for label, _, _ in olds] + ["new"]
+    labels = [label for label, *_ in olds] + ["new"]
     lines = []
     steps = list(itertools.pairwise(labels))
     if len(steps) > 1:
