@@ -42,9 +42,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from mexsim.errors import ConfigError
+from mexsim.errors import ConfigError, OutputError
 from mexsim.store.parts import block_statistics, parquet_options
 from mexsim.store.results_folder import fsync_file
+from mexsim.tournament.identity import RUN_ID_KEY
 
 MANIFEST = "manifest.json"
 MANIFEST_FORMAT = "mexsim parts"
@@ -197,14 +198,20 @@ class Location:
         return set()
 
     def kept_totals(
-        self, index: int, names: list[str], players: int
+        self, index: int, run_id: str, names: list[str], players: int
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         """What the statistics fold of a kept block (its luck too), from its matches
         part."""
-        with self.fs.open(self.path(part_name("matches", index)), "rb") as handle:
-            return block_statistics(
-                pq.read_table(handle, page_checksum_verification=True), names, players
+        name = part_name("matches", index)
+        with self.fs.open(self.path(name), "rb") as handle:
+            table = pq.read_table(handle, page_checksum_verification=True)
+        found = (table.schema.metadata or {}).get(RUN_ID_KEY, b"").decode(errors="replace")
+        if found != run_id:
+            raise OutputError(
+                f"{self.url}/{name}: this part belongs to another run (run id {found or 'none'}"
+                f", not {run_id}); move it away, or rerun without --resume and with --force"
             )
+        return block_statistics(table, names, players)
 
     def commit(self, blocks_in: int, run_id: str, matches: int, tables: Path) -> None:
         """Remove what is not the run's (parts beyond a stop, temporary files), copy

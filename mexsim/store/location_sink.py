@@ -76,7 +76,7 @@ class LocationSink:
 
     def take(self, index: int, written: Totals | None) -> None:
         if written is None:  # a kept block: its totals (and luck) from its matches part
-            written = self.location.kept_totals(index, self.names, self.players)
+            written = self.location.kept_totals(index, self.run_id, self.names, self.players)
         self.accumulator.add(*written)
         self.blocks_in = index + 1
 

@@ -17,6 +17,7 @@ resume point.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import queue
@@ -51,6 +52,9 @@ PLAIN_COLUMNS = ("match", "deal", "seat")
 STATISTICS_COLUMNS = ("match", "deal")
 PART_COMPRESSION = "lz4"  # the parts' buffers: written and read back once, quickly
 PART_SUFFIX = "arrow"
+# a part's stamp beside RUN_ID_KEY (``stamped``): the block it is, and a digest of its rows
+BLOCK_KEY = b"mexsim.block"
+DIGEST_KEY = b"mexsim.digest"
 # mexsim wrote its parts as Parquet files before: a run it left interrupted is resumed
 # with the blocks its stop message said were kept, read as they are
 OLD_PART_SUFFIX = "parquet"
@@ -81,6 +85,43 @@ def blocks(matches: int) -> list[tuple[int, int]]:
 
 def with_run_id(table: pa.Table, run_id: str) -> pa.Table:
     return table.replace_schema_metadata({RUN_ID_KEY: run_id.encode()})
+
+
+def _digest(table: pa.Table) -> bytes:
+    """A digest of a table's columns and values (not its metadata): the bytes of its
+    Arrow stream, dictionaries included."""
+    plain = table.replace_schema_metadata(None)
+    sink = pa.BufferOutputStream()
+    with ipc.new_stream(sink, plain.schema) as writer:
+        writer.write_table(plain)
+    return hashlib.sha256(sink.getvalue()).hexdigest()[:32].encode()
+
+
+def stamped(table: pa.Table, run_id: str, index: int) -> pa.Table:
+    """A part as it is written: its rows, with the run and the block it belongs to and a
+    digest of its contents, so that a part moved, copied from another run or changed
+    in place is refused when it is read back (--resume included), never taken."""
+    return table.replace_schema_metadata(
+        {RUN_ID_KEY: run_id.encode(), BLOCK_KEY: str(index).encode(), DIGEST_KEY: _digest(table)}
+    )
+
+
+def check_stamp(table: pa.Table, path: Path | str, run_id: str, index: int, fix: str) -> None:
+    """OutputError naming ``path`` unless its part is block ``index`` of run ``run_id``,
+    as written (``fix``: what to do). A part without a stamp (an older mexsim's) is
+    taken as before."""
+    meta = table.schema.metadata or {}
+    if DIGEST_KEY not in meta:
+        return
+    if meta.get(RUN_ID_KEY, b"").decode(errors="replace") != run_id:
+        problem = "belongs to another run (another config, seed or mexsim)"
+    elif meta.get(BLOCK_KEY) != str(index).encode():
+        problem = f"is block {meta.get(BLOCK_KEY, b'?').decode(errors='replace')}, not {index}"
+    elif _digest(table) != meta[DIGEST_KEY]:
+        problem = "was changed after it was written"
+    else:
+        return
+    raise OutputError(f"{path}: this part {problem}; {fix}")
 
 
 class WorkFolder:
@@ -186,12 +227,19 @@ class Block:
 
 
 def read_block(work: WorkFolder, index: int, run_id: str, names: list[str], players: int) -> Block:
-    """Block ``index`` from its part files."""
-    rounds, matches = (
-        with_run_id(_read_part(work.kept_part(index, kind), work), run_id)
-        for kind in ("rounds", "matches")
-    )
+    """Block ``index`` from its part files, each checked to be that block of this run."""
+    tables = []
+    for kind in ("rounds", "matches"):
+        path = work.kept_part(index, kind)
+        table = _read_part(path, work)
+        check_stamp(table, path, run_id, index, _fix(work))
+        tables.append(with_run_id(table, run_id))
+    rounds, matches = tables
     return Block(rounds, matches, *block_statistics(matches, names, players))
+
+
+def _fix(work: WorkFolder) -> str:
+    return f"delete {work.path}, or rerun without --resume and with --force to start afresh"
 
 
 def _write_part(table: pa.Table, path: Path) -> None:
@@ -213,8 +261,7 @@ def _read_part(path: Path, work: WorkFolder) -> pa.Table:
     except pa.ArrowInvalid as exc:  # written whole and renamed: damaged after, on disk
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise OutputError(
-            f"{path}: a part file of the interrupted run is damaged ({reason}); delete "
-            f"{work.path}, or rerun without --resume and with --force to start afresh"
+            f"{path}: a part file of the interrupted run is damaged ({reason}); {_fix(work)}"
         ) from None
 
 
@@ -234,7 +281,7 @@ def write_and_read(
     (the only serial step) does little more than that (README, "Speed": the writer's
     ceiling). Reading back rather than passing ``rounds`` on keeps a block played now
     and one kept by an interrupted run the same bytes in the results files."""
-    work.write_block(index, rounds, matches)
+    work.write_block(index, stamped(rounds, run_id, index), stamped(matches, run_id, index))
     return read_block(work, index, run_id, names, players)
 
 

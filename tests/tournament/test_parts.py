@@ -229,3 +229,89 @@ def _resumed_counting(cfg: Path, out: Path, monkeypatch: pytest.MonkeyPatch):
 
     monkeypatch.setattr(preparation, "play_block", counting)
     return run_cli(cfg, "--out", out, "--workers", "1", "--quiet", "--resume"), played
+
+
+def _stamped_work(tmp_path: Path, run_id: str = "run", name: str = ".res.tmp-1"):
+    """A work folder holding blocks 0 and 1 as the runner writes them (stamped)."""
+    from mexsim.store.parts import WorkFolder, write_and_read
+
+    work = WorkFolder.create(tmp_path / name, run_id, {})
+    for index in (0, 1):
+        rounds = pa.table({"match": np.arange(4 * index, 4 * index + 4, dtype=np.int64)})
+        matches = pa.table(
+            {
+                "match": np.repeat(np.arange(4 * index, 4 * index + 4, dtype=np.int64), 2),
+                "player": pa.array(["a", "b"] * 4).dictionary_encode(),
+                "total": np.arange(8, dtype=np.int32) + index,
+                "win": np.tile([1.0, 0.0], 4),
+                "deal": np.repeat(np.arange(4 * index, 4 * index + 4, dtype=np.int64), 2),
+            }
+        )
+        write_and_read(work, index, rounds, matches, run_id, ["a", "b"], 2)
+    return work
+
+
+def _refused(work, index: int, run_id: str = "run") -> str:
+    from mexsim.errors import OutputError
+    from mexsim.store.parts import read_block
+
+    with pytest.raises(OutputError) as caught:
+        read_block(work, index, run_id, ["a", "b"], 2)
+    message = str(caught.value)
+    assert "\n" not in message and "--force" in message
+    return message
+
+
+def test_a_part_changed_in_place_is_refused_naming_it(tmp_path: Path) -> None:
+    """Issue 32, case 2: a part overwritten in place, same size, stamp kept: --resume
+    took it and committed other results; now the digest of its rows refuses it."""
+    import pyarrow.ipc as ipc
+
+    work = _stamped_work(tmp_path)
+    path = work.part(1, "matches")
+    with pa.OSFile(str(path)) as source:
+        table = ipc.open_file(source).read_all()
+    totals = table.column("total").to_numpy().copy()
+    totals[0] += 1  # one total changed, the stamp kept
+    changed = table.set_column(table.schema.get_field_index("total"), "total", pa.array(totals))
+    with pa.OSFile(str(path), "wb") as sink, ipc.new_file(sink, changed.schema) as writer:
+        writer.write_table(changed)
+    message = _refused(work, 1)
+    assert str(path) in message and "changed after it was written" in message
+
+
+def test_a_part_of_another_run_is_refused_naming_it(tmp_path: Path) -> None:
+    """Issue 32, case 3: parts copied from another seed's run were taken (the run id was
+    stamped on when read); now a part carries its run's id and is checked."""
+    ours = _stamped_work(tmp_path, "ours", ".res.tmp-1")
+    theirs = _stamped_work(tmp_path, "theirs", ".res.tmp-2")
+    for kind in ("rounds", "matches"):
+        theirs.part(1, kind).replace(ours.part(1, kind))
+    message = _refused(ours, 1, "ours")
+    assert str(ours.part(1, "rounds")) in message and "another run" in message
+
+
+def test_a_part_moved_to_another_block_is_refused_naming_it(tmp_path: Path) -> None:
+    """Issue 32, case 5: block 41's part copied as block 40 was an internal error (exit
+    70); now the block a part was written as is checked: one line, exit 4."""
+    work = _stamped_work(tmp_path)
+    for kind in ("rounds", "matches"):
+        work.part(1, kind).replace(work.part(0, kind))
+    message = _refused(work, 0)
+    assert str(work.part(0, "rounds")) in message and "is block 1, not 0" in message
+
+
+@pytest.mark.slow
+def test_resume_refuses_a_moved_part_with_exit_4(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same through `mexsim run --resume`: one line naming the part, status 4."""
+    cfg, out, work = _stopped_at_block_five(tmp_path, monkeypatch)
+    for kind in ("rounds", "matches"):
+        work.part(1, kind).replace(work.part(0, kind))
+    result, _ = _resumed_counting(cfg, out, monkeypatch)
+    assert result.exit_code == 4, result.stderr
+    note, line = result.stderr.splitlines()  # "resuming ...", then the one error line
+    assert note.startswith("mexsim: resuming ") and line.startswith("mexsim: error: ")
+    assert str(work.part(0, "rounds")) in line and "is block 1, not 0" in line
+    assert work.path.exists()  # the user's to delete: never removed for them

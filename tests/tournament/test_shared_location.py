@@ -149,6 +149,37 @@ def test_an_interrupted_url_run_resumes_to_the_same_content(
     assert json.loads((out / "run.json").read_text())["resumed_blocks"] >= 3
 
 
+@pytest.mark.processes
+def test_resume_refuses_a_kept_part_of_another_run(
+    cfg: Path, tmp_path: Path, monkeypatch: Any
+) -> None:
+    """Issue 32, case 4: a URL run's parts carry their run id, which --resume never
+    checked: a part of another run was committed beside this run's. Now it is one line
+    naming the part, status 4, and nothing is committed."""
+    out = tmp_path / "shared"
+    original = LocationSink.write_block
+
+    def ctrl_c_at_block_two(*args: Any) -> Any:
+        result = original(*args)
+        if args[1] == 2:  # (sink, index, rounds, matches)
+            ctrl_c()
+        return result
+
+    monkeypatch.setattr(LocationSink, "write_block", ctrl_c_at_block_two)
+    with pytest.raises(Interrupted):
+        runner.run(with_overrides(load_config(cfg), out=url(out)), url(out), runner.RunOptions())
+    monkeypatch.setattr(LocationSink, "write_block", original)
+    part = out / "matches" / "00000000.parquet"
+    table = pq.read_table(part)
+    pq.write_table(table.replace_schema_metadata({b"mexsim.run_id": b"another"}), part)
+    resumed = run_cli(cfg, "--out", url(out), "--workers", "1", "--quiet", "--resume")
+    assert resumed.exit_code == 4, resumed.stderr
+    line = resumed.stderr.splitlines()[-1]
+    assert line.startswith("mexsim: error: ") and "00000000.parquet" in line
+    assert "another run" in line and "--force" in line
+    assert not (out / location.MANIFEST).exists()
+
+
 def test_committed_results_at_a_url_are_never_replaced(cfg: Path, tmp_path: Path) -> None:
     out = tmp_path / "shared"
     assert run_cli(cfg, "--out", url(out), "--matches", "64", "--quiet").exit_code == 0
