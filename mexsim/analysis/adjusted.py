@@ -23,10 +23,9 @@ very different spread (random beside planners) they are approximate.
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats
 
 from mexsim.analysis.accumulate import RunStatistics, accumulate
-from mexsim.analysis.stats import CONFIDENCE, quiet_degenerate
+from mexsim.analysis.stats import CONFIDENCE, quiet_degenerate, t_quantile, t_upper_tail
 
 
 def adjusted_effects(units: np.ndarray | RunStatistics) -> tuple[np.ndarray, np.ndarray, float]:
@@ -58,7 +57,7 @@ def adjusted_differences(
     var = cov[columns, columns] + cov[reference, reference] - 2 * cov[columns, reference]
     with quiet_degenerate():
         se = np.sqrt(np.maximum(var, 0.0))
-        half = stats.t.ppf(0.5 + CONFIDENCE / 2, df) * se if df > 0 else np.nan * se
-        p = 2.0 * stats.t.sf(np.abs(diff / se), df) if df > 0 else np.nan * se
+        half = t_quantile(0.5 + CONFIDENCE / 2, df) * se if df > 0 else np.nan * se
+        p = 2.0 * t_upper_tail(np.abs(diff / se), df) if df > 0 else np.nan * se
     p = np.where(columns == reference, np.nan, p)
     return diff, diff - half, diff + half, p

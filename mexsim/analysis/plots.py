@@ -14,9 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
-from mexsim.analysis.stats import CONFIDENCE, quiet_degenerate
+from mexsim.analysis.stats import CONFIDENCE, quiet_degenerate, t_quantile
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from matplotlib.figure import Figure
@@ -62,7 +61,7 @@ def _penalty_by_round(
     played = np.flatnonzero(moments.n.sum(axis=1) > 0)
     if len(played):
         with quiet_degenerate():  # one match: no spread, the band is simply absent
-            half = stats.t.ppf(0.5 + CONFIDENCE / 2, moments.n - 1) * np.sqrt(
+            half = t_quantile(0.5 + CONFIDENCE / 2, moments.n - 1) * np.sqrt(
                 moments.var / moments.n
             )
         column = {name: i for i, name in enumerate(digest.players)}

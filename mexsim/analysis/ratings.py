@@ -28,10 +28,9 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from mexsim.analysis.accumulate import RunStatistics, accumulate
-from mexsim.analysis.stats import CONFIDENCE
+from mexsim.analysis.stats import CONFIDENCE, t_quantile
 
 RATING_COLUMNS = ["player", "rating", "rating_sigma", "rating_lo", "rating_hi"]
 ELO_BASE = 1500.0
@@ -92,7 +91,7 @@ def ratings_from_counts(
         )
         k = len(used)
         sigma = np.sqrt((k - 1) / k * ((leave_out - leave_out.mean(axis=0)) ** 2).sum(axis=0))
-    half = stats.t.ppf(0.5 + CONFIDENCE / 2, max(len(used) - 1, 1)) * sigma
+    half = t_quantile(0.5 + CONFIDENCE / 2, max(len(used) - 1, 1)) * sigma
     return pd.DataFrame(
         {
             "player": list(players),
