@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from mexsim.game.enums import Calling
-from mexsim.strategy.origin import is_builtin
 from mexsim.strategy.registry import StrategyInfo, available_strategies
 
 
@@ -38,16 +37,15 @@ class Policy:
 
     @property
     def trusted(self) -> bool:
-        decide = self.decide
-        return is_builtin(getattr(decide, "py_func", decide))
+        return self.strategy.trusted  # every form of a shipped strategy is shipped too
 
     def calling(self, decide: Any) -> int:
         """The registry's decision for the strategy's own decide; another form of a
-        built-in (longest_train's weighted one) is called as a built-in."""
+        built-in (longest_train's weighted one) is called as a built-in. Decided at load:
+        no file path is looked at per block."""
         if decide is self.strategy.decide:
             return self.strategy.calling
-        func = getattr(decide, "py_func", None)
-        return Calling.builtin if func is not None and is_builtin(func) else Calling.user
+        return Calling.builtin if self.strategy.trusted else Calling.user
 
 
 PolicyLike = Policy | str

@@ -53,12 +53,20 @@ class StrategyInfo:
     bounds: dict[str, tuple[float, float]] = field(default_factory=dict)
     memory: int = 0  # words of the view's MEMORY block kept between decisions
     path: str = ""
-    # how the kernel asks its decide (game.enums.Calling), decided once, at load
-    calling: int = 0
     decide: Any = field(default=None, compare=False, repr=False)
     # a built-in's decide for given parameter values (None: ``decide`` for all): one
     # whose other forms are compiled only when a run asks for them (longest_train)
     decide_for: Any = field(default=None, compare=False, repr=False)
+    # derived from ``decide`` once, when the strategy is loaded (and again for a copy
+    # with another decide): whether it is a shipped strategy's (trusted: it writes
+    # nothing of the view to undo), and how the kernel asks it (game.enums.Calling)
+    trusted: bool = field(init=False, compare=False, repr=False)
+    calling: int = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        func = getattr(self.decide, "py_func", None)
+        object.__setattr__(self, "trusted", func is not None and is_builtin(func))
+        object.__setattr__(self, "calling", kernel_calling(func))
 
     def decide_with(self, params: tuple[float, ...]) -> Any:
         """The compiled decide that plays with these parameter values."""
@@ -293,7 +301,6 @@ def _strategy_info(path: Path, module: Any) -> StrategyInfo:
         memory=memory,
         path=str(path),
         decide=decide,
-        calling=kernel_calling(getattr(decide, "py_func", None)),
         decide_for=_builtin_decide_for(module) if trusted else None,
     )
 
