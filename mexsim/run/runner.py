@@ -143,36 +143,30 @@ def run(
             play_seconds = time.perf_counter() - play_start
             summary_start = time.perf_counter()
             statistics = sink.close()
-            result = RunResult(
-                sink.target, statistics.matches, workers, 0.0, play_seconds, 0.0, played.matches
-            )
+            summary_seconds = 0.0
 
-            def fill(folder: Path) -> None:
-                nonlocal result
-                if write_tables:
-                    write_tables(folder, statistics)
-                summary = time.perf_counter() - summary_start
-                result = RunResult(
+            def outcome() -> RunResult:
+                return RunResult(
                     sink.target,
                     statistics.matches,
                     workers,
                     time.perf_counter() - started,
                     play_seconds,
-                    summary,
+                    summary_seconds,
                     played.matches,
                 )
-                write_run_json(folder, config, rid, result, len(kept), until, played.stopped, model)
+
+            def fill(folder: Path) -> None:
+                nonlocal summary_seconds
+                if write_tables:
+                    write_tables(folder, statistics)
+                summary_seconds = time.perf_counter() - summary_start
+                write_run_json(
+                    folder, config, rid, outcome(), len(kept), until, played.stopped, model
+                )
 
             sink.publish(fill, lambda: setattr(signals, "finishing", True))
-            return RunResult(
-                sink.target,
-                statistics.matches,
-                workers,
-                time.perf_counter() - started,
-                play_seconds,
-                result.summary_seconds,
-                played.matches,
-            )
+            return outcome()
         except (KeyboardInterrupt, Stop) as exc:
             signum = exc.signum if isinstance(exc, Stop) else signal.SIGINT
             raise Interrupted(sink.stopped("interrupted"), signum) from None
