@@ -37,7 +37,7 @@ from numba.core.dispatcher import Dispatcher
 from mexsim.game.rng import xoshiro_bounded
 from mexsim.game.signature import DECIDE_SIGNATURE
 from mexsim.game.view import H_DRAW, H_ENGINE, H_MARK, H_PASS, H_PLAY, RNG
-from mexsim.jit.options import check_bounds, compiled, never_cache
+from mexsim.jit.options import check_bounds, compiled, key_cache_on, never_cache
 from mexsim.strategy.access import (
     boneyard_size,
     carries,
@@ -105,6 +105,7 @@ from mexsim.strategy.public_table import (
     unseen_carrying,
     unseen_word,
 )
+from mexsim.strategy.sources import helpers_digest
 
 __all__ = [
     "DECIDE_SIGNATURE",
@@ -181,9 +182,9 @@ __all__ = [
 
 
 def strategy(func: Callable) -> Dispatcher:
-    """Compile ``decide`` once for the fixed signature, cached on disk (numba checks the
-    strategy file's own timestamp, so an edited strategy is recompiled, never stale)
-    when mexsim imports the file.
+    """Compile ``decide`` once for the fixed signature, cached on disk (keyed on the
+    strategy file's timestamp and the contents of the helper files it imports, so an
+    edited strategy or helper is recompiled, never stale) when mexsim imports the file.
 
     A user's strategy, and the not yet compiled ``@njit`` helpers of its own file, get
     numba's bounds check: a stray index must raise, never corrupt the game's memory. So
@@ -206,7 +207,13 @@ def strategy(func: Callable) -> Dispatcher:
     # counts: they took and dropped the view's count twice a decision, each an atomic
     # add (~3.5 % of a match of 4 x longest_train, docs/speed.md). A user's decide may
     # make arrays, and keeps them.
-    return compiled(DECIDE_SIGNATURE, cache=cache, boundscheck=checked, refcounts=checked)(func)
+    decide = compiled(cache=cache, boundscheck=checked, refcounts=checked)(func)
+    helpers = helpers_digest(func) if cache and checked else None
+    if helpers is not None:  # numba checks decide's own file only: an edited helper
+        key_cache_on(decide, helpers)  # module was played by the old code (issue 32, row 6)
+    decide.compile(DECIDE_SIGNATURE)  # as njit(signature) does, once the key is set
+    decide.disable_compile()
+    return decide
 
 
 def own_helpers(func: Callable) -> list[Dispatcher]:

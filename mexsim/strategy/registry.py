@@ -53,6 +53,9 @@ class StrategyInfo:
     bounds: dict[str, tuple[float, float]] = field(default_factory=dict)
     memory: int = 0  # words of the view's MEMORY block kept between decisions
     path: str = ""
+    # the files its code comes from: ``path``, then the helper files of the user's its
+    # decide reaches (mexsim.strategy.sources), all in the run id
+    sources: tuple[str, ...] = ()
     decide: Any = field(default=None, compare=False, repr=False)
     # a built-in's decide for given parameter values (None: ``decide`` for all): one
     # whose other forms are compiled only when a run asks for them (longest_train)
@@ -266,6 +269,7 @@ def strategy_module_name(path: Path) -> str:
 def _strategy_info(path: Path, module: Any) -> StrategyInfo:
     """What an imported strategy file defines, checked; ConfigError names the file."""
     from mexsim.game.signature import DECIDE_SIGNATURE
+    from mexsim.strategy.sources import user_sources
     from mexsim.strategy.vetting import vet_strategy
 
     name = getattr(module, "NAME", None)
@@ -300,6 +304,7 @@ def _strategy_info(path: Path, module: Any) -> StrategyInfo:
         bounds=bounds,
         memory=memory,
         path=str(path),
+        sources=(str(path), *map(str, user_sources(decide.py_func)[1:])),
         decide=decide,
         decide_for=_builtin_decide_for(module) if trusted else None,
     )

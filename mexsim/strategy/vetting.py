@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import numba
@@ -30,6 +31,7 @@ from mexsim.errors import ConfigError
 from mexsim.game.signature import DECIDE_SIGNATURE
 from mexsim.jit.options import llvm_code, llvm_codes, return_type
 from mexsim.strategy.api import own_helpers
+from mexsim.strategy.sources import sources_digest, user_sources
 
 # What numba's lowering calls to reach the global generator state of np.random and of
 # Python's random module (numba/cpython/randomimpl.py, get_state_ptr).
@@ -59,7 +61,7 @@ def vet_strategy(path: Path, decide: Dispatcher) -> None:
     """Raise ConfigError (one line: file:line and the cause) unless ``decide`` returns
     an integer on every path, touches no global random state and stays within numba's
     compiled code (no objmode, ctypes or cffi)."""
-    marker = _marker(path)
+    marker = _marker(path, user_sources(decide.py_func)[1:])
     if marker is not None and marker.exists():
         return
     twin = njit(boundscheck=True)(decide.py_func)
@@ -253,12 +255,16 @@ def _def_line(func) -> int:
     return first
 
 
-def _marker(path: Path) -> Path | None:
+def _marker(path: Path, helpers: Sequence[Path]) -> Path | None:
+    """Where a file that passed is marked: keyed on its bytes and its helper files'
+    (mexsim.strategy.sources), so an edit of either is vetted again."""
     cache = os.environ.get("NUMBA_CACHE_DIR")
     if not cache:
         return None
     try:
         content = path.read_bytes()
+        if helpers:
+            content += sources_digest(helpers).encode()
     except OSError:
         return None
     digest = hashlib.sha256()

@@ -13,26 +13,35 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from mexsim import __version__
+from mexsim.strategy.sources import sources_digest
 
 RUN_ID_KEY = b"mexsim.run_id"  # Parquet key-value metadata holding the run id
 
 
-def run_identity(resolved: dict[str, Any], strategy_files: dict[str, str]) -> dict[str, Any]:
+def run_identity(
+    resolved: dict[str, Any], strategy_files: dict[str, Sequence[str]]
+) -> dict[str, Any]:
     """What the run id hashes: the resolved config without paths, mexsim's version, and
-    a digest of each strategy's source file (by strategy name)."""
+    a digest of each strategy's source files (by strategy name): its own file, then the
+    helper files of the user's it imports (StrategyInfo.sources)."""
     config = json.loads(json.dumps(resolved))  # a deep copy
     config["run"].pop("out", None)
     config["run"].pop("strategies", None)
-    sources = {
-        name: hashlib.sha256(Path(path).read_bytes()).hexdigest()
-        for name, path in sorted(strategy_files.items())
-    }
+    sources = {name: _digest(paths) for name, paths in sorted(strategy_files.items())}
     return {"config": config, "mexsim_version": __version__, "strategy_sources": sources}
+
+
+def _digest(paths: Sequence[str]) -> str:
+    """One file's SHA-256 (as run ids were before helper files counted); several
+    files' digest of their digests."""
+    if len(paths) == 1:
+        return hashlib.sha256(Path(paths[0]).read_bytes()).hexdigest()
+    return sources_digest(paths)
 
 
 def run_id(identity: dict[str, Any]) -> str:

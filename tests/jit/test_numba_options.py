@@ -83,3 +83,23 @@ def test_a_callee_has_no_python_entry_point_and_refuses_a_python_call():
     }
     with pytest.raises(TypeError, match="no Python entry point"):
         helper(np.zeros(2, dtype=np.int64))
+
+
+def _thrice(a):
+    return a[0] * 3
+
+
+def test_a_cache_keyed_on_more_than_its_file_is_stale_when_that_changes():
+    a = np.ones(2, dtype=np.int64)
+    first = njit(cache=True)(_thrice)
+    options.key_cache_on(first, "helpers as they were")
+    assert first(a) == 3  # compiled, or loaded, and the cache written under that key
+    again = njit(cache=True)(_thrice)
+    options.key_cache_on(again, "helpers as they were")
+    assert again(a) == 3
+    assert sum(again.stats.cache_hits.values()) == 1
+    edited = njit(cache=True)(_thrice)
+    options.key_cache_on(edited, "a helper edited")
+    assert edited(a) == 3
+    assert sum(edited.stats.cache_hits.values()) == 0  # compiled afresh
+    assert sum(edited.stats.cache_misses.values()) == 1

@@ -1,0 +1,98 @@
+"""The source files a strategy's code comes from: its own file and every file of the
+user's that its decide can reach (helper modules it imports, transitively).
+
+numba keys a cached ``decide`` on its own file's timestamp only, and the run id hashed
+only that file: a helper module edited after a run was played by the old compiled code
+on threads and by the new on a cluster, under the same run id (issue 32, row 6). What a
+decide can call is what its globals hold, so the files are found by walking them — the
+modules, functions and compiled functions defined in a user's file, and theirs in turn —
+not by guessing at import statements. Installed packages (the standard library,
+site-packages, mexsim itself) are not the user's: a new version of one is a new
+version of mexsim's run, not of the strategy.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import site
+import sys
+import sysconfig
+import types
+from collections.abc import Callable, Iterable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+_MEXSIM = Path(__file__).resolve().parents[1]
+
+
+@cache
+def _installed_roots() -> tuple[Path, ...]:
+    paths = sysconfig.get_paths()
+    roots = {paths[k] for k in ("stdlib", "platstdlib", "purelib", "platlib") if k in paths}
+    roots.update(getattr(site, "getsitepackages", list)())
+    user_site = getattr(site, "getusersitepackages", lambda: None)()
+    if isinstance(user_site, str):
+        roots.add(user_site)
+    roots.update((sys.base_prefix + "/lib", sys.prefix + "/lib"))
+    return tuple(Path(r).resolve() for r in roots if r) + (_MEXSIM,)
+
+
+@cache
+def is_users_file(filename: str) -> bool:
+    """Whether a module or function defined in ``filename`` is the user's code: a real
+    file, outside the installed packages and mexsim."""
+    if not filename or filename.startswith("<"):
+        return False
+    path = Path(filename).resolve()
+    return path.is_file() and not any(path.is_relative_to(root) for root in _installed_roots())
+
+
+def user_sources(func: Callable) -> tuple[Path, ...]:
+    """``func``'s own file, then the other files of the user's its code can reach,
+    sorted: every module, function and compiled function in its globals defined in a
+    user's file, and the same in theirs."""
+    own = Path(func.__code__.co_filename).resolve()
+    found: set[Path] = set()
+    walked: set[int] = set()
+    pending: list[dict[str, Any]] = [func.__globals__]
+    while pending:
+        namespace = pending.pop()
+        if id(namespace) in walked:
+            continue
+        walked.add(id(namespace))
+        for value in list(namespace.values()):
+            filename, inner = _defined_in(value)
+            if filename is not None and is_users_file(filename):
+                found.add(Path(filename).resolve())
+                if inner is not None:
+                    pending.append(inner)
+    found.discard(own)
+    return (own, *sorted(found))
+
+
+def _defined_in(value: Any) -> tuple[str | None, dict[str, Any] | None]:
+    """The file ``value`` was defined in and the namespace its code reads, if it is a
+    module, a function or a compiled function (numba's dispatcher keeps ``py_func``)."""
+    if isinstance(value, types.ModuleType):
+        return getattr(value, "__file__", None), vars(value)
+    func = getattr(value, "py_func", value)
+    if isinstance(func, types.FunctionType):
+        return func.__code__.co_filename, func.__globals__
+    return None, None
+
+
+def sources_digest(paths: Iterable[Path | str]) -> str:
+    """A digest of the files' contents, in the order given (names are left out: moving
+    a strategies folder changes nothing)."""
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(hashlib.sha256(Path(path).read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def helpers_digest(func: Callable) -> str | None:
+    """A digest of the helper files ``func`` reaches beyond its own file (None: it
+    reaches none), for numba's cache key of a strategy's decide."""
+    helpers = user_sources(func)[1:]
+    return sources_digest(helpers) if helpers else None
