@@ -5,10 +5,11 @@ counts (``_nrt=False``: the built-ins' hot code makes no arrays, and each call t
 dropped its arguments' counts, atomic adds), a compiled function without its Python and
 C entry points (``no_cpython_wrapper``, ``no_cfunc_wrapper``: mexsim/jit/callee.py), a
 dispatcher's options changed before its first compile (a user's helpers get the bounds
-check), its disk cache switched off after ``cache=True`` or keyed on more than its own file, the
-index file of its cache entry, and the LLVM code and return type of a compiled signature (vetting). A numba
-upgrade that renames or drops any of them would fail silently elsewhere (a user's helper
-without its bounds check, code with reference counts again); here it fails loudly:
+check), its disk cache switched off after ``cache=True`` or keyed on more than its own
+file, the index file of its cache entry, and the LLVM code and return type of a compiled
+signature (vetting). A numba upgrade that renames or drops any of them would fail
+silently elsewhere (a user's helper without its bounds check, code with reference counts
+again); here it fails loudly:
 tests/jit/test_numba_options.py holds each one to what mexsim needs of it.
 """
 
@@ -78,6 +79,13 @@ def key_cache_on(dispatcher: Any, extra: str) -> None:
     ``extra`` is a digest of the other files its code comes from."""
     cache_file = dispatcher._cache._cache_file
     cache_file._source_stamp = (cache_file._source_stamp, extra)
+
+
+def forget_cached(dispatcher: Any) -> None:
+    """The next process compiles ``dispatcher`` afresh: its cache entry's index goes."""
+    index = cache_index(dispatcher)
+    if index is not None:
+        index.unlink(missing_ok=True)
 
 
 def cache_index(dispatcher: Any) -> Path | None:

@@ -55,8 +55,8 @@ def resolve_policies(
     policies: Sequence[PolicyLike], strategy_dirs: Sequence[str] = ()
 ) -> list[Policy]:
     """Policies as given, strategy names taken with their default parameters."""
-    names = any(isinstance(p, str) for p in policies)
-    known = available_strategies(strategy_dirs) if names else {}
+    names = {p for p in policies if isinstance(p, str)}
+    known = available_strategies(strategy_dirs, names) if names else {}
     return [
         p if isinstance(p, Policy) else Policy(known[p], tuple(known[p].params.values()))
         for p in policies

@@ -97,52 +97,118 @@ def refuse_missing_folders(dirs: Iterable[Path]) -> None:
             raise ConfigError(f"{folder}: strategies folder {what}")
 
 
-def available_strategies(extra_dirs: Sequence[str | Path] = ()) -> dict[str, StrategyInfo]:
-    """Every strategy found, by name (see :func:`strategy_dirs`); a file that cannot be
-    loaded is left out with a StrategyFileWarning (see :func:`broken_strategies`)."""
-    return dict(_load_all(strategy_dirs(extra_dirs))[0])
+def available_strategies(
+    extra_dirs: Sequence[str | Path] = (), names: Iterable[str] | None = None
+) -> dict[str, StrategyInfo]:
+    """The strategies found (see :func:`strategy_dirs`), by name: those named in
+    ``names`` (the others are not imported at all), or every one. A file that cannot be
+    loaded is left out (see :func:`broken_strategies`); listing every strategy warns of
+    it (StrategyFileWarning)."""
+    return _loaded(strategy_dirs(extra_dirs), names)[0]
 
 
-def broken_strategies(extra_dirs: Sequence[str | Path] = ()) -> dict[str, str]:
-    """The files that could not be loaded: the strategy name each declares (its file's
-    stem when even that cannot be read) -> the one-line error."""
-    return dict(_load_all(strategy_dirs(extra_dirs))[1])
+def broken_strategies(
+    extra_dirs: Sequence[str | Path] = (), names: Iterable[str] | None = None
+) -> dict[str, str]:
+    """The files that could not be loaded, of those named in ``names`` (or of all): the
+    strategy name each declares (its file's stem when even that cannot be read) -> the
+    one-line error."""
+    return _loaded(strategy_dirs(extra_dirs), names)[1]
+
+
+def strategy_names(extra_dirs: Sequence[str | Path] = ()) -> list[str]:
+    """Every strategy name the folders declare, sorted, read without running a file."""
+    index = _index(strategy_dirs(extra_dirs))
+    return sorted({*index.files, *index.unnamed})
+
+
+@dataclass(frozen=True)
+class _Index:
+    files: dict[str, Path]  # the NAME a file declares -> the file
+    unnamed: dict[str, str]  # a file's stem -> why its NAME cannot be read
 
 
 @cache
-def _load_all(
-    dirs: tuple[Path, ...],
-) -> tuple[tuple[tuple[str, StrategyInfo], ...], tuple[tuple[str, str], ...]]:
-    found: dict[str, StrategyInfo] = {}
-    broken: dict[str, str] = {}
+def _index(dirs: tuple[Path, ...]) -> _Index:
+    """The strategy files of the folders by the NAME each declares, read without
+    running any: a file no config uses is never imported, so one that ends the process
+    at import (os._exit) can only harm a command that plays it (issue 32, row 8)."""
     refuse_missing_folders(dirs)
+    files: dict[str, Path] = {}
+    unnamed: dict[str, str] = {}
     for folder in dirs:
         if not folder.is_dir():
             continue  # the built-ins' folder, in an installation without them
         for path in sorted(folder.glob("*.py")):
             if path.name.startswith("_"):
                 continue
-            try:
-                info = load_strategy_file(path)
-            except ConfigError as exc:
+            name = _declared_name(path)
+            if name is None:
                 if folder == BUILTIN_FOLDER:
-                    raise  # mexsim itself is broken: no run should go on
-                # Warned once per process (the loading is cached): a run that names
-                # this strategy fails on it instead (config.py looks it up here).
-                warnings.warn(
-                    f"{exc} (skipped: no config may use it until it is fixed)",
-                    StrategyFileWarning,
-                    stacklevel=2,
-                )
-                broken.setdefault(_declared_name(path), str(exc))
+                    raise ConfigError(f"{path}: a built-in strategy without a NAME line")
+                unnamed.setdefault(path.stem, f"{path}: {UNNAMED}")
                 continue
-            if info.name in found:
+            if name in files:
                 raise ConfigError(
-                    f"{path}: strategy '{info.name}' is already defined in "
-                    f"{found[info.name].path} (names must be unique)"
+                    f"{path}: strategy '{name}' is already defined in "
+                    f"{files[name]} (names must be unique)"
                 )
-            found[info.name] = info
-    return tuple(found.items()), tuple(broken.items())
+            files[name] = path
+    return _Index(files, unnamed)
+
+
+UNNAMED = (
+    "no NAME = '...' line: a strategy file assigns its name as a string at the top "
+    "level, where mexsim reads it without running the file (a helper module goes in a "
+    "file whose name starts with '_')"
+)
+
+
+def _loaded(
+    dirs: tuple[Path, ...], names: Iterable[str] | None
+) -> tuple[dict[str, StrategyInfo], dict[str, str]]:
+    index = _index(dirs)
+    every = names is None
+    wanted = set(index.files) | set(index.unnamed) if names is None else set(names)
+    found: dict[str, StrategyInfo] = {}
+    broken: dict[str, str] = {}
+    for name in sorted(wanted):
+        if name in index.files:
+            path = index.files[name]
+            loaded = _load_once(path, name)
+            if isinstance(loaded, StrategyInfo):
+                found[name] = loaded
+                continue
+            if path.parent == BUILTIN_FOLDER:
+                raise ConfigError(loaded)  # mexsim itself is broken: no run should go on
+            broken[name] = loaded
+        elif name in index.unnamed:
+            broken[name] = index.unnamed[name]
+        else:
+            continue
+        if every:  # the listing of every strategy: say which files it leaves out
+            warnings.warn(
+                f"{broken[name]} (skipped: no config may use it until it is fixed)",
+                StrategyFileWarning,
+                stacklevel=3,
+            )
+    return found, broken
+
+
+@cache
+def _load_once(path: Path, name: str) -> StrategyInfo | str:
+    """The file's strategy, or the one-line reason it cannot be loaded (once a process:
+    a file is imported once)."""
+    try:
+        info = load_strategy_file(path)
+    except ConfigError as exc:
+        return str(exc)
+    if info.name != name:
+        return (
+            f"{path}: NAME is {info.name!r} when the file runs but {name!r} as written "
+            "at the top level: assign it once, as a string"
+        )
+    return info
 
 
 @cache
@@ -152,29 +218,30 @@ def builtin_strategy_file(name: str) -> Path | None:
     strategies (a Dask worker) loads only those."""
     if not BUILTIN_FOLDER.is_dir():
         return None
-    for path in sorted(BUILTIN_FOLDER.glob("*.py")):
-        if not path.name.startswith("_") and _declared_name(path) == name:
-            return path
-    return None
+    return _index((BUILTIN_FOLDER,)).files.get(name)
 
 
-def _declared_name(path: Path) -> str:
-    """The NAME a strategy file assigns, read without running it (the stem if not)."""
+def _declared_name(path: Path) -> str | None:
+    """The NAME a strategy file assigns at the top level, as a string, read without
+    running it; its stem when it cannot be parsed (importing it says why); None when it
+    assigns none, or not as a string."""
     try:
         tree = ast.parse(path.read_bytes())  # one at a time: mexsim/jit/ast_guard.py
     except (SyntaxError, ValueError, OSError):
         return path.stem
+    names: list[Any] = []
     for node in tree.body:
-        if (
-            isinstance(node, ast.Assign)
-            and len(node.targets) == 1
-            and isinstance(node.targets[0], ast.Name)
-            and node.targets[0].id == "NAME"
-            and isinstance(node.value, ast.Constant)
-            and isinstance(node.value.value, str)
-        ):
-            return node.value.value
-    return path.stem
+        value: ast.expr | None
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, ast.AnnAssign | ast.AugAssign):
+            targets, value = [node.target], node.value
+        else:
+            continue
+        if any(isinstance(t, ast.Name) and t.id == "NAME" for t in targets):
+            literal = isinstance(node, ast.Assign | ast.AnnAssign) and len(targets) == 1
+            names.append(value.value if literal and isinstance(value, ast.Constant) else None)
+    return names[-1] if names and all(isinstance(n, str) for n in names) else None
 
 
 def load_strategy_file(path: Path) -> StrategyInfo:
@@ -185,6 +252,11 @@ def load_strategy_file(path: Path) -> StrategyInfo:
         # it imports too (maybe already), not a second with a decide of its own
         with compiling(f"strategy {path.stem}"):
             return _strategy_info(path, importlib.import_module(module_name))
+    from mexsim.strategy import first_import
+
+    if not first_import.IN_CHILD:  # it may end the process: a child imports it first
+        with compiling(f"strategy {path.stem}"):  # the child compiles decide and vets it
+            first_import.imported_in_child_first(path)
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:
         raise ConfigError(f"{path}: cannot be imported as a strategy")

@@ -35,7 +35,7 @@ def _installed_roots() -> tuple[Path, ...]:
     if isinstance(user_site, str):
         roots.add(user_site)
     roots.update((sys.base_prefix + "/lib", sys.prefix + "/lib"))
-    return tuple(Path(r).resolve() for r in roots if r) + (_MEXSIM,)
+    return (*(Path(r).resolve() for r in roots if r), _MEXSIM)
 
 
 @cache

@@ -29,7 +29,7 @@ from numba.core.errors import NumbaError
 
 from mexsim.errors import ConfigError
 from mexsim.game.signature import DECIDE_SIGNATURE
-from mexsim.jit.options import llvm_code, llvm_codes, return_type
+from mexsim.jit.options import forget_cached, llvm_code, llvm_codes, return_type
 from mexsim.strategy.api import own_helpers
 from mexsim.strategy.sources import sources_digest, user_sources
 
@@ -64,6 +64,19 @@ def vet_strategy(path: Path, decide: Dispatcher) -> None:
     marker = _marker(path, user_sources(decide.py_func)[1:])
     if marker is not None and marker.exists():
         return
+    try:
+        _vet(path, decide)
+    except VettingError:
+        # a refused decide is never loaded from numba's cache: a recursive one's cached
+        # code aborts the process that loads it (LLVM "Symbol not found", row 10)
+        forget_cached(decide)
+        raise
+    if marker is not None:
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
+
+
+def _vet(path: Path, decide: Dispatcher) -> None:
     twin = njit(boundscheck=True)(decide.py_func)
     try:
         twin.compile(DECIDE_SIGNATURE.args)
@@ -122,9 +135,6 @@ def vet_strategy(path: Path, decide: Dispatcher) -> None:
             "may keep state only in its notes (MEMORY)",
             "deterministic",
         )
-    if marker is not None:
-        marker.parent.mkdir(parents=True, exist_ok=True)
-        marker.touch()
 
 
 def _escapes(code: str) -> list[str]:

@@ -172,7 +172,7 @@ class Checker:
         return choice
 
     def play(self, game: Game) -> None:
-        known = available_strategies()
+        known = available_strategies((), set(game.others))
         seats = [
             Policy(self.info, self.params)
             if s == game.tested

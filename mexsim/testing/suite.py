@@ -20,6 +20,7 @@ from mexsim.strategy.registry import (
     available_strategies,
     broken_strategies,
     load_strategy_file,
+    strategy_names,
 )
 from mexsim.testing import probes
 from mexsim.testing.contract import Checker, ContractViolation, Decision
@@ -93,8 +94,8 @@ def resolve(target: str, strategy_dirs: Sequence[str | Path] = ()) -> StrategyIn
             return load_strategy_file(Path(target).resolve())
         except ConfigError as exc:
             raise _LoadFailure(_condensed(str(exc)), getattr(exc, "check", "loads")) from None
-    known = available_strategies(strategy_dirs)
-    broken = broken_strategies(strategy_dirs).get(target)
+    known = available_strategies(strategy_dirs, [target])
+    broken = broken_strategies(strategy_dirs, [target]).get(target)
     if target not in known and broken is not None:
         # its file is there but set aside: the contract's first failed check, as for its
         # path ('not a known strategy' sent the author looking for a typo)
@@ -102,7 +103,7 @@ def resolve(target: str, strategy_dirs: Sequence[str | Path] = ()) -> StrategyIn
     if target not in known:
         raise ConfigError(
             f"'{target}' is not a known strategy (allowed: "
-            f"{', '.join(sorted(known))}); give a name or a .py file"
+            f"{', '.join(strategy_names(strategy_dirs))}); give a name or a .py file"
         )
     return known[target]
 

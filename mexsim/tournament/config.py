@@ -31,6 +31,7 @@ from mexsim.strategy.registry import (
     available_strategies,
     broken_strategies,
     refuse_missing_folders,
+    strategy_names,
 )
 from mexsim.validate import need_bool, need_int, need_str, out_problem, path_problem, show
 
@@ -375,18 +376,20 @@ def _player_tables(where: str, tables: Any) -> list[dict[str, Any]]:
 def _players(
     where: str, tables: list[dict[str, Any]], dirs: tuple[str, ...]
 ) -> tuple[PlayerSpec, ...]:
-    strategies = available_strategies(dirs)
+    # only the strategies the tables name are imported; the others are named, unread
+    strategies = available_strategies(
+        dirs, {t["strategy"] for t in tables if isinstance(t.get("strategy"), str)}
+    )
+    every = strategy_names(dirs)
     explicit: dict[str, int] = {}
     parsed: list[tuple[str | None, str, dict[str, float | list[float]]]] = []
     for index, table in enumerate(tables):
         player_where = f"{where} [[players]] #{index + 1}"
         if "strategy" not in table:
-            raise ConfigError(
-                f"{player_where}: missing key 'strategy' (allowed: {_names(strategies)})"
-            )
+            raise ConfigError(f"{player_where}: missing key 'strategy' (allowed: {_names(every)})")
         strategy = table["strategy"]
         if isinstance(strategy, str) and strategy not in strategies:
-            broken = broken_strategies(dirs).get(strategy)
+            broken = broken_strategies(dirs, [strategy]).get(strategy)
             if broken is not None:  # its file is set aside: now that it is needed, say why
                 raise ConfigError(
                     f"{player_where}: strategy {strategy!r} cannot be loaded: {broken}"
@@ -394,7 +397,7 @@ def _players(
         if not isinstance(strategy, str) or strategy not in strategies:
             raise ConfigError(
                 f"{player_where}: 'strategy' = {strategy!r} is not a known strategy "
-                f"(allowed: {_names(strategies)}){_suggest(strategy, strategies)}"
+                f"(allowed: {_names(every)}){_suggest(strategy, every)}"
             )
         name = table.get("name")
         if name is not None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,7 @@ RUN_ID_KEY = b"mexsim.run_id"  # Parquet key-value metadata holding the run id
 
 
 def run_identity(
-    resolved: dict[str, Any], strategy_files: dict[str, Sequence[str]]
+    resolved: dict[str, Any], strategy_files: Mapping[str, Sequence[str]]
 ) -> dict[str, Any]:
     """What the run id hashes: the resolved config without paths, mexsim's version, and
     a digest of each strategy's source files (by strategy name): its own file, then the

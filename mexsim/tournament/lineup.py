@@ -16,7 +16,7 @@ def player_policies(
     (strategy name -> loaded strategy; default: every strategy of the config's folders,
     as the registry loads them)."""
     if known is None:
-        known = available_strategies(config.strategy_dirs)
+        known = available_strategies(config.strategy_dirs, {p.strategy for p in config.players})
     return [
         Policy(known[p.strategy], tuple(p.params[k] for k in known[p.strategy].params))
         for p in config.players

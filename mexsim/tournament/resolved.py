@@ -37,6 +37,6 @@ def resolved_config(config: Config) -> dict:
 
 
 def config_identity(config: Config) -> dict[str, Any]:
-    known = available_strategies(config.strategy_dirs)
+    known = available_strategies(config.strategy_dirs, {p.strategy for p in config.players})
     used = {p.strategy: known[p.strategy].sources for p in config.players}
     return run_identity(resolved_config(config), used)

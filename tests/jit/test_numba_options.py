@@ -103,3 +103,16 @@ def test_a_cache_keyed_on_more_than_its_file_is_stale_when_that_changes():
     assert edited(a) == 3
     assert sum(edited.stats.cache_hits.values()) == 0  # compiled afresh
     assert sum(edited.stats.cache_misses.values()) == 1
+
+
+def test_a_function_forgotten_by_the_cache_compiles_afresh_next_time():
+    a = np.ones(2, dtype=np.int64)
+    cached = njit(cache=True)(_thrice)
+    options.key_cache_on(cached, "forgotten")
+    cached(a)
+    assert options.cache_index(cached) is not None and options.cache_index(cached).exists()
+    options.forget_cached(cached)
+    again = njit(cache=True)(_thrice)
+    options.key_cache_on(again, "forgotten")
+    again(a)
+    assert sum(again.stats.cache_hits.values()) == 0

@@ -26,7 +26,12 @@ from mexsim.errors import ConfigError, StrategyError, StrategyFileWarning
 from mexsim.game.play import play_match_results
 from mexsim.game.rules import resolve_rules
 from mexsim.strategy.policy import Policy, resolve_policies
-from mexsim.strategy.registry import _load_all, available_strategies, load_strategy_file
+from mexsim.strategy.registry import (
+    _index,
+    _load_once,
+    available_strategies,
+    load_strategy_file,
+)
 from mexsim.tournament.config import load_config
 
 runner = CliRunner()
@@ -145,7 +150,9 @@ def test_refused_twice_the_same_way(folder: Path):
 
 
 @pytest.mark.compiles
-def test_broken_files_no_config_uses_are_warnings(folder: Path):
+def test_broken_files_are_warnings_in_the_listing_and_unread_by_a_config_not_using_them(
+    folder: Path,
+):
     with pytest.warns(StrategyFileWarning) as caught:
         found = available_strategies([folder / "plugins"])
     assert {"far", "just_past", "ranged", "greedy"} <= set(found)
@@ -157,15 +164,17 @@ def test_broken_files_no_config_uses_are_warnings(folder: Path):
         'strategy = "ranged"\n[[players]]\nstrategy = "greedy"\n',
         encoding="utf-8",
     )
-    _load_all.cache_clear()  # as in a new process: the warnings come again
+    _load_once.cache_clear()  # as in a new process
+    _index.cache_clear()
     result = runner.invoke(app, ["replay", str(config), "--match", "1", "--format", "jsonl"])
     assert result.exit_code == 0, result.output
     assert '"match_end"' in result.stdout
-    # on a cold cache the replay's kernel may compile first, and say so on its own line
-    warned = [
+    # the broken files are not imported (issue 32, row 8), so nothing is said of them; on
+    # a cold cache the replay's kernel may compile first, and say so on its own line
+    said = [
         line for line in result.stderr.splitlines() if not line.startswith("mexsim: compiling ")
     ]
-    assert warned and all(w.startswith("mexsim: warning: ") for w in warned), result.stderr
+    assert said == [], result.stderr
 
 
 def test_a_config_naming_a_broken_strategy_is_refused(folder: Path):

@@ -476,7 +476,8 @@ def test_a_missing_strategies_folder_is_refused_before_any_compile(
         "load_strategy_file",
         lambda *a, **k: compiled.append(a) or pytest.fail("compiled"),
     )
-    registry._load_all.cache_clear()
+    registry._index.cache_clear()
+    registry._load_once.cache_clear()
     result = CliRunner().invoke(app, [*command, "--strategies", str(tmp_path / "nowhere")])
     assert result.exit_code == 2, result.output
     nowhere = tmp_path / "nowhere"

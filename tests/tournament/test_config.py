@@ -401,7 +401,10 @@ def tuned_strategy(monkeypatch: pytest.MonkeyPatch) -> None:
         **available_strategies(),
         "tuned": StrategyInfo("tuned", "test stand-in", {"depth": 2.0, "weight": 0.5}),
     }
-    monkeypatch.setattr(config_module, "available_strategies", lambda dirs=(): dict(fake))
+    monkeypatch.setattr(
+        config_module, "available_strategies", lambda dirs=(), names=None: dict(fake)
+    )
+    monkeypatch.setattr(config_module, "strategy_names", lambda dirs=(): sorted(fake))
 
 
 @pytest.mark.usefixtures("tuned_strategy")

@@ -129,7 +129,7 @@ def strategy_sources(config: Config) -> dict[str, tuple[str, str, str]]:
     from mexsim.strategy.origin import BUILTIN_FOLDER
     from mexsim.strategy.registry import available_strategies
 
-    known = available_strategies(config.strategy_dirs)
+    known = available_strategies(config.strategy_dirs, {p.strategy for p in config.players})
     sources = {}
     for name in sorted({p.strategy for p in config.players}):
         path = Path(known[name].path)
