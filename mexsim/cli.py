@@ -8,6 +8,7 @@ command that needs them, so ``mexsim --help`` stays instant. Every failure is on
 from __future__ import annotations
 
 import atexit
+import contextlib
 import functools
 import gc
 import json
@@ -532,6 +533,20 @@ def report(
     folder = local_folder(directory)
     if not folder.is_dir():
         raise ConfigError(f"{folder}: not a results directory (no such folder)")
+    from mexsim.store.results_folder import OutputLock
+
+    # no run may replace the folder while it is read and its plots written (row 7); a
+    # folder whose parent takes no lock file takes no run either
+    lock = OutputLock(folder, reading=True)
+    with contextlib.suppress(OSError):  # not taken: lock.fd stays None, release is a no-op
+        lock.acquire()
+    try:
+        _report(folder)
+    finally:
+        lock.release()
+
+
+def _report(folder: Path) -> None:
     from mexsim.analysis.provenance import check_results
 
     check_results(folder)  # either form: single files, or parts listed by a manifest

@@ -9,6 +9,7 @@ registry after it is saved.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +43,16 @@ def _new_figure(width: float, height: float) -> Figure:
     figure = Figure(figsize=(width, height), dpi=_DPI, layout="constrained")
     FigureCanvasAgg(figure)  # attaches itself: savefig renders with Agg, never a display
     return figure
+
+
+def _save(figure: Figure, path: Path) -> None:
+    """``path`` replaced whole: an interruption leaves the old plot or the new one."""
+    temporary = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    try:
+        figure.savefig(temporary, format=path.suffix[1:])
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
 
 
 def _colors(players: list[str]) -> dict[str, Any]:
@@ -87,7 +98,7 @@ def _penalty_by_round(
     ax.grid(alpha=0.3)
     if ax.get_legend_handles_labels()[0]:
         ax.legend(title="player", fontsize="small")
-    figure.savefig(path)
+    _save(figure, path)
 
 
 def _box_statistics(counts: np.ndarray, label: str) -> dict[str, Any]:
@@ -157,7 +168,7 @@ def _totals(path: Path, digest: ResultsDigest, players: list[str], colors: dict[
     box_ax.set_ylabel("player")
     for ax in (hist_ax, box_ax):
         ax.grid(alpha=0.3)
-    figure.savefig(path)
+    _save(figure, path)
 
 
 def _win_share(path: Path, summary: pd.DataFrame, colors: dict[str, Any]) -> None:
@@ -204,7 +215,7 @@ def _win_share(path: Path, summary: pd.DataFrame, colors: dict[str, Any]) -> Non
     ax.set_ylabel("matches won (%)")
     ax.set_ylim(bottom=0)
     ax.grid(axis="y", alpha=0.3)
-    figure.savefig(path)
+    _save(figure, path)
 
 
 def _head_to_head(path: Path, table: pd.DataFrame, players: list[str]) -> None:
@@ -235,7 +246,7 @@ def _head_to_head(path: Path, table: pd.DataFrame, players: list[str]) -> None:
                         color="white" if abs(grid[i, j] - 50) > 25 else "black",
                     )
     ax.set_title("Head to head (a tie counts 1/2)")
-    figure.savefig(path)
+    _save(figure, path)
 
 
 def _ratings(path: Path, summary: pd.DataFrame, colors: dict[str, Any]) -> None:
@@ -252,7 +263,7 @@ def _ratings(path: Path, summary: pd.DataFrame, colors: dict[str, Any]) -> None:
     ax.set_xlabel("rating, Elo scale: +100 = ahead in 64 % of shared matches (bars: 95 % interval)")
     ax.set_title("Ratings: Bradley-Terry from every pair's results")
     ax.grid(axis="x", alpha=0.3)
-    figure.savefig(path)
+    _save(figure, path)
 
 
 def write_plots(

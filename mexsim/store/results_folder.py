@@ -72,25 +72,25 @@ def _glob_escape(name: str) -> str:
 
 
 class OutputLock:
-    """An exclusive lock on the results folder ``out``, held for the whole run."""
+    """A lock on the results folder ``out``: exclusive, held by a run for the whole run;
+    or shared, held by ``report`` while it reads the folder and writes its plots there
+    (a ``run --force`` replacing the folder meanwhile had the report read the old
+    files and write their plots into the new folder, issue 32, row 7)."""
 
-    def __init__(self, out: Path) -> None:
+    def __init__(self, out: Path, reading: bool = False) -> None:
         self.path = parent_of(out) / f".{out.name}.lock"
+        self.reading = reading
         self.fd: int | None = None
 
     def acquire(self) -> None:
         while True:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                fcntl.flock(fd, (fcntl.LOCK_SH if self.reading else fcntl.LOCK_EX) | fcntl.LOCK_NB)
             except BlockingIOError:
-                holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+                held = os.pread(fd, 32, 0).decode(errors="replace").split()
                 os.close(fd)
-                raise ConfigError(
-                    f"{self.path.parent / self.path.name[1:-5]}: another mexsim run (pid "
-                    f"{holder}) is writing this results directory; wait for it to end or "
-                    "choose another --out"
-                ) from None
+                raise ConfigError(self._busy(*(held or ["?"]))) from None
             # The previous holder may have unlinked the file after we opened it: lock
             # the file that is at the path now, or try again.
             try:
@@ -99,15 +99,37 @@ class OutputLock:
                 same = False
             if same:
                 os.ftruncate(fd, 0)
-                os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+                os.pwrite(fd, f"{os.getpid()} {'report' if self.reading else 'run'}\n".encode(), 0)
                 self.fd = fd
                 return
             os.close(fd)
 
+    def _busy(self, holder: str, command: str = "run") -> str:
+        out = self.path.parent / self.path.name[1:-5]
+        if command == "report":
+            return (
+                f"{out}: a mexsim report (pid {holder}) is reading this results directory; "
+                "wait for it to end or choose another --out"
+            )
+        then = "report it once the run has ended" if self.reading else "wait for it to end"
+        return (
+            f"{out}: another mexsim run (pid {holder}) is writing this results "
+            f"directory; {then}{'' if self.reading else ' or choose another --out'}"
+        )
+
     def release(self) -> None:
         if self.fd is not None:
-            with contextlib.suppress(OSError):
-                self.path.unlink()  # while still locked: no one can hold a stale inode
+            # unlinked while held exclusively: no one can hold a stale inode (a report
+            # sharing the lock leaves the file to whoever holds it last)
+            if self.reading:
+                try:
+                    fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    held_alone = True
+                except OSError:
+                    held_alone = False
+            if not self.reading or held_alone:
+                with contextlib.suppress(OSError):
+                    self.path.unlink()
             os.close(self.fd)
             self.fd = None
 
