@@ -32,6 +32,7 @@ from mexsim.errors import (
 )
 from mexsim.game.engine_cache import engine_is_cold
 from mexsim.game.render import render_text
+from mexsim.jit import interrupts
 from mexsim.jit.ast_guard import serialise_ast_parse
 from mexsim.jit.compile_notice import compile_notice as announce_compiles
 from mexsim.tournament.config import (
@@ -182,18 +183,44 @@ class _GuardedStdout:
 
 
 def _terminate(signum: int, frame: Any) -> None:
+    interrupts.note(signum)
     raise Terminated(signum)
 
 
 def _answer_termination() -> None:
     """SIGTERM and SIGHUP end a command with one line and 128 + the signal, as Ctrl-C
     does, where they ended it silently (`mexsim check` being compiled, issue 32 row
-    23); a signal the caller ignored stays ignored."""
+    23); a signal the caller ignored stays ignored. Each is noted as it is raised
+    (mexsim/jit/interrupts.py: numba's compiler can swallow the exception)."""
     import signal
 
+    interrupts.forget()
+    _heed_stop_signals_again()
     for signum in (signal.SIGTERM, signal.SIGHUP):
         if signal.getsignal(signum) == signal.SIG_DFL:
             signal.signal(signum, _terminate)
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, interrupts.interrupt)
+    sys.unraisablehook = _quiet_about_stops
+
+
+def _quiet_about_stops(unraisable: Any) -> None:
+    """A stop signal's exception dropped where Python cannot raise it (a ctypes
+    callback of numba's compiler) is not printed as a traceback: the command answers
+    the signal itself, in one line (mexsim/jit/interrupts.py)."""
+    if not isinstance(unraisable.exc_value, KeyboardInterrupt | Terminated):
+        sys.__unraisablehook__(unraisable)
+
+
+def _raise_swallowed_signal() -> None:
+    """The signal the command got, raised again if its exception was swallowed."""
+    import signal
+
+    signum = interrupts.received()
+    if signum == signal.SIGINT:
+        _fail("interrupted", status=INTERRUPTED)
+    if signum is not None:
+        _fail(f"interrupted by {signal.Signals(signum).name}", status=SIGNALLED + signum)
 
 
 class _Group(TyperGroup):
@@ -216,6 +243,7 @@ class _Group(TyperGroup):
         _end_quickly()  # registered first: run last, after the others' clean-up
         try:
             status = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            _raise_swallowed_signal()
         except Terminated as exc:
             import signal
 
@@ -242,7 +270,11 @@ class _Group(TyperGroup):
         except typer.Abort:
             _fail("aborted", status=1)
         except Exception as exc:  # a fault of mexsim's own: one line too
+            if interrupts.received() is not None:  # or a stop signal swallowed and its
+                _raise_swallowed_signal()  # outcome called a fault (hypothesis: "flaky")
             _internal_error(exc)
+        except KeyboardInterrupt:  # a Ctrl-C no handler saw raised (one swallowed)
+            status = INTERRUPTED
         if status == INTERRUPTED:  # typer's silent answer to a Ctrl-C outside the runner
             _fail("interrupted", status=INTERRUPTED)
         _exit(status if isinstance(status, int) else 0)
@@ -370,6 +402,7 @@ def run(
 
     started = time.perf_counter()
     cfg = _run_config(config, matches, seed, out, workers, strategies, luck, resume, cluster, quiet)
+    interrupts.raise_if_received()  # a stop signal swallowed while it compiled: no play
     options = RunOptions(
         workers=workers or os.cpu_count() or 1,
         force=force,
@@ -378,7 +411,44 @@ def run(
         cluster=cluster or cfg.cluster,
     )
     display = _RunDisplay(cfg, quiet)
-    display.print_result(display.play(options, started))
+    result = display.play(options, started)
+    try:
+        display.print_result(result)
+    except (KeyboardInterrupt, Terminated) as exc:  # the results are in place all the same
+        import signal
+
+        signum = exc.signum if isinstance(exc, Terminated) else signal.SIGINT
+        _fail(
+            f"interrupted while the comparison was printed; the results are complete in "
+            f"{result.directory} (`mexsim report {result.directory}` prints it again)",
+            status=SIGNALLED + signum,
+        )
+    # the results are in place and shown: a Ctrl-C now, while the process ends, has
+    # nothing left to stop (it ended the command with 130 and no line, issue 32 row 22)
+    _ignore_stop_signals()
+
+
+_IGNORED_BY_US: dict[int, Any] = {}  # signal -> its handler before the results were shown
+
+
+def _ignore_stop_signals() -> None:
+    import signal
+    import threading
+
+    if threading.current_thread() is threading.main_thread():
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            _IGNORED_BY_US[signum] = signal.signal(signum, signal.SIG_IGN)
+
+
+def _heed_stop_signals_again() -> None:
+    """A command run after another in one process (tests, a notebook) starts with the
+    handlers the first found, not with the signals ignored as that one ended."""
+    import signal
+
+    for signum, handler in _IGNORED_BY_US.items():
+        if signal.getsignal(signum) == signal.SIG_IGN:
+            signal.signal(signum, handler)
+    _IGNORED_BY_US.clear()
 
 
 def _run_config(
@@ -710,6 +780,7 @@ def check(
 
     with compile_notice():  # the strategy's file, before the checks print anything
         report = check_strategy(strategy, strategies or (), examples=examples, seed=seed)
+    interrupts.raise_if_received()  # a stop signal swallowed while it compiled: no verdict
     print(format_report(report))
     if not report.passed:
         sys.exit(RUN_ERROR)

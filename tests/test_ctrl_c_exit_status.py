@@ -14,10 +14,14 @@ import pytest
 
 from tests.tournament.runs import config_text, finish, mexsim, wait_until, write_config
 
+# it sleeps in the command's own process, not in the child that imports each edit of a
+# file first (mexsim/strategy/first_import.py), which it passes
 STRATEGY = """\
 exec("import os, pathlib, time\\n"
-     "pathlib.Path({marks!r}, str(os.getpid())).touch()\\n"
-     "time.sleep(60)\\n")
+     "from mexsim.strategy import first_import\\n"
+     "if not first_import.IN_CHILD:\\n"
+     "    pathlib.Path({marks!r}, str(os.getpid())).touch()\\n"
+     "    time.sleep(60)\\n")
 
 from mexsim.strategy.api import strategy
 
@@ -87,3 +91,28 @@ def test_sigterm_while_check_compiles_is_one_line(tmp_path):
     assert proc.returncode == 143, err
     lines = [line for line in err.splitlines() if "compiling" not in line]
     assert lines == ["mexsim: error: interrupted by SIGTERM"], err
+
+
+@pytest.mark.processes
+def test_ctrl_c_once_the_results_are_shown_leaves_them_complete(tmp_path: Path) -> None:
+    """Issue 32, row 22: a Ctrl-C just after the comparison was printed ended the run
+    with 130 and no line, though its results were complete and in place. Once they are
+    shown nothing is left to stop; while they are printed, the line says they are
+    complete."""
+    out = tmp_path / "r"
+    cfg = write_config(tmp_path, config_text(out, matches=8))
+    proc = mexsim("run", cfg, "--workers", "1", "--quiet")
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if "ratings" in line:  # the comparison's last line
+            proc.send_signal(signal.SIGINT)
+            break
+    code, _, err = finish(proc, 60)
+    assert "Traceback" not in err
+    if code != 0:  # the signal came while the lines were still being written
+        assert code == 130, err
+        assert err.splitlines()[-1].startswith(
+            "mexsim: error: interrupted while the comparison was printed; the results are "
+            f"complete in {out}"
+        ), err
+    assert (out / "matches.parquet").is_file() and (out / "summary.csv").is_file()

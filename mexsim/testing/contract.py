@@ -29,6 +29,7 @@ import numpy as np
 
 from mexsim.game import view as V
 from mexsim.game.reference import Round, deal, make_players, static_view
+from mexsim.jit.interrupts import raise_if_received
 from mexsim.strategy.policy import Policy
 from mexsim.strategy.registry import StrategyInfo, available_strategies
 from mexsim.testing import probes
@@ -172,6 +173,7 @@ class Checker:
         return choice
 
     def play(self, game: Game) -> None:
+        raise_if_received()  # a Ctrl-C numba's compiler swallowed: stop here, not pass
         known = available_strategies((), set(game.others))
         seats = [
             Policy(self.info, self.params)
