@@ -19,16 +19,20 @@ class Stop(BaseException):
 
 
 class StopSignals:
-    """Turns Ctrl-C, SIGTERM and SIGHUP into ``Stop`` in the main thread. Once the
-    results are being put in place (``finishing``), a signal is ignored: the step is
-    short, and stopping it half-way would help no one."""
+    """Turns Ctrl-C, SIGTERM and SIGHUP into ``Stop`` in the main thread, once. Once
+    the results are being put in place (``finishing``), or the run is stopping after a
+    first signal, a signal is ignored: both steps are short, and stopping them half-way
+    would help no one (a second Ctrl-C 0.05–0.2 s after the first stopped a cluster's
+    closing with a traceback, exit 1, and left its scratch folder, issue 32 row 13)."""
 
     def __init__(self) -> None:
         self.finishing = False
+        self.stopping = False
         self.previous: dict[int, Any] = {}
 
     def _handle(self, signum: int, frame: Any) -> None:
-        if not self.finishing:
+        if not self.finishing and not self.stopping:
+            self.stopping = True
             raise Stop(signum)
 
     def install(self) -> None:

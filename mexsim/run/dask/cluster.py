@@ -471,14 +471,16 @@ class ClusterPlayer:
         return BlockTasks(len(all_blocks), kept, per_task, submit)
 
     def close(self) -> None:
-        for closer in (getattr(self, "client", None), self._cluster):
-            if closer is not None:
-                # closing a cluster that failed half-way: nothing useful to report
-                with contextlib.suppress(Exception):
-                    closer.close()
-        if self._scratch is not None:  # ours alone: made for this cluster
-            shutil.rmtree(self._scratch, ignore_errors=True)
-            self._scratch = None
+        try:
+            for closer in (getattr(self, "client", None), self._cluster):
+                if closer is not None:
+                    # closing a cluster that failed half-way: nothing useful to report
+                    with contextlib.suppress(Exception):
+                        closer.close()
+        finally:  # whatever ended the closing: the scratch is ours alone
+            if self._scratch is not None:
+                shutil.rmtree(self._scratch, ignore_errors=True)
+                self._scratch = None
 
 
 def open_player(
