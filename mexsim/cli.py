@@ -270,6 +270,11 @@ class _Group(TyperGroup):
         except typer.Abort:
             _fail("aborted", status=1)
         except Exception as exc:  # a fault of mexsim's own: one line too
+            from mexsim.run.machine_limits import SHORTAGE_ADVICE, resource_shortage
+
+            shortage = resource_shortage(exc)
+            if shortage is not None:  # the machine's or its limits', not mexsim's
+                _fail(f"{shortage}; {SHORTAGE_ADVICE}", status=OS_ERROR)
             if interrupts.received() is not None:  # or a stop signal swallowed and its
                 _raise_swallowed_signal()  # outcome called a fault (hypothesis: "flaky")
             _internal_error(exc)
@@ -398,9 +403,12 @@ def run(
     import os
     import time
 
-    from mexsim.run.runner import RunOptions, StopRule
+    from mexsim.run.machine_limits import check_address_space
 
     started = time.perf_counter()
+    check_address_space("run", workers or os.cpu_count() or 1)  # before numba loads
+    from mexsim.run.runner import RunOptions, StopRule
+
     cfg = _run_config(config, matches, seed, out, workers, strategies, luck, resume, cluster, quiet)
     interrupts.raise_if_received()  # a stop signal swallowed while it compiled: no play
     options = RunOptions(
@@ -599,7 +607,9 @@ def report(
 ) -> None:
     """Print the comparison of a results directory again and write its plots (PNG)."""
     from mexsim.analysis.provenance import local_folder
+    from mexsim.run.machine_limits import check_address_space
 
+    check_address_space("report")
     folder = local_folder(directory)
     if not folder.is_dir():
         raise ConfigError(f"{folder}: not a results directory (no such folder)")
@@ -666,6 +676,9 @@ def replay(
     ] = False,
 ) -> None:
     """Replay match K of a config (same seeds as `run`), printing every event."""
+    from mexsim.run.machine_limits import check_address_space
+
+    check_address_space("replay")
     check_overrides(seed=seed)
     with compile_notice():
         cfg = with_overrides(load_config(config, strategy_dirs=strategies or ()), seed=seed)
@@ -726,6 +739,9 @@ def list_strategies(
             f"{'' if not strategies else f' --strategies {folder}'}`"
         )
         return
+    from mexsim.run.machine_limits import check_address_space
+
+    check_address_space("strategies")
     from mexsim.strategy.registry import (  # compiles the strategies
         available_strategies,
         refuse_missing_folders,
@@ -776,6 +792,9 @@ def check(
 
     Exit 0 when it passes, 1 when a check fails (the check, the cause and the shrunk
     game state are printed, as text and JSON)."""
+    from mexsim.run.machine_limits import check_address_space
+
+    check_address_space("check")
     from mexsim.testing import check_strategy, format_report  # heavy: numba, hypothesis
 
     with compile_notice():  # the strategy's file, before the checks print anything

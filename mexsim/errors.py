@@ -15,6 +15,12 @@ class OutputError(Exception):
     name too long); the message names the path, the cause and what was kept."""
 
 
+class ResourceShortage(OutputError):
+    """The system refused memory or a thread (an address-space limit, ``ulimit -v``, or a
+    machine out of memory): the same status as a refused file operation; the message
+    says what was refused, what was kept and what to do."""
+
+
 class OutputConflict(Exception):
     """The results are complete but were not put in place (the path changed during the
     run); the message says where they are."""

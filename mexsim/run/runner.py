@@ -32,11 +32,11 @@ from pathlib import Path
 from typing import Any
 
 from mexsim.analysis.accumulate import RunStatistics
-from mexsim.errors import Interrupted, OutputError, StrategyError
+from mexsim.errors import Interrupted, OutputError, ResourceShortage, StrategyError
 from mexsim.jit.ast_guard import serialise_ast_parse
 from mexsim.run.dask.cluster import ClusterPlayer, open_player, parse_address, start_workers_early
 from mexsim.run.in_order import Played, StopRule, stop_rule, take_in_order, unjoined_threads
-from mexsim.run.machine_limits import check_resources
+from mexsim.run.machine_limits import SHORTAGE_ADVICE, check_resources, resource_shortage
 from mexsim.run.preparation import load_engine, luck_model, play_raw, tables_of
 from mexsim.run.run_record import RunResult, nothing, write_run_json
 from mexsim.run.stop_signals import Stop, StopSignals
@@ -170,10 +170,15 @@ def run(
         except (KeyboardInterrupt, Stop) as exc:
             signum = exc.signum if isinstance(exc, Stop) else signal.SIGINT
             raise Interrupted(sink.stopped("interrupted"), signum) from None
-        except OSError as exc:
-            raise OutputError(sink.failed(exc)) from None
         except StrategyError:
             sink.discard()  # the strategy must change, and with it the run id
+            raise
+        except Exception as exc:
+            shortage = resource_shortage(exc)
+            if shortage is not None:  # before an OSError: ENOMEM is one, but not the disk's
+                raise ResourceShortage(sink.stopped(f"{shortage}; {SHORTAGE_ADVICE}")) from None
+            if isinstance(exc, OSError):
+                raise OutputError(sink.failed(exc)) from None
             raise
     finally:
         sink.release()
