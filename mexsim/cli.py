@@ -474,6 +474,10 @@ def _run_config(
     """The config as the command line overrides it, its strategies compiled (in parallel
     on a cold cache), and what the user should know before play."""
     check_overrides(matches, seed, out)
+    if cluster:  # refused before a cold compile of a minute, not after it
+        from mexsim.run.dask.cluster import parse_address
+
+        parse_address(cluster)
     with compile_notice(quiet):
         from mexsim.run.warmup import warm_up
 

@@ -161,11 +161,7 @@ def check_results(directory: Path) -> ResultsFiles:
             ids[str(path.relative_to(directory))] = raw.decode(errors="replace") if raw else None
     if found.parts:
         ids[MANIFEST] = found.run_id
-    try:
-        recorded = json.loads((directory / "run.json").read_text()).get("run_id")
-    except (OSError, ValueError, AttributeError):
-        recorded = None
-    ids["run.json"] = recorded if isinstance(recorded, str) else None
+    ids["run.json"] = _recorded_run_id(directory / "run.json")
     if any(ids.values()) and len(set(ids.values())) > 1:
         shown = ", ".join(
             f"{name} {rid[:12] if rid else 'none'}" for name, rid in _differing(ids).items()
@@ -175,6 +171,27 @@ def check_results(directory: Path) -> ResultsFiles:
             "keep each run's files together in its own folder"
         )
     return found
+
+
+def _recorded_run_id(run_json: Path) -> str | None:
+    """The run id run.json records (None: a run of mexsim before run ids). A missing or
+    damaged run.json was reported as "files of different runs" (issue 32)."""
+    try:
+        record = json.loads(run_json.read_bytes())
+    except FileNotFoundError:
+        raise ConfigError(
+            f"{run_json}: missing; a results folder keeps the run.json its run wrote "
+            "(put it back, or run the config again)"
+        ) from None
+    except OSError as exc:
+        raise ConfigError(f"{run_json}: cannot be read ({exc.strerror or exc})") from None
+    except ValueError:
+        raise ConfigError(
+            f"{run_json}: damaged (not the JSON mexsim wrote: truncated or edited); "
+            "run the config again"
+        ) from None
+    recorded = record.get("run_id") if isinstance(record, dict) else None
+    return recorded if isinstance(recorded, str) else None
 
 
 def _differing(ids: dict[str, str | None]) -> dict[str, str | None]:

@@ -35,11 +35,23 @@ class FolderSink:
         self.stale: WorkFolder | None = None
         self.work: WorkFolder | None = None
         self.assembler: Assembler | None = None
+        self.note: Note = lambda line: None
 
     def reserve(self) -> None:
         try:
             output.parent_of(self.target).mkdir(parents=True, exist_ok=True)
             self.lock.acquire()
+        except (FileExistsError, NotADirectoryError):
+            file = next(
+                (p for p in reversed(self.target.parents) if p.exists() and not p.is_dir()),
+                None,
+            )
+            if file is None:
+                raise
+            raise ConfigError(
+                f"{self.target}: a parent of it, {file}, is a file, not a folder "
+                "(choose another --out)"
+            ) from None
         except OSError as exc:
             raise ConfigError(f"{self.target}: output path not writable ({exc.strerror})") from None
 
@@ -47,6 +59,7 @@ class FolderSink:
         self, run_id: str, identity: dict[str, Any], resume: bool, force: bool, note: Note
     ) -> None:
         self.force = force
+        self.note = note
         self.before = output.inspect(self.target, force)
         self.stale = _stale_work(self.target, run_id, identity, resume, force, note)
 
@@ -82,8 +95,13 @@ class FolderSink:
         fill(self.work.results)
         output.write_marker(self.work.results, self.assembler.run_id)
         finishing()
-        output.publish(self.work.results, self.target, self.before, self.force)
+        kept = output.publish(self.work.results, self.target, self.before, self.force)
         self.work.remove()
+        if kept:
+            self.note(
+                f"kept what you had put in {self.target} ({_listed(kept)}): mexsim replaces "
+                "only the files it writes"
+            )
 
     def stopped(self, what: str) -> str:
         return _kept_message(what, self.work)
@@ -175,6 +193,11 @@ def _work_folder(
     if stale.path != path:
         os.rename(stale.path, path)
     return WorkFolder(path)
+
+
+def _listed(names: list[str], most: int = 3) -> str:
+    shown = ", ".join(names[:most])
+    return shown if len(names) <= most else f"{shown} and {len(names) - most:,} more"
 
 
 def _kept_message(what: str, work: WorkFolder | None) -> str:

@@ -52,6 +52,10 @@ LEGACY_FILES = {
 }
 
 
+#: every name mexsim writes in a results folder; anything else in one is the user's
+MEXSIM_FILES = LEGACY_FILES | {".mexsim-results", "comparisons.csv"}
+
+
 def parent_of(out: Path) -> Path:
     return out.parent if str(out.parent) else Path(".")
 
@@ -197,8 +201,20 @@ def write_marker(folder: Path, run_id: str) -> None:
     (folder / MARKER).write_text(json.dumps({"format": MARKER_FORMAT, "run_id": run_id}) + "\n")
 
 
-def publish(work: Path, out: Path, before: Snapshot, force: bool) -> None:
-    """Put the finished ``work`` folder at ``out`` (see the module docstring)."""
+def users_entries(folder: Path) -> list[str]:
+    """The names in a results folder that mexsim did not write, sorted."""
+    try:
+        return sorted(p.name for p in folder.iterdir() if p.name not in MEXSIM_FILES)
+    except OSError:
+        return []
+
+
+def publish(work: Path, out: Path, before: Snapshot, force: bool) -> list[str]:
+    """Put the finished ``work`` folder at ``out`` (see the module docstring). What the
+    user put in the old results folder is kept in the new one (issue 32: --force
+    deleted it): files are linked into ``work`` before the exchange, so they are in one
+    folder or the other at every moment; folders move across after it. Returns their
+    names."""
     now = _snapshot_now(out)
     if now != before:
         what = (
@@ -226,15 +242,29 @@ def publish(work: Path, out: Path, before: Snapshot, force: bool) -> None:
                 )
             os.rename(work, out)
         _fsync_dir(parent_of(out))
-        return
+        return []
+    kept = users_entries(out)
+    folders = []
+    for name in kept:
+        if (out / name).is_dir() and not (out / name).is_symlink():
+            folders.append(name)
+        else:
+            try:
+                os.link(out / name, work / name, follow_symlinks=False)
+            except OSError:  # a file system without hard links: a copy, as safe
+                shutil.copy2(out / name, work / name, follow_symlinks=False)
     if _renameat2(work, out, _RENAME_EXCHANGE):
         old = work  # the old results now sit where the work folder was
     else:
         old = parent_of(out) / f".{out.name}{ASIDE_SUFFIX}{os.getpid()}"
         os.rename(out, old)
         os.rename(work, out)
+    for name in folders:
+        os.rename(old / name, out / name)
+    _fsync_dir(out)
     _fsync_dir(parent_of(out))
     shutil.rmtree(old)
+    return kept
 
 
 def _snapshot_now(out: Path) -> Snapshot:

@@ -687,7 +687,7 @@ BAD_INPUT: list[Any] = [
         "out-inside-a-file",
         lambda out: config_text(out.parent / "afile" / "res"),
         [],
-        ["afile", "not writable"],
+        ["afile", "a parent of it", "is a file, not a folder"],
         "afile",
     ),
     ("out-exists", cfg_with(), [], ["exists", "--force"], "existing"),

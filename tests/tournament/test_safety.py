@@ -518,3 +518,38 @@ def test_wall_time_covers_play_and_summary(reference: Path, cfg: Path, tmp_path:
     wall, play, summary = map(float, match.groups())
     assert play + summary <= wall + 0.1 and wall <= took + 0.05
     assert wall >= 0.5 * took  # the command's time, not only the play
+
+
+def test_force_keeps_what_the_user_put_in_the_results_folder(cfg: Path, tmp_path: Path) -> None:
+    """Issue 32, held note: --force deleted the files a user had put inside a results
+    folder, silently. They are kept in the new folder (files linked across before the
+    exchange, folders moved after it), and the run says so; mexsim's own files (an old
+    report's plots too) are replaced."""
+    out = tmp_path / "res"
+    assert run_cli(cfg, "--out", out, "--matches", "16", "--quiet").exit_code == 0
+    (out / "notes.md").write_text("what I saw\n")
+    (out / "analysis").mkdir()
+    (out / "analysis" / "plot.py").write_text("print()\n")
+    (out / "totals.png").write_bytes(b"an old report's plot")
+    result = run_cli(cfg, "--out", out, "--matches", "32", "--quiet", "--force")
+    assert result.exit_code == 0, result.stderr
+    assert (out / "notes.md").read_text() == "what I saw\n"
+    assert (out / "analysis" / "plot.py").read_text() == "print()\n"
+    assert not (out / "totals.png").exists()
+    assert "mexsim: kept what you had put in" in result.stderr
+    assert "analysis, notes.md" in result.stderr
+    assert temp_folders(tmp_path) == []
+
+
+def test_report_names_a_missing_or_damaged_run_json(cfg: Path, tmp_path: Path) -> None:
+    """Issue 32, held note: a missing or truncated run.json was reported as "files of
+    different runs"."""
+    out = tmp_path / "res"
+    assert run_cli(cfg, "--out", out, "--matches", "16", "--quiet").exit_code == 0
+    record = (out / "run.json").read_bytes()
+    (out / "run.json").write_bytes(record[:40])
+    line = one_line_error(cli_runner.invoke(app, ["report", str(out)]), 2)
+    assert line.startswith(f"mexsim: error: {out / 'run.json'}: damaged"), line
+    (out / "run.json").unlink()
+    line = one_line_error(cli_runner.invoke(app, ["report", str(out)]), 2)
+    assert line.startswith(f"mexsim: error: {out / 'run.json'}: missing"), line

@@ -25,6 +25,7 @@ from tests.tournament.runs import (
     group_ends,
     kill_a_worker_mid_run,
     mexsim,
+    one_line_error,
     run_cli,
     temporary_folder,
     wait_for_parts,
@@ -288,3 +289,16 @@ def test_a_workers_results_travel_as_int16_and_arrive_as_the_kernels_wrote_them(
         assert np.array_equal(received(for_transfer(wide)), wide)
     empty = np.zeros((0, 13, 4, 6), dtype=np.int64)
     assert received(for_transfer(empty)).shape == empty.shape
+
+
+def test_local_workers_are_bounded_by_the_machine(tmp_path: Path) -> None:
+    """Issue 32, held note: `--cluster local:N` took any N up to 256, as `--workers` does
+    not: a few worker processes a core, and as many as fit in half the memory."""
+    from mexsim.run.dask.cluster import max_local_workers
+
+    most = max_local_workers()
+    assert 1 <= most <= 4 * (os.cpu_count() or 1)
+    cfg = write_config(tmp_path, config_text(tmp_path / "r", matches=8))
+    line = one_line_error(run_cli(cfg, "--cluster", f"local:{most + 1}", "--quiet"), 2)
+    assert f"local:N needs N in 1..{most} on this machine" in line
+    assert not (tmp_path / "r").exists()

@@ -51,6 +51,12 @@ from mexsim.run.dask.stale_scratch import remove_stale_scratch, scratch_folder
 from mexsim.run.dask.transfer import for_transfer
 from mexsim.run.dask.worker_malloc import restore_mmap_threshold
 from mexsim.run.dask.worker_signals import blocked_in_children, start_resource_tracker
+from mexsim.run.machine_limits import (
+    MEMORY_SHARE,
+    WORKERS_PER_CORE,
+    machine_memory,
+    max_workers,
+)
 from mexsim.tournament.config import Config
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -59,6 +65,19 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 
 LOCAL_PREFIX = "local:"
 MAX_LOCAL_WORKERS = 256
+# a local worker process's memory, measured: 0.28-0.3 GB resident (numba, the kernels,
+# pandas and Dask), with room for its blocks; as --workers, local:N was unbounded
+# (issue 32, held note), and 64 workers on 2 cores only thrashed
+LOCAL_WORKER_MEMORY = 0.5 * 2**30
+
+
+def max_local_workers() -> int:
+    """The most worker processes ``local:N`` may start on this machine: as many as
+    --workers threads (a few a core), and as fit in half its memory."""
+    by_memory = int(machine_memory() * MEMORY_SHARE // LOCAL_WORKER_MEMORY)
+    return max(1, min(MAX_LOCAL_WORKERS, max_workers(), by_memory))
+
+
 # A local cluster's workers are forks of one process that has loaded Dask, the kernels
 # and the built-in strategies once (worker_preload.py), rather than each a fresh Python
 # that loads them all on its first task.
@@ -84,8 +103,13 @@ def parse_address(address: str) -> tuple[str, Any]:
     text = address.strip()
     if text.startswith(LOCAL_PREFIX):
         count = text[len(LOCAL_PREFIX) :]
-        if not count.isdigit() or not 1 <= int(count) <= MAX_LOCAL_WORKERS:
-            raise ConfigError(f"--cluster {address!r}: local:N needs N in 1..{MAX_LOCAL_WORKERS}")
+        most = max_local_workers()
+        if not count.isdigit() or not 1 <= int(count) <= most:
+            raise ConfigError(
+                f"--cluster {address!r}: local:N needs N in 1..{most} on this machine "
+                f"({os.cpu_count() or 1} cores, at most {WORKERS_PER_CORE} worker processes "
+                f"a core and {LOCAL_WORKER_MEMORY / 2**30:.1f} GiB each in half its memory)"
+            )
         return "local", int(count)
     if "://" not in text or any(c.isspace() or not c.isprintable() for c in text):
         raise ConfigError(
