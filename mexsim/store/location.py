@@ -42,10 +42,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from mexsim.errors import ConfigError, OutputError
-from mexsim.store.parts import block_statistics, parquet_options
+from mexsim.errors import ConfigError
+from mexsim.store.parts import block_statistics, check_stamp, parquet_options
 from mexsim.store.results_folder import fsync_file
-from mexsim.tournament.identity import RUN_ID_KEY
 
 MANIFEST = "manifest.json"
 MANIFEST_FORMAT = "mexsim parts"
@@ -202,16 +201,19 @@ class Location:
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         """What the statistics fold of a kept block (its luck too), from its matches
         part."""
-        name = part_name("matches", index)
-        with self.fs.open(self.path(name), "rb") as handle:
-            table = pq.read_table(handle, page_checksum_verification=True)
-        found = (table.schema.metadata or {}).get(RUN_ID_KEY, b"").decode(errors="replace")
-        if found != run_id:
-            raise OutputError(
-                f"{self.url}/{name}: this part belongs to another run (run id {found or 'none'}"
-                f", not {run_id}); move it away, or rerun without --resume and with --force"
+        tables = {}
+        for kind in KINDS:  # each checked as a folder run's parts are (store/parts.py)
+            name = part_name(kind, index)
+            with self.fs.open(self.path(name), "rb") as handle:
+                tables[kind] = pq.read_table(handle, page_checksum_verification=True)
+            check_stamp(
+                tables[kind],
+                f"{self.url}/{name}",
+                run_id,
+                index,
+                "move it away, or rerun without --resume and with --force",
             )
-        return block_statistics(table, names, players)
+        return block_statistics(tables["matches"], names, players)
 
     def commit(self, blocks_in: int, run_id: str, matches: int, tables: Path) -> None:
         """Remove what is not the run's (parts beyond a stop, temporary files), copy

@@ -15,7 +15,7 @@ import pyarrow as pa
 
 from mexsim.analysis.accumulate import RunAccumulator, RunStatistics
 from mexsim.store.location import Location, is_local, open_location, write_part
-from mexsim.store.parts import block_statistics, with_run_id
+from mexsim.store.parts import block_statistics, stamped
 from mexsim.store.results_folder import OutputLock
 from mexsim.store.sink import Note
 
@@ -28,8 +28,9 @@ def write_location_block(
     """Block ``index``'s two parts written to ``url``; what the client's statistics fold:
     its totals[match, player], deals and luck-adjusted totals (None without luck)."""
     fs, root = open_location(url)
-    write_part(fs, root, "rounds", index, with_run_id(rounds, run_id))
-    write_part(fs, root, "matches", index, with_run_id(matches, run_id))
+    # stamped as a folder run's parts are: --resume checks the run, the block and the rows
+    write_part(fs, root, "rounds", index, stamped(rounds, run_id, index))
+    write_part(fs, root, "matches", index, stamped(matches, run_id, index))
     return block_statistics(matches, names, len(names))
 
 

@@ -111,11 +111,13 @@ def check_stamp(
 ) -> None:
     """OutputError naming ``path`` unless its part is block ``index`` of run ``run_id``,
     as written (``rows``: its digest checked too; ``fix``: what to do). A part without a
-    stamp (an older mexsim's) is taken as before."""
+    stamp is refused too: stripped, or an older mexsim's, whose run id differs anyway."""
     meta = table.schema.metadata or {}
     if DIGEST_KEY not in meta:
-        return
-    if meta.get(RUN_ID_KEY, b"").decode(errors="replace") != run_id:
+        problem = (
+            "carries no stamp of the run and block it belongs to (stripped, or not this mexsim's)"
+        )
+    elif meta.get(RUN_ID_KEY, b"").decode(errors="replace") != run_id:
         problem = "belongs to another run (another config, seed or mexsim)"
     elif meta.get(BLOCK_KEY) != str(index).encode():
         problem = f"is block {meta.get(BLOCK_KEY, b'?').decode(errors='replace')}, not {index}"

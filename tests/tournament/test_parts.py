@@ -143,10 +143,10 @@ def test_a_damaged_part_is_one_line_naming_it(tmp_path: Path, suffix: str) -> No
     """A part file damaged on disk (truncated, overwritten) is refused by --resume in
     one line that names it and says what to do, not a pyarrow traceback."""
     from mexsim.errors import OutputError
-    from mexsim.store.parts import WorkFolder, read_block
+    from mexsim.store.parts import WorkFolder, read_block, stamped
 
     work = WorkFolder.create(tmp_path / ".res.tmp-1", "run", {})
-    table = pa.table({"match": np.arange(4, dtype=np.int64)})
+    table = stamped(pa.table({"match": np.arange(4, dtype=np.int64)}), "run", 0)
     work.write_block(0, table, table)
     damaged = work.part(0, "matches")
     if suffix == "parquet":  # as an older mexsim wrote it

@@ -75,8 +75,10 @@ def same_content(local: Path, out: Path, blocks: int = BLOCKS) -> None:
             part = pq.ParquetFile(out / name)
             assert part.metadata.num_row_groups == 1
             assert part.read().equals(whole.read_row_group(group)), (kind, group)
+            stamp = part.schema_arrow.metadata  # the run, as the whole's; the block, the rows
+            assert stamp[b"mexsim.block"] == str(group).encode() and b"mexsim.digest" in stamp
+            assert stamp[b"mexsim.run_id"] == whole.schema_arrow.metadata[b"mexsim.run_id"]
         assert parts_table(out, kind).equals(whole.read())
-        assert parts_table(out, kind).schema.metadata == whole.schema_arrow.metadata
     for name in ("summary.csv", "head_to_head.csv"):
         assert (out / name).read_bytes() == (local / name).read_bytes(), name
 
@@ -154,8 +156,10 @@ def test_resume_refuses_a_kept_part_of_another_run(
     cfg: Path, tmp_path: Path, monkeypatch: Any
 ) -> None:
     """Issue 32, case 4: a URL run's parts carry their run id, which --resume never
-    checked: a part of another run was committed beside this run's. Now it is one line
-    naming the part, status 4, and nothing is committed."""
+    checked: a part of another run was committed beside this run's. Now they are
+    stamped as a folder run's parts are (run, block, digest of the rows), and a part of
+    another run, moved, stripped of its stamp or changed is one line naming it, status
+    4, and nothing is committed."""
     out = tmp_path / "shared"
     original = LocationSink.write_block
 
@@ -171,13 +175,24 @@ def test_resume_refuses_a_kept_part_of_another_run(
     monkeypatch.setattr(LocationSink, "write_block", original)
     part = out / "matches" / "00000000.parquet"
     table = pq.read_table(part)
-    pq.write_table(table.replace_schema_metadata({b"mexsim.run_id": b"another"}), part)
-    resumed = run_cli(cfg, "--out", url(out), "--workers", "1", "--quiet", "--resume")
-    assert resumed.exit_code == 4, resumed.stderr
-    line = resumed.stderr.splitlines()[-1]
-    assert line.startswith("mexsim: error: ") and "00000000.parquet" in line
-    assert "another run" in line and "--force" in line
-    assert not (out / location.MANIFEST).exists()
+    stamp = table.schema.metadata
+    for damage, said in [
+        ({**stamp, b"mexsim.run_id": b"another"}, "another run"),
+        ({**stamp, b"mexsim.block": b"1"}, "is block 1, not 0"),  # a part moved (row 5)
+        ({b"mexsim.run_id": stamp[b"mexsim.run_id"]}, "carries no stamp"),
+        ("rows", "was changed after it was written"),  # overwritten in place (row 2)
+    ]:
+        if damage == "rows":
+            changed = table.set_column(0, table.field(0), pa.array([7] * table.num_rows))
+            pq.write_table(changed.cast(table.schema), part)
+        else:
+            pq.write_table(table.replace_schema_metadata(damage), part)
+        resumed = run_cli(cfg, "--out", url(out), "--workers", "1", "--quiet", "--resume")
+        assert resumed.exit_code == 4, resumed.stderr
+        line = resumed.stderr.splitlines()[-1]
+        assert line.startswith("mexsim: error: ") and "00000000.parquet" in line
+        assert said in line and "--force" in line, line
+        assert not (out / location.MANIFEST).exists()
 
 
 def test_committed_results_at_a_url_are_never_replaced(cfg: Path, tmp_path: Path) -> None:
