@@ -83,7 +83,7 @@ def key_cache_on(dispatcher: Any, extra: str) -> None:
 
 def forget_cached(dispatcher: Any) -> None:
     """The next process compiles ``dispatcher`` afresh: its cache entry's index goes."""
-    index = cache_index(dispatcher)
+    index = cache_index(dispatcher) if getattr(dispatcher, "_cache", None) is not None else None
     if index is not None:
         index.unlink(missing_ok=True)
 

@@ -105,7 +105,7 @@ from mexsim.strategy.public_table import (
     unseen_carrying,
     unseen_word,
 )
-from mexsim.strategy.sources import helpers_digest
+from mexsim.strategy.sources import helpers_digest, own_helpers, recursive_function
 
 __all__ = [
     "DECIDE_SIGNATURE",
@@ -191,6 +191,11 @@ def strategy(func: Callable) -> Dispatcher:
     does any built-in's code it calls (mexsim/strategy/checked_builtins.py).
     """
     checked = not is_builtin(func)
+    recursive = recursive_function(func) if checked else None
+    if recursive is not None:  # before numba loads a cached recursive helper: it aborts
+        from mexsim.strategy.vetting import recursion_refused
+
+        raise recursion_refused(func.__code__.co_filename, func, recursive)
     if checked:
         # a built-in it calls is called with its view, which it may have written over
         from mexsim.strategy.checked_builtins import check_builtins_in
@@ -214,17 +219,6 @@ def strategy(func: Callable) -> Dispatcher:
     decide.compile(DECIDE_SIGNATURE)  # as njit(signature) does, once the key is set
     decide.disable_compile()
     return decide
-
-
-def own_helpers(func: Callable) -> list[Dispatcher]:
-    """The ``@njit`` functions of ``func``'s own file that it can see."""
-    return [
-        value
-        for value in list(func.__globals__.values())
-        if isinstance(value, Dispatcher)
-        and getattr(value.py_func, "__code__", None) is not None
-        and value.py_func.__code__.co_filename == func.__code__.co_filename
-    ]
 
 
 def _own_uncompiled_helpers(func: Callable) -> list[Dispatcher]:

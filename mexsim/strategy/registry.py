@@ -276,6 +276,9 @@ def load_strategy_file(path: Path) -> StrategyInfo:
     except SyntaxError as exc:
         del sys.modules[module_name]
         raise ConfigError(f"{path}:{exc.lineno}: syntax error: {exc.msg}") from exc
+    except ConfigError:  # mexsim's own refusal of the file, in its one line
+        del sys.modules[module_name]
+        raise
     except Exception as exc:  # a user's file: report it in one line, whatever it raised
         del sys.modules[module_name]
         raise ConfigError(

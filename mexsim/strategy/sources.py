@@ -96,3 +96,63 @@ def helpers_digest(func: Callable) -> str | None:
     reaches none), for numba's cache key of a strategy's decide."""
     helpers = user_sources(func)[1:]
     return sources_digest(helpers) if helpers else None
+
+
+def own_helpers(func: Callable) -> list[Any]:
+    """The ``@njit`` functions (numba dispatchers) of ``func``'s own file that it can see."""
+    return [
+        value
+        for value in list(func.__globals__.values())
+        if isinstance(getattr(value, "py_func", None), types.FunctionType)
+        and value.py_func.__code__.co_filename == func.__code__.co_filename
+    ]
+
+
+def recursive_function(func: Callable) -> str | None:
+    """The name of a compiled function of the user's, reached from ``func``, that
+    reaches itself, read from the Python code (the names each one uses, resolved in its
+    globals and in the user's modules there) — not from the compiled code, which numba
+    does not show for a function loaded from its cache, and whose cached form, when
+    recursive, aborts the process that loads it (issue 32, rows 9 and 10)."""
+    path: list[types.FunctionType] = []
+    done: set[types.FunctionType] = set()
+
+    def visit(current: types.FunctionType) -> str | None:
+        if current in path:
+            return current.__name__
+        if current in done:
+            return None
+        path.append(current)
+        for callee in _compiled_callees(current):
+            found = visit(callee)
+            if found is not None:
+                return found
+        path.pop()
+        done.add(current)
+        return None
+
+    return visit(func) if isinstance(func, types.FunctionType) else None
+
+
+def _compiled_callees(func: types.FunctionType) -> set[types.FunctionType]:
+    names: set[str] = set()
+    codes = [func.__code__]
+    while codes:  # the function's own code and the code nested in it
+        code = codes.pop()
+        names.update(code.co_names)
+        codes.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
+    scope = func.__globals__
+    modules = [
+        m
+        for m in list(scope.values())
+        if isinstance(m, types.ModuleType) and is_users_file(getattr(m, "__file__", None) or "")
+    ]
+    found = set()
+    for name in names:
+        for value in (scope.get(name), *(getattr(m, name, None) for m in modules)):
+            py_func = getattr(value, "py_func", None)
+            if isinstance(py_func, types.FunctionType) and is_users_file(
+                py_func.__code__.co_filename
+            ):
+                found.add(py_func)
+    return found

@@ -21,6 +21,7 @@ import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numba
 from numba import njit, types
@@ -30,8 +31,7 @@ from numba.core.errors import NumbaError
 from mexsim.errors import ConfigError
 from mexsim.game.signature import DECIDE_SIGNATURE
 from mexsim.jit.options import forget_cached, llvm_code, llvm_codes, return_type
-from mexsim.strategy.api import own_helpers
-from mexsim.strategy.sources import sources_digest, user_sources
+from mexsim.strategy.sources import own_helpers, sources_digest, user_sources
 
 # What numba's lowering calls to reach the global generator state of np.random and of
 # Python's random module (numba/cpython/randomimpl.py, get_state_ptr).
@@ -67,9 +67,11 @@ def vet_strategy(path: Path, decide: Dispatcher) -> None:
     try:
         _vet(path, decide)
     except VettingError:
-        # a refused decide is never loaded from numba's cache: a recursive one's cached
-        # code aborts the process that loads it (LLVM "Symbol not found", row 10)
-        forget_cached(decide)
+        # a refused decide is never loaded from numba's cache, nor its helpers: a
+        # recursive one's cached code aborts the process that loads it (LLVM "Symbol
+        # not found", row 10)
+        for compiled in (decide, *own_helpers(decide.py_func)):
+            forget_cached(compiled)
         raise
     if marker is not None:
         marker.parent.mkdir(parents=True, exist_ok=True)
@@ -114,6 +116,7 @@ def _vet(path: Path, decide: Dispatcher) -> None:
         )
     own = _own_code(code)
     # in decide's code, and in each helper's, as decide's may have folded a call away
+    # (a helper loaded from numba's cache shows no code: recursion_refused reads Python)
     helpers = (
         _own_code(code) for helper in own_helpers(decide.py_func) for code in llvm_codes(helper)
     )
@@ -121,12 +124,7 @@ def _vet(path: Path, decide: Dispatcher) -> None:
         (name for name in map(_recursive_function, (own, *helpers)) if name is not None), None
     )
     if recursive is not None:
-        raise VettingError(
-            f"{where}: decide calls {recursive}, which calls itself: a deep recursion "
-            "overflows the small stack of the engine's threads and ends the run with no "
-            "message; write it as a loop",
-            "loads",
-        )
+        raise recursion_refused(path, decide.py_func, recursive)
     escapes = _escapes(own)
     if escapes:
         raise VettingError(
@@ -135,6 +133,16 @@ def _vet(path: Path, decide: Dispatcher) -> None:
             "may keep state only in its notes (MEMORY)",
             "deterministic",
         )
+
+
+def recursion_refused(path: Path | str, func: Any, recursive: str) -> VettingError:
+    """The line refusing a decide that reaches a function calling itself."""
+    return VettingError(
+        f"{path}:{_def_line(func)}: decide calls {recursive}, which calls itself: a deep "
+        "recursion overflows the small stack of the engine's threads and ends the run "
+        "with no message; write it as a loop",
+        "loads",
+    )
 
 
 def _escapes(code: str) -> list[str]:

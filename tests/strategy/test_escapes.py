@@ -113,3 +113,89 @@ def test_a_recursive_helper_is_refused_in_one_line(tmp_path: Path, n: str):
     checked = CliRunner().invoke(app, ["check", str(path)])
     assert checked.exit_code != 0
     assert "calls depth, which calls itself" in checked.output
+
+
+CACHED_RECURSION = {
+    "own": HEAD
+    + """from numba import njit
+
+
+@njit(cache=True)
+def depth(n):
+    if n <= 0:
+        return 0
+    return 1 + depth(n - 1)
+
+
+@strategy
+def decide(view, params):
+    return depth(3) % 2
+""",
+    "mutual": HEAD
+    + """from numba import njit
+
+
+@njit(cache=True)
+def ping(n):
+    return 0 if n <= 0 else pong(n - 1)
+
+
+@njit(cache=True)
+def pong(n):
+    return 0 if n <= 0 else ping(n - 1)
+
+
+@strategy
+def decide(view, params):
+    return ping(3) % 2
+""",
+    "module": """import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _deep_helper  # noqa: E402
+
+"""
+    + HEAD
+    + """
+
+@strategy
+def decide(view, params):
+    return _deep_helper.depth(3) % 2
+""",
+}
+
+DEEP_HELPER = """from numba import njit
+
+
+@njit(cache=True)
+def depth(n):
+    return 0 if n <= 0 else 1 + depth(n - 1)
+"""
+
+
+@pytest.mark.processes
+@pytest.mark.compiles
+@pytest.mark.parametrize("shape", sorted(CACHED_RECURSION))
+def test_recursion_in_cached_helpers_is_refused_every_time(tmp_path: Path, shape: str) -> None:
+    """A recursive helper compiled with cache=True: the second process loaded it from
+    numba's cache, which shows no code to inspect (the recursion went unseen) and whose
+    recursive entry aborts the process loading it (LLVM "Symbol not found"). It is
+    refused from the Python code, before numba loads anything, every time."""
+    import subprocess
+    import sys
+
+    (tmp_path / "_deep_helper.py").write_text(DEEP_HELPER)
+    path = tmp_path / "deep.py"
+    path.write_text(CACHED_RECURSION[shape].format(name="deep"))
+    called = {"own": "depth", "mutual": "ping", "module": "depth"}[shape]
+    for _ in range(2):
+        done = subprocess.run(
+            [sys.executable, "-m", "mexsim", "check", str(path)],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+        assert done.returncode == 1, done.stderr
+        assert f"calls {called}, which calls itself" in done.stdout, done.stdout
