@@ -439,13 +439,19 @@ def run(
 _IGNORED_BY_US: dict[int, Any] = {}  # signal -> its handler before the results were shown
 
 
+def _nothing_left_to_stop(signum: int, frame: Any) -> None:
+    """A stop signal once the results are in place and shown: taken, and ignored. Not
+    SIG_IGN, which the processes a command starts afterwards (a test's next command)
+    would inherit: a handler of Python's is reset in them."""
+
+
 def _ignore_stop_signals() -> None:
     import signal
     import threading
 
     if threading.current_thread() is threading.main_thread():
         for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-            _IGNORED_BY_US[signum] = signal.signal(signum, signal.SIG_IGN)
+            _IGNORED_BY_US[signum] = signal.signal(signum, _nothing_left_to_stop)
 
 
 def _heed_stop_signals_again() -> None:
@@ -454,7 +460,7 @@ def _heed_stop_signals_again() -> None:
     import signal
 
     for signum, handler in _IGNORED_BY_US.items():
-        if signal.getsignal(signum) == signal.SIG_IGN:
+        if signal.getsignal(signum) is _nothing_left_to_stop:
             signal.signal(signum, handler)
     _IGNORED_BY_US.clear()
 

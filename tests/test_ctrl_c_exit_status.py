@@ -116,3 +116,24 @@ def test_ctrl_c_once_the_results_are_shown_leaves_them_complete(tmp_path: Path) 
             f"complete in {out}"
         ), err
     assert (out / "matches.parquet").is_file() and (out / "summary.csv").is_file()
+
+
+def test_a_command_after_a_finished_run_in_one_process_heeds_signals_again(
+    tmp_path: Path,
+) -> None:
+    """The signals a finished run stops heeding are not SIG_IGN, which the processes
+    started afterwards inherit: a test process that ran one in process started
+    `mexsim` processes deaf to Ctrl-C and SIGTERM (they ran to their timeouts)."""
+    from tests.tournament.runs import run_cli
+
+    cfg = write_config(tmp_path, config_text(tmp_path / "r", matches=8))
+    assert run_cli(cfg, "--quiet").exit_code == 0
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        assert signal.getsignal(signum) != signal.SIG_IGN
+    proc = mexsim("strategies", "--strategies", str(tmp_path / "nowhere"))
+    code, _, err = finish(proc, 60)
+    assert code == 2, err  # it ran at all; and a signal would reach it:
+    proc = mexsim("replay", cfg, "--match", "1")
+    proc.send_signal(signal.SIGTERM)
+    code, _, err = finish(proc, 60)
+    assert code in (143, -signal.SIGTERM), err

@@ -767,8 +767,10 @@ def test_force_replaces_an_existing_directory(tmp_path: Path) -> None:
     assert (out / "marker.txt").exists()
     assert pq.read_table(out / "matches.parquet").equals(first)
 
+    (out / "sweeps.csv").write_text("an old run's table\n")  # a name mexsim writes
     assert_ok(invoke_run(cfg, "--quiet", "--seed", "99", "--force"))
-    assert not (out / "marker.txt").exists()
+    assert not (out / "sweeps.csv").exists()  # mexsim's files replaced (no sweep now)
+    assert (out / "marker.txt").read_text() == "first run\n"  # the user's kept
     assert {p.name for p in out.iterdir()} >= RESULT_FILES
     assert json.loads((out / "run.json").read_text())["seed"] == 99
     assert not pq.read_table(out / "matches.parquet").equals(first)
