@@ -10,8 +10,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from mexsim.tournament.identity import run_id, run_identity
-from tests.tournament.runs import ROOT
+from tests.tournament.runs import ROOT, config_text, write_config
 
 HELPER = """\
 from numba import njit
@@ -84,3 +86,82 @@ def test_an_edited_helper_module_is_played_and_changes_the_run_id(tmp_path: Path
     helper.write_text(HELPER.format(value=0))  # back: the first entry's code again
     os.utime(helper, (stamp + 10, stamp + 10))
     assert _load(tmp_path)[0] == 0
+
+
+PLAYS_HELPER = """\
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from helper_mod import pick  # noqa: E402
+
+from mexsim.strategy.api import move_count, strategy  # noqa: E402
+
+NAME = "uses_helper"
+DESCRIPTION = "the legal move its helper module names"
+
+
+@strategy
+def decide(view, params):
+    return pick() % move_count(view)
+"""
+
+
+@pytest.mark.processes
+@pytest.mark.compiles
+@pytest.mark.slow
+def test_a_cluster_plays_the_helper_module_it_was_given(tmp_path: Path) -> None:
+    """A cluster's workers get the helper modules beside the strategy file (a worker
+    elsewhere has none of them): a local cluster writes the threads' bytes."""
+    plugins = tmp_path / "plugins"
+    plugins.mkdir()
+    (plugins / "helper_mod.py").write_text(HELPER.format(value=1))
+    (plugins / "uses_helper.py").write_text(PLAYS_HELPER)
+    players = '[[players]]\nstrategy = "uses_helper"\n[[players]]\nstrategy = "greedy"\n'
+    cfg = write_config(tmp_path, config_text(tmp_path / "unused", matches=64, players=players))
+    for out, extra in (("threads", []), ("cluster", ["--cluster", "local:1"])):
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "mexsim",
+                "run",
+                str(cfg),
+                "--strategies",
+                str(plugins),
+                "--out",
+                str(tmp_path / out),
+                "--quiet",
+                *extra,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+    for name in ("rounds.parquet", "matches.parquet"):
+        assert (tmp_path / "threads" / name).read_bytes() == (
+            tmp_path / "cluster" / name
+        ).read_bytes()
+
+
+def test_a_clusters_workers_are_given_the_helper_modules(tmp_path: Path) -> None:
+    """What a cluster's workers get (mexsim.run.dask.cluster.strategy_sources): the
+    strategy file and, beside it, its helper module as it is now (a local cluster's
+    workers could also import it from here, a remote one's could not)."""
+    from mexsim.run.dask.cluster import HELPER_KEY, strategy_sources
+    from mexsim.tournament.config import load_config
+
+    plugins = tmp_path / "plugins"
+    plugins.mkdir()
+    (plugins / "helper_mod.py").write_text(HELPER.format(value=1))
+    (plugins / "uses_helper.py").write_text(PLAYS_HELPER)
+    players = '[[players]]\nstrategy = "uses_helper"\n[[players]]\nstrategy = "greedy"\n'
+    text = config_text(tmp_path / "r", matches=8, players=players)
+    cfg = write_config(tmp_path, text)
+    sources = strategy_sources(load_config(cfg, strategy_dirs=[str(plugins)]))
+    assert sorted(sources) == [f"{HELPER_KEY}helper_mod.py", "uses_helper"]
+    name, source, here = sources[f"{HELPER_KEY}helper_mod.py"]
+    assert (name, here) == ("helper_mod.py", str(plugins / "helper_mod.py"))
+    assert source == HELPER.format(value=1)

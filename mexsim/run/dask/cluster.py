@@ -148,20 +148,35 @@ def start_workers_early(address: str | None) -> None:
 
 def strategy_sources(config: Config) -> dict[str, tuple[str, str, str]]:
     """Strategy name -> (file name, source text, its path here) of every strategy the run
-    uses that does not ship with mexsim (the built-ins are on every worker already); the
-    path names the file in what a worker says of it."""
+    uses that does not ship with mexsim (the built-ins are on every worker already),
+    and ``HELPER_KEY`` + file name -> the same of each helper module of the user's they
+    import (StrategyInfo.sources), written beside them; the path names the file in what
+    a worker says of it."""
     from mexsim.strategy.origin import BUILTIN_FOLDER
     from mexsim.strategy.registry import available_strategies
 
     known = available_strategies(config.strategy_dirs, {p.strategy for p in config.players})
-    sources = {}
+    sources: dict[str, tuple[str, str, str]] = {}
+    placed: dict[str, Path] = {}  # file name in the workers' folder -> the file here
     for name in sorted({p.strategy for p in config.players}):
         path = Path(known[name].path)
-        if path.parent != BUILTIN_FOLDER:
-            sources[name] = (path.name, path.read_text(encoding="utf-8"), str(path))
+        if path.parent == BUILTIN_FOLDER:
+            continue
+        # the helper modules of the user's it imports go beside it (issue 32, row 6): a
+        # worker elsewhere has none of them, and one here would read them as they are
+        # when it starts, not as the run's id says
+        for index, file in enumerate(Path(f) for f in known[name].sources):
+            if placed.setdefault(file.name, file) != file:
+                raise ConfigError(
+                    f"{file}: a cluster's workers get each strategy's files in one folder, "
+                    f"and {placed[file.name]} has the same name: rename one"
+                )
+            key = name if index == 0 else f"{HELPER_KEY}{file.name}"
+            sources[key] = (file.name, file.read_text(encoding="utf-8"), str(file))
     return sources
 
 
+HELPER_KEY = "helper module "  # + its file name: a source that is no strategy of the run
 _WORKER_FOLDERS: dict[str, Path] = {}
 WORKER_COPIES = "worker-strategies"  # in this version's numba cache folder
 
