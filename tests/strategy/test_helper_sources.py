@@ -165,3 +165,36 @@ def test_a_clusters_workers_are_given_the_helper_modules(tmp_path: Path) -> None
     name, source, here = sources[f"{HELPER_KEY}helper_mod.py"]
     assert (name, here) == ("helper_mod.py", str(plugins / "helper_mod.py"))
     assert source == HELPER.format(value=1)
+
+
+def test_a_long_lived_worker_plays_each_runs_helper_module(tmp_path: Path) -> None:
+    """A remote worker serves many runs in one process: the helper module an earlier
+    run's strategy imported stayed in sys.modules under its name, and a later run with
+    the helper edited would have played the old one."""
+    import numpy as np
+
+    from mexsim.game.view import N_MOVES, SIZE
+    from mexsim.run.dask.cluster import _worker_config, _worker_strategies, strategy_sources
+    from mexsim.tournament.config import load_config
+
+    plugins = tmp_path / "plugins"
+    plugins.mkdir()
+    (plugins / "uses_helper.py").write_text(PLAYS_HELPER)
+    players = '[[players]]\nstrategy = "uses_helper"\n[[players]]\nstrategy = "greedy"\n'
+    cfg = write_config(tmp_path, config_text(tmp_path / "r", matches=8, players=players))
+    view = np.zeros(SIZE, dtype=np.int64)
+    view[N_MOVES] = 5
+    chosen = []
+    try:
+        for value in (1, 2):
+            (plugins / "helper_mod.py").write_text(HELPER.format(value=value))
+            config = load_config(cfg, strategy_dirs=[str(plugins)])
+            sources = strategy_sources(config)
+            client = sys.modules.get("helper_mod")  # the client's: the worker is elsewhere
+            if client is not None and Path(client.__file__).parent == plugins:
+                del sys.modules["helper_mod"]
+            known = _worker_strategies(_worker_config(config, sources), sources)
+            chosen.append(int(known["uses_helper"].decide(view, np.zeros(8))))
+    finally:
+        sys.modules.pop("helper_mod", None)
+    assert chosen == [1, 2]

@@ -35,6 +35,7 @@ import logging
 import os
 import shutil
 import signal
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -256,6 +257,7 @@ def _worker_strategies(
     which a remote worker did on its first task whatever the run's players."""
     from mexsim.strategy.registry import builtin_strategy_file, load_strategy_file
 
+    _forget_other_runs_helpers(config, sources)
     known = {}
     for name in sorted({p.strategy for p in config.players}):
         path: Path | None
@@ -274,6 +276,21 @@ def _worker_strategies(
                 raise ConfigError(str(exc).replace(str(path), sources[name][2])) from exc
         known[name] = _WORKER_STRATEGIES[path]
     return known
+
+
+def _forget_other_runs_helpers(config: Config, sources: dict[str, tuple[str, str, str]]) -> None:
+    """A long-lived worker imported a helper module of an earlier run under its name:
+    the strategy importing this run's copy would get that module from sys.modules."""
+    if not config.strategy_dirs:
+        return
+    folder = Path(config.strategy_dirs[0]).resolve()
+    for key, (file_name, _, _) in sources.items():
+        if key.startswith(HELPER_KEY):
+            name = Path(file_name).stem
+            module = sys.modules.get(name)
+            where = getattr(module, "__file__", None)
+            if module is not None and (where is None or Path(where).resolve().parent != folder):
+                del sys.modules[name]
 
 
 def load_builtin_strategies() -> None:
