@@ -61,6 +61,9 @@ class Fields(NamedTuple):
     blocked: int = 3
     tiles_played: int = 4
     draws: int = 5
+    first: int = 6  # 1 for the seat that moved first (placed the engine, R5)
+    turns: int = 7  # turns the seat took (placing the engine is none)
+    passes: int = 8  # its turns that ended in a pass (R10)
 
 
 Field = Fields()

@@ -72,10 +72,12 @@ from mexsim.game.private_table import (
     NOTES_SHOWN,
     NUMBER_COPY,
     PARAMS_SHOWN,
+    PASSES,
     PIPS_COPY,
     PLAYED,
     PRIVATE_SIZE,
     TABLE_SHOWN,
+    TURNS,
 )
 from mexsim.game.rng import (
     STREAM_SHUFFLE,
@@ -145,6 +147,8 @@ UTRAIN_LEN = np.uint64(TRAIN_LEN)
 UTRAIN_MARKED = np.uint64(TRAIN_MARKED)
 UHAND_SIZE = np.uint64(HAND_SIZE)
 UPLAYED = np.uint64(PLAYED)
+UTURNS = np.uint64(TURNS)
+UPASSES = np.uint64(PASSES)
 UDRAWS = np.uint64(DRAWS)
 UFIT = np.uint64(FIT)
 UHANDS = np.uint64(HANDS)
@@ -330,6 +334,8 @@ def play_rounds(
         for s in range(P):
             st[HAND_SIZE + s] = H
             st[PLAYED + s] = 0
+            st[TURNS + s] = 0
+            st[PASSES + s] = 0
         # the public table (R17): no tile laid, no event seen; the view's copy of the
         # last round's history is cleared when a decision next shows it
         if public:
@@ -392,6 +398,7 @@ def play_rounds(
         while True:
             # --- one turn of `seat` (docs/rules.md, "A turn")
             us = np.uint64(seat)  # unsigned: no wraparound test on the seat's rows
+            st[UTURNS + us] += 1
             first = (fresh >> seat) & 1 == 1
             fresh &= ~(1 << seat)
             if public:
@@ -513,6 +520,7 @@ def play_rounds(
                         kind = H_MARK
                     else:
                         count += 1
+                    st[UPASSES + us] += 1
                     if public:
                         st[USEAT_PASSES + us] += 1
                         st[UHISTORY + np.uint64(n_hist)] = _entry(kind, seat, -1, -1)
@@ -724,6 +732,9 @@ def play_rounds(
             res[rnd, s, Field.blocked] = 1 if outcome == Outcome.blocked else 0
             res[rnd, s, Field.tiles_played] = st[PLAYED + s]
             res[rnd, s, Field.draws] = st[DRAWS + s]
+            res[rnd, s, Field.first] = 1 if s == first_mover else 0
+            res[rnd, s, Field.turns] = st[TURNS + s]
+            res[rnd, s, Field.passes] = st[PASSES + s]
             st[SCORE + s] += pen
         if record:
             reason = Reason.blocked if outcome == Outcome.blocked else Reason.out

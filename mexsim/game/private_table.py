@@ -44,12 +44,16 @@ HISTORY_HELD = TILE_LO + 5
 TABLE_SHOWN = TILE_LO + 6
 
 PLAYED = SIZE  # [MAX_PLAYERS] tiles each seat has laid this round
+# [MAX_PLAYERS] turns each seat has taken this round, and [MAX_PLAYERS] its passes, kept
+# whether or not a strategy reads the public table (rounds.parquet's turns, passes)
+TURNS = PLAYED + MAX_PLAYERS
+PASSES = TURNS + MAX_PLAYERS
 # [MAX_PLAYERS] tiles each seat has drawn this round: where the view shows them
 DRAWS = SEAT_DRAWS
 # [MAX_TRAINS * 4] the tiles carrying train tr's open end, word w at FIT + 4 * tr + w
 # (number_mask's row of the end, as int64 bit patterns): listing a train's moves is
 # then one load a word, not a load of the end and then of its row
-FIT = PLAYED + MAX_PLAYERS
+FIT = PASSES + MAX_PLAYERS
 # [MAX_PLAYERS * 4] each seat's hand (hidden, R17): a bitmask over tile numbers, word w
 # of seat s at HANDS + 4 * s + w (int64 bit patterns)
 HANDS = FIT + 4 * MAX_TRAINS

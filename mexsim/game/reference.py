@@ -121,6 +121,9 @@ class RoundResult:
     blocked: bool
     tiles_played: list[int]
     draws: list[int]
+    first: int = -1  # the seat that moved first (placed the engine, R5)
+    turns: list[int] = field(default_factory=list)  # turns each seat took
+    passes: list[int] = field(default_factory=list)  # its turns that ended in a pass
 
 
 class Round:
@@ -155,6 +158,7 @@ class Round:
         self.tiles_played = [0] * self.P
         self.draws = [0] * self.P
         self.passes = [0] * self.P
+        self.turns = [0] * self.P
         self.history: list[int] = []  # the round's public events (R17), as the view has them
         self.first_mover = -1
         self.emit(
@@ -310,6 +314,7 @@ class Round:
         """Play one turn; returns "out", "blocked" or None (the round goes on)."""
         first = not self.had_turn[seat]
         self.had_turn[seat] = True
+        self.turns[seat] += 1
         if self.open_doubles:
             return self.duty_turn(seat, first)
         if first and self.rules.first_turn == "train":
@@ -411,6 +416,9 @@ class Round:
             blocked=outcome == "blocked",
             tiles_played=self.tiles_played,
             draws=self.draws,
+            first=self.first_mover,
+            turns=self.turns,
+            passes=self.passes,
         )
 
 

@@ -29,6 +29,9 @@ ROUNDS_SCHEMA = pa.schema(
         ("blocked", pa.bool_()),
         ("tiles_played", pa.int16()),
         ("draws", pa.int16()),
+        ("first", pa.bool_()),  # the seat that moved first: placed the engine (R5)
+        ("turns", pa.int16()),
+        ("passes", pa.int16()),
         ("deal", pa.int64()),
     ]
 )
@@ -107,6 +110,9 @@ def block_tables(
             pa.array(res[..., Field.blocked].ravel().astype(bool)),
             pa.array(res[..., Field.tiles_played].ravel().astype(np.int16)),
             pa.array(res[..., Field.draws].ravel().astype(np.int16)),
+            pa.array(res[..., Field.first].ravel().astype(bool)),
+            pa.array(res[..., Field.turns].ravel().astype(np.int16)),
+            pa.array(res[..., Field.passes].ravel().astype(np.int16)),
             pa.array(np.broadcast_to(deal_ids[:, None, None], shape).ravel()),
         ],
         schema=ROUNDS_SCHEMA,

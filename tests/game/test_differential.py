@@ -52,6 +52,12 @@ def test_result_rows_agree_with_the_reference(case, seed, match):
         assert list(res[r, :, Field.tiles_left]) == rr.tiles_left
         assert list(res[r, :, Field.tiles_played]) == rr.tiles_played
         assert list(res[r, :, Field.draws]) == rr.draws
+        assert list(res[r, :, Field.turns]) == rr.turns
+        assert list(res[r, :, Field.passes]) == rr.passes
+        assert list(res[r, :, Field.first]) == [int(s == rr.first) for s in range(rules.players)]
+        turns = res[r, :, Field.turns]  # clockwise from the first mover: one turn apart
+        assert turns.max() - turns.min() <= 1 and turns[rr.first] == turns.max() >= 1
+        assert (res[r, :, Field.passes] <= turns).all()
         assert bool(res[r, 0, Field.blocked]) == rr.blocked
         went_out = [s for s in range(rules.players) if res[r, s, Field.went_out]]
         assert went_out == ([] if rr.blocked else [rr.went_out])

@@ -87,6 +87,9 @@ ROUNDS_TYPES = {
     "blocked": pa.bool_(),
     "tiles_played": pa.int16(),
     "draws": pa.int16(),
+    "first": pa.bool_(),
+    "turns": pa.int16(),
+    "passes": pa.int16(),
     "deal": pa.int64(),
 }
 MATCHES_TYPES = {
@@ -237,6 +240,14 @@ def test_rounds_rows_are_complete_and_consistent(rounds: pd.DataFrame) -> None:
     assert (blocked["all"] == blocked["any"]).all()  # the whole table, or nobody
     assert ((went_out == 1) & ~blocked["any"] | (went_out == 0) & blocked["any"]).all()
     assert (rounds.loc[rounds["went_out"], "tiles_left"] == 0).all()
+    # a designer's facts (issue 34): one first mover a round, who took the first turn
+    assert (per_round["first"].sum() == 1).all()
+    turns = per_round["turns"].agg(["min", "max"])
+    assert (turns["max"] - turns["min"] <= 1).all() and (turns["max"] >= 1).all()
+    first_turns = rounds.loc[rounds["first"]].set_index(["match", "round"])["turns"]
+    assert (first_turns == turns["max"]).all()
+    assert (rounds["passes"] <= rounds["turns"]).all()
+    assert (rounds.loc[rounds["blocked"], "passes"] >= 1).any() or not rounds["blocked"].any()
 
 
 def test_matches_rows_agree_with_rounds(rounds: pd.DataFrame, matches: pd.DataFrame) -> None:
