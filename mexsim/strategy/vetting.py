@@ -94,8 +94,9 @@ def _vet(path: Path, decide: Dispatcher) -> None:
         )
     if isinstance(returned, types.Optional):
         raise VettingError(
-            f"{where}: decide can end without 'return' on some path "
-            "(return the index of a legal move on every path)",
+            f"{where}: decide can return None on some path: it ends without 'return' "
+            "there, or returns a variable that starts as None (start from a move, "
+            "best = 0; return the index of a legal move on every path)",
             "returns an integer",
         )
     if not isinstance(returned, types.Integer | types.Boolean):
@@ -228,7 +229,44 @@ def compile_error_line(path: Path, exc: NumbaError) -> str:
                 line = int(found_line)
                 break
     where = f"{path}:{line}" if line is not None else str(path)
-    return f"{where}: decide does not compile: {_cause(text)}"
+    cause = _cause(text)
+    advice = _advice(cause)
+    return f"{where}: decide does not compile: {cause}{f' ({advice})' if advice else ''}"
+
+
+# numba's words for the mistakes a new author makes most, and what to write instead
+# (issue 35: its message named neither param_index nor a loop)
+_ADVICE = (
+    (
+        re.compile(r"Unsupported array index type unicode_type"),
+        "params is indexed by position, not by name: P = param_index(PARAMS) at the top "
+        "of the file, then params[P.weight]",
+    ),
+    (
+        re.compile(r"Cannot capture the non-constant value associated with variable"),
+        "numba compiles no lambda or inner function that reads decide's variables: "
+        "write the loop out, or an @njit function at the top level that takes them",
+    ),
+    (
+        re.compile(r"got OptionalType|No conversion from none|Optional\("),
+        "a move index that may be None: start from a move (best = 0), not from None",
+    ),
+    (
+        re.compile(r"reflected list|Cannot determine Numba type of <class '(list|dict|set)'>"),
+        "decide reads a global list, dict or set, which numba cannot compile in: use a "
+        "tuple, or a numpy array (ORDER = np.array([3, 1, 2]))",
+    ),
+    (
+        re.compile(r"Untyped global name '\w+': Cannot determine Numba type of <class"),
+        "decide reads a Python object numba cannot compile in: keep numbers in "
+        "constants, tuples or numpy arrays at the top level",
+    ),
+)
+
+
+def _advice(cause: str) -> str | None:
+    """What to write instead, for the common mistakes (None: numba's words say it)."""
+    return next((advice for pattern, advice in _ADVICE if pattern.search(cause)), None)
 
 
 def _cause(text: str) -> str:

@@ -59,6 +59,22 @@ BODIES = {
         ["without 'return'"],
     ),
     "uses_a_class": ("    return Plan().x\n", 14, ["does not compile", "Plan"]),
+    # the mistakes a new author makes most, with what to write instead (issue 35)
+    "params_by_name": (
+        '    return int(params["weight"])\n',
+        14,
+        ["indexed by position", "param_index(PARAMS)", "params[P.weight]"],
+    ),
+    "lambda_key": (
+        "    return max(range(view[N_MOVES]), key=lambda i: view[i])\n",
+        14,
+        ["lambda", "write the loop out"],
+    ),
+    "starts_as_none": (
+        "    best = None\n    for i in range(view[N_MOVES]):\n        best = i\n    return best\n",
+        13,
+        ["can return None", "best = 0"],
+    ),
     "np_random": (
         "    return np.random.randint(0, view[N_MOVES])\n",
         13,
