@@ -601,6 +601,15 @@ class _RunDisplay:
                 f"matches ({result.matches / cycle:,.2f} cycles played)"
             )
         print(self.shown[0].format())
+        if not self.quiet:  # what a new user can do next, with this run's own paths
+            import shlex
+
+            where, config = shlex.quote(str(result.directory)), shlex.quote(str(cfg.path))
+            print(
+                f"\nnext: mexsim report {where}  (plots)  ·  mexsim replay {config} "
+                "--match 0  (one match, move by move)  ·  mexsim strategies --new NAME  "
+                "(a strategy of your own)"
+            )
 
 
 @app.command()

@@ -444,6 +444,22 @@ def test_one_match_prints_no_nan(tmp_path: Path) -> None:
     assert "ratings (Bradley-Terry" in result.stdout
 
 
+def test_the_run_ends_with_what_to_try_next(tmp_path: Path) -> None:
+    """Issue 35: the run's output said nothing of report, replay or writing a strategy.
+    The last line names them with this run's own paths (quoted for a shell); --quiet
+    leaves it out."""
+    out = tmp_path / "a folder"
+    cfg = write_config(tmp_path, config_text(out, matches=4))
+    result = invoke_run(cfg, "--workers", "1")
+    assert_ok(result)
+    last = result.stdout.strip().splitlines()[-1]
+    assert last.startswith(f"next: mexsim report '{out}'  (plots)")
+    assert f"mexsim replay {cfg} --match 0" in last and "strategies --new NAME" in last
+    quiet = invoke_run(cfg, "--workers", "1", "--force", "--quiet")
+    assert_ok(quiet)
+    assert "next:" not in quiet.stdout
+
+
 # --- 5. summary numbers ---------------------------------------------------------------
 
 
