@@ -645,6 +645,20 @@ def report(
         lock.release()
 
 
+def _caption(folder: Path) -> str:
+    """Which run a plot shows: its folder, matches, seed and rules (from its run.json,
+    which check_results has read already)."""
+    try:
+        record = json.loads((folder / "run.json").read_text(encoding="utf-8"))
+        rules = record["config"]["rules"].get("preset") or "custom rules"
+        return (
+            f"{folder.resolve().name}: {record['matches']:,} matches, seed {record['seed']}, "
+            f"{rules}, mexsim {record['mexsim_version']}"
+        )
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return folder.resolve().name
+
+
 def _report(folder: Path) -> None:
     from mexsim.analysis.provenance import check_results
 
@@ -660,7 +674,7 @@ def _report(folder: Path) -> None:
         raise ConfigError(f"{folder}: results cannot be read ({exc})") from exc
     print(analysis.format())
     try:
-        written = plot_digest(folder, digest, analysis)
+        written = plot_digest(folder, digest, analysis, _caption(folder))
     except OSError as exc:
         raise OutputError(
             f"{exc.filename or folder}: cannot write the plots "

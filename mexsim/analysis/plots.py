@@ -36,6 +36,10 @@ PLOT_FILES = (
 _DPI = 120
 
 
+# a legend beside the plot, never over its data (issue 35)
+_BESIDE: dict[str, Any] = {"loc": "upper left", "bbox_to_anchor": (1.01, 1), "borderaxespad": 0}
+
+
 def _new_figure(width: float, height: float) -> Figure:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -45,8 +49,11 @@ def _new_figure(width: float, height: float) -> Figure:
     return figure
 
 
-def _save(figure: Figure, path: Path) -> None:
-    """``path`` replaced whole: an interruption leaves the old plot or the new one."""
+def _save(figure: Figure, path: Path, caption: str | None) -> None:
+    """``path`` replaced whole: an interruption leaves the old plot or the new one.
+    ``caption`` (which run: its folder, matches, seed and rules) heads the figure."""
+    if caption:
+        figure.suptitle(caption, fontsize="small", color="0.35")
     temporary = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
         figure.savefig(temporary, format=path.suffix[1:])
@@ -64,7 +71,11 @@ def _colors(players: list[str]) -> dict[str, Any]:
 
 
 def _penalty_by_round(
-    path: Path, digest: ResultsDigest, players: list[str], colors: dict[str, Any]
+    path: Path,
+    digest: ResultsDigest,
+    players: list[str],
+    colors: dict[str, Any],
+    caption: str | None = None,
 ) -> None:
     figure = _new_figure(8, 4.8)
     ax = figure.add_subplot()
@@ -97,8 +108,8 @@ def _penalty_by_round(
     ax.set_ylabel("mean penalty (pips left)")
     ax.grid(alpha=0.3)
     if ax.get_legend_handles_labels()[0]:
-        ax.legend(title="player", fontsize="small")
-    _save(figure, path)
+        ax.legend(**_BESIDE, title="player", fontsize="small")
+    _save(figure, path, caption)
 
 
 def _box_statistics(counts: np.ndarray, label: str) -> dict[str, Any]:
@@ -122,7 +133,13 @@ def _box_statistics(counts: np.ndarray, label: str) -> dict[str, Any]:
     }
 
 
-def _totals(path: Path, digest: ResultsDigest, players: list[str], colors: dict[str, Any]) -> None:
+def _totals(
+    path: Path,
+    digest: ResultsDigest,
+    players: list[str],
+    colors: dict[str, Any],
+    caption: str | None = None,
+) -> None:
     figure = _new_figure(11, 4.8)
     hist_ax, box_ax = figure.subplots(1, 2, width_ratios=[3, 2])
     column = {name: i for i, name in enumerate(digest.players)}
@@ -159,7 +176,7 @@ def _totals(path: Path, digest: ResultsDigest, players: list[str], colors: dict[
             patch.set_facecolor(colors[player])
             patch.set_alpha(0.5)
         box_ax.invert_yaxis()  # best player on top, as in the table
-        hist_ax.legend(title="player", fontsize="small")
+        hist_ax.legend(**_BESIDE, title="player", fontsize="small")
     hist_ax.set_title("Distribution of match totals (dotted: mean)")
     hist_ax.set_xlabel("match total (pips)")
     hist_ax.set_ylabel("density")
@@ -168,10 +185,12 @@ def _totals(path: Path, digest: ResultsDigest, players: list[str], colors: dict[
     box_ax.set_ylabel("player")
     for ax in (hist_ax, box_ax):
         ax.grid(alpha=0.3)
-    _save(figure, path)
+    _save(figure, path, caption)
 
 
-def _win_share(path: Path, summary: pd.DataFrame, colors: dict[str, Any]) -> None:
+def _win_share(
+    path: Path, summary: pd.DataFrame, colors: dict[str, Any], caption: str | None = None
+) -> None:
     figure = _new_figure(8, 4.8)
     ax = figure.add_subplot()
     if len(summary):
@@ -209,16 +228,18 @@ def _win_share(path: Path, summary: pd.DataFrame, colors: dict[str, Any]) -> Non
             label=f"equal share ({100 / len(players):.1f}%)",
         )
         ax.set_xticks(x, players, rotation=20 if len(players) > 5 else 0)
-        ax.legend(fontsize="small")
+        ax.legend(**_BESIDE, fontsize="small")
     ax.set_title(f"Win share per player ({CONFIDENCE:.0%} intervals; ties split)")
     ax.set_xlabel("player")
     ax.set_ylabel("matches won (%)")
     ax.set_ylim(bottom=0)
     ax.grid(axis="y", alpha=0.3)
-    _save(figure, path)
+    _save(figure, path, caption)
 
 
-def _head_to_head(path: Path, table: pd.DataFrame, players: list[str]) -> None:
+def _head_to_head(
+    path: Path, table: pd.DataFrame, players: list[str], caption: str | None = None
+) -> None:
     """Heatmap: % of shared matches the row player finished ahead of the column player."""
     n = len(players)
     index = {p: i for i, p in enumerate(players)}
@@ -246,10 +267,12 @@ def _head_to_head(path: Path, table: pd.DataFrame, players: list[str]) -> None:
                         color="white" if abs(grid[i, j] - 50) > 25 else "black",
                     )
     ax.set_title("Head to head (a tie counts 1/2)")
-    _save(figure, path)
+    _save(figure, path, caption)
 
 
-def _ratings(path: Path, summary: pd.DataFrame, colors: dict[str, Any]) -> None:
+def _ratings(
+    path: Path, summary: pd.DataFrame, colors: dict[str, Any], caption: str | None = None
+) -> None:
     """Each player's Bradley–Terry rating with its 95 % interval (mexsim/analysis/ratings.py)."""
     rated = summary.sort_values("rating", ascending=True)
     players = rated["player"].astype(str).tolist()
@@ -263,7 +286,7 @@ def _ratings(path: Path, summary: pd.DataFrame, colors: dict[str, Any]) -> None:
     ax.set_xlabel("rating, Elo scale: +100 = ahead in 64 % of shared matches (bars: 95 % interval)")
     ax.set_title("Ratings: Bradley-Terry from every pair's results")
     ax.grid(axis="x", alpha=0.3)
-    _save(figure, path)
+    _save(figure, path, caption)
 
 
 def write_plots(
@@ -278,7 +301,12 @@ def write_plots(
     return plot_digest(directory, digest, analyze_digest(digest, {}))
 
 
-def plot_digest(directory: str | Path, digest: ResultsDigest, analysis: Analysis) -> list[Path]:
+def plot_digest(
+    directory: str | Path,
+    digest: ResultsDigest,
+    analysis: Analysis,
+    caption: str | None = None,
+) -> list[Path]:
     """Write the PLOT_FILES into ``directory``, from a results directory's digest
     (mexsim/analysis/results_stream.py) and its analysis, in bounded memory.
 
@@ -299,9 +327,9 @@ def plot_digest(directory: str | Path, digest: ResultsDigest, analysis: Analysis
     players = summary["player"].astype(str).tolist()
     colors = _colors(players)
     paths = [directory / name for name in PLOT_FILES]
-    _penalty_by_round(paths[0], digest, players, colors)
-    _totals(paths[1], digest, players, colors)
-    _win_share(paths[2], summary, colors)
-    _head_to_head(paths[3], analysis.head_to_head, players)
-    _ratings(paths[4], summary, colors)
+    _penalty_by_round(paths[0], digest, players, colors, caption)
+    _totals(paths[1], digest, players, colors, caption)
+    _win_share(paths[2], summary, colors, caption)
+    _head_to_head(paths[3], analysis.head_to_head, players, caption)
+    _ratings(paths[4], summary, colors, caption)
     return paths

@@ -82,3 +82,14 @@ def test_a_report_writes_its_plots_whole_and_leaves_no_lock(results: tuple[Path,
     assert len(list(out.glob("*.png"))) == 5
     assert not [p for p in out.parent.iterdir() if p.name.startswith(".")]
     assert not [p for p in out.iterdir() if ".tmp-" in p.name]
+
+
+def test_the_plots_say_which_run_they_show(results: tuple[Path, Path]) -> None:
+    """Issue 35: the plots' titles said nothing of the config, the matches or the seed.
+    Each figure is headed by the run's folder, matches, seed, rules and version."""
+    from mexsim.cli import _caption
+
+    _, out = results
+    caption = _caption(out)
+    assert caption.startswith(f"{out.name}: 8 matches, seed 7, ")
+    assert caption.endswith(f"mexsim {__import__('mexsim').__version__}")
