@@ -408,6 +408,16 @@ def format_summary(summary: pd.DataFrame) -> str:
         rows.append(cells)
     out = fixed_width(header, rows, [i for i, name in enumerate(header) if name not in right])
     out.append("")
+    # the interval summarize_statistics computed: under duplicate deals a deal's seat
+    # rotations are one unit (issue 35: the footnote said Wilson there too)
+    duplicate = "deals" in summary.columns and bool(
+        (summary["deals"].to_numpy() < summary["matches"].to_numpy()).any()
+    )
+    win_interval = (
+        "t interval over deals, a deal's seat rotations one unit"
+        if duplicate
+        else "Wilson interval"
+    )
     if pooled:
         out.append(
             "* best = lowest adjusted total: a pool's players did not all play the same "
@@ -417,11 +427,11 @@ def format_summary(summary: pd.DataFrame) -> str:
             "  (intra-block least squares); vs best = difference of adjusted totals "
             "(t interval and p from that model)."
         )
-        out.append("  win % counts a k-way tie as 1/k of a win.")
+        out.append(f"  win % counts a k-way tie as 1/k of a win ({win_interval}).")
     else:
         out.append(
             "* best = lowest mean total. win % counts a k-way tie as 1/k of a win "
-            "(Wilson interval)."
+            f"({win_interval})."
         )
         out.append("  vs best = paired per-deal difference in total (t interval, paired t-test p).")
     if luck:

@@ -254,6 +254,16 @@ def test_format_summary_lists_every_player_and_marks_the_best(correlated) -> Non
     assert not any(line.startswith("*") and "bob" in line for line in text.splitlines())
 
 
+def test_the_footnote_names_the_interval_the_win_share_has(correlated) -> None:
+    """Issue 35: the footnote said "(Wilson interval)" under duplicate deals too, where
+    the win share's interval is a t interval over deals."""
+    _, matches, rounds = correlated
+    assert "(Wilson interval)" in format_summary(summarize(matches, rounds))
+    paired = matches.assign(deal=matches["match"] // 5)  # five seatings of each deal
+    text = format_summary(summarize(paired, rounds))
+    assert "Wilson" not in text and "t interval over deals" in text
+
+
 def test_write_plots(tmp_path: Path, correlated) -> None:
     _, matches, rounds = correlated
     paths = write_plots(tmp_path / "plots", matches, rounds)
