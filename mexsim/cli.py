@@ -537,9 +537,14 @@ class _RunDisplay:
             )
         self.bars[0].update(n)
 
-    @staticmethod
-    def note(line: str) -> None:
-        print(f"mexsim: {' '.join(line.split())}", file=sys.stderr)
+    def note(self, line: str) -> None:
+        text = f"mexsim: {' '.join(line.split())}"
+        if self.bars and sys.stderr.isatty():  # above the bar, which is redrawn below
+            self.bars[0].write(text, file=sys.stderr)
+        elif self.bars:  # a log: after the bar's line, not glued to it (issue 35)
+            print(f"\n{text}", file=sys.stderr)
+        else:
+            print(text, file=sys.stderr)
 
     def write_summary(self, folder: Path, statistics: Any) -> None:
         import numpy as np

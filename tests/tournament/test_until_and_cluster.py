@@ -36,6 +36,16 @@ RESULTS = ("rounds.parquet", "matches.parquet")
 DIFFERENT = '[[players]]\nstrategy = "greedy"\n[[players]]\nstrategy = "random"\n'
 
 
+def test_the_verdict_has_a_line_of_its_own_in_a_log(tmp_path: Path) -> None:
+    """Issue 35: without a terminal (a log) the verdict was glued to the progress bar's
+    line, which a log keeps as written (carriage returns and all)."""
+    cfg = write_config(tmp_path, config_text(tmp_path / "r", matches=20_000, players=DIFFERENT))
+    result = run_cli(cfg, "--until", "decided", "--margin", "0.5")  # the bar shown
+    assert result.exit_code == 0, result.stderr
+    said = [line for line in result.stderr.splitlines() if "decided after" in line]
+    assert len(said) == 1 and said[0].startswith("mexsim: decided after"), result.stderr
+
+
 def test_until_decided_stops_early_and_says_so(tmp_path: Path) -> None:
     cfg = write_config(tmp_path, config_text(tmp_path / "r", matches=20_000, players=DIFFERENT))
     result = run_cli(cfg, "--until", "decided", "--margin", "0.5", "--quiet")
