@@ -75,7 +75,10 @@ def _fail(message: str, status: int = USAGE_ERROR) -> None:
 
 def _exit(status: int) -> None:
     """Exit with ``status``; at once, without waiting for them, when a strategy file's
-    import left threads running (Python would wait for them for ever)."""
+    import left threads running (Python would wait for them for ever). The signals the
+    command noted are its own: code run after it in the process (a notebook, a test)
+    is not stopped by them (mexsim/jit/interrupts.py)."""
+    interrupts.forget()
     registry = sys.modules.get("mexsim.strategy.registry")
     if registry is not None and registry.LEFT_THREADS:
         import os

@@ -349,7 +349,7 @@ def test_a_full_disk_is_one_line_and_keeps_the_old_results(
     assert run_cli(cfg, "--out", out, "--matches", "64", "--quiet").exit_code == 0
     before = {p.name: p.read_bytes() for p in out.iterdir()}
     code, _, stderr = finish(
-        mexsim("run", cfg, "--out", out, "--force", "--quiet", preexec_fn=limited_files(40_000))
+        mexsim("run", cfg, "--out", out, "--force", "--quiet", preexec_fn=limited_files(64_000))
     )
     assert code == 4, stderr
     lines = stderr.splitlines()
