@@ -197,7 +197,7 @@ def _answer_termination() -> None:
     (mexsim/jit/interrupts.py: numba's compiler can swallow the exception)."""
     import signal
 
-    interrupts.forget()
+    interrupts.begin()
     _heed_stop_signals_again()
     for signum in (signal.SIGTERM, signal.SIGHUP):
         if signal.getsignal(signum) == signal.SIG_DFL:
@@ -239,6 +239,14 @@ class _Group(TyperGroup):
     ) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            return self._command(args, prog_name, complete_var, **extra)
+        finally:  # however it ends: what it noted of signals was its own
+            interrupts.forget()
+
+    def _command(
+        self, args: Any, prog_name: str | None, complete_var: str | None, **extra: Any
+    ) -> Any:
         warnings.showwarning = _show_warning
         if not isinstance(sys.stdout, _GuardedStdout):
             sys.stdout = _GuardedStdout(sys.stdout)

@@ -18,11 +18,21 @@ from typing import Any
 from mexsim.errors import Terminated
 
 _received: list[int] = []
+_within: list[bool] = [False]  # a command is running: the signals noted are its own
+
+
+def begin() -> None:
+    """A command starts: nothing noted yet, and what comes is noted for it."""
+    _received.clear()
+    _within[0] = True
 
 
 def note(signum: int) -> None:
-    """A handler got ``signum`` (and raises its exception next)."""
-    _received.append(signum)
+    """A handler got ``signum`` (and raises its exception next); noted for the running
+    command only: a signal that comes between commands (a test sending itself one) is
+    its exception alone."""
+    if _within[0]:
+        _received.append(signum)
 
 
 def received() -> int | None:
@@ -46,5 +56,7 @@ def interrupt(signum: int, frame: Any) -> None:
 
 
 def forget() -> None:
-    """For a caller that runs several commands in one process (the tests)."""
+    """The command ends: what it noted is forgotten, and nothing more is noted until
+    the next one begins (a caller may run several in one process: a test, a notebook)."""
     _received.clear()
+    _within[0] = False
