@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -41,6 +42,18 @@ DESCRIPTION = "the move its helper module names"
 def decide(view, params):
     return pick()
 """
+
+
+@pytest.fixture(autouse=True)
+def no_helper_module_left() -> Iterator[None]:
+    """A helper module another test's strategy imported in this process stays in
+    sys.modules under its name, and a strategy loaded here would bind that one."""
+    search = list(sys.path)
+    sys.modules.pop("helper_mod", None)
+    yield
+    sys.modules.pop("helper_mod", None)
+    sys.path[:] = search
+
 
 LOAD = """\
 import sys

@@ -74,7 +74,8 @@ def test_report_on_parts_equals_report_on_the_single_files(
     runs: tuple[Path, Path], tmp_path: Path
 ) -> None:
     single, parts = runs
-    one, many = tmp_path / "single", tmp_path / "parts"
+    # folders of one name: a plot is headed by its run's folder name (issue 35)
+    one, many = tmp_path / "single" / "res", tmp_path / "parts" / "res"
     shutil.copytree(single, one)
     shutil.copytree(parts, many)
     before = files(many)
