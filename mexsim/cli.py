@@ -79,6 +79,18 @@ def _exit(status: int) -> None:
     command noted are its own: code run after it in the process (a notebook, a test)
     is not stopped by them (mexsim/jit/interrupts.py)."""
     interrupts.forget()
+    if _END_AT_ONCE[0] and _WHOLE_PROCESS[0] and status == 0:
+        # the results are in place and shown: the process ends now, not through the
+        # interpreter's finalisation, which puts SIGINT back to its default a moment
+        # before the end (a Ctrl-C then ended the command by the signal, -2, row 22)
+        import contextlib
+
+        from mexsim.run.exit_now import exit_now
+
+        with contextlib.suppress(OSError, ValueError):
+            sys.stdout.flush()
+            sys.stderr.flush()
+        exit_now(status)
     registry = sys.modules.get("mexsim.strategy.registry")
     if registry is not None and registry.LEFT_THREADS:
         import os
@@ -239,6 +251,8 @@ class _Group(TyperGroup):
     ) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        _WHOLE_PROCESS[0] = args is None  # the command line's, not a caller's (a test's)
+        _END_AT_ONCE[0] = False
         try:
             return self._command(args, prog_name, complete_var, **extra)
         finally:  # however it ends: what it noted of signals was its own
@@ -448,6 +462,8 @@ def run(
 
 
 _IGNORED_BY_US: dict[int, Any] = {}  # signal -> its handler before the results were shown
+_WHOLE_PROCESS = [False]  # this command is the process (run from the command line)
+_END_AT_ONCE = [False]  # a run's results are in place and shown: nothing left to do
 
 
 def _nothing_left_to_stop(signum: int, frame: Any) -> None:
@@ -463,6 +479,7 @@ def _ignore_stop_signals() -> None:
     if threading.current_thread() is threading.main_thread():
         for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             _IGNORED_BY_US[signum] = signal.signal(signum, _nothing_left_to_stop)
+    _END_AT_ONCE[0] = True
 
 
 def _heed_stop_signals_again() -> None:
