@@ -121,22 +121,12 @@ def child_main(load_strategy_file: Callable[[Path], Any]) -> None:
 
 
 def _marker(path: Path) -> Path | None:
-    cache = os.environ.get("NUMBA_CACHE_DIR")
-    if not cache:
-        return None
     import numba
 
     from mexsim import __version__
+    from mexsim.strategy.sources import edit_marker
 
-    try:
-        content = path.read_bytes()
-    except OSError:
-        return None
-    digest = hashlib.sha256()
-    for part in (VERSION, __version__, numba.__version__, sys.version, path.resolve()):
-        digest.update(os.fsencode(str(part)) + b"\0")
-    digest.update(content)
-    return Path(cache) / "imported" / digest.hexdigest()[:32]
+    return edit_marker("imported", (VERSION, __version__, numba.__version__, sys.version), path)
 
 
 def _fresh(marker: Path) -> bool:

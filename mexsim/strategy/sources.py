@@ -14,11 +14,12 @@ version of mexsim's run, not of the strategy.
 from __future__ import annotations
 
 import hashlib
+import os
 import site
 import sys
 import sysconfig
 import types
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -156,3 +157,27 @@ def _compiled_callees(func: types.FunctionType) -> set[types.FunctionType]:
             ):
                 found.add(py_func)
     return found
+
+
+def edit_marker(
+    kind: str, tags: Iterable[str], path: Path, helpers: Sequence[Path] = ()
+) -> Path | None:
+    """Where mexsim's cache folder marks a check ``kind`` passed for this edit of
+    ``path``: keyed on ``tags`` (the versions the check depends on), the file's real
+    path and bytes, and its ``helpers``' (None: no cache folder, or the file cannot be
+    read). A marker per edit makes a check run once per edit, not once per run."""
+    cache = os.environ.get("NUMBA_CACHE_DIR")
+    if not cache:
+        return None
+    try:
+        content = path.read_bytes()
+        if helpers:
+            content += sources_digest(helpers).encode()
+    except OSError:
+        return None
+    digest = hashlib.sha256()
+    # os.fsencode: a path's bytes, also those that are not UTF-8 (surrogate escapes)
+    for part in (*tags, path.resolve()):
+        digest.update(os.fsencode(str(part)) + b"\0")
+    digest.update(content)
+    return Path(cache) / kind / digest.hexdigest()[:32]

@@ -16,8 +16,6 @@ folder, so it is vetted once per edit, not once per run.
 
 from __future__ import annotations
 
-import hashlib
-import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -31,7 +29,7 @@ from numba.core.errors import NumbaError
 from mexsim.errors import ConfigError
 from mexsim.game.signature import DECIDE_SIGNATURE
 from mexsim.jit.options import forget_cached, llvm_code, llvm_codes, return_type
-from mexsim.strategy.sources import own_helpers, sources_digest, user_sources
+from mexsim.strategy.sources import edit_marker, own_helpers, user_sources
 
 # What numba's lowering calls to reach the global generator state of np.random and of
 # Python's random module (numba/cpython/randomimpl.py, get_state_ptr).
@@ -314,18 +312,4 @@ def _def_line(func) -> int:
 def _marker(path: Path, helpers: Sequence[Path]) -> Path | None:
     """Where a file that passed is marked: keyed on its bytes and its helper files'
     (mexsim.strategy.sources), so an edit of either is vetted again."""
-    cache = os.environ.get("NUMBA_CACHE_DIR")
-    if not cache:
-        return None
-    try:
-        content = path.read_bytes()
-        if helpers:
-            content += sources_digest(helpers).encode()
-    except OSError:
-        return None
-    digest = hashlib.sha256()
-    # os.fsencode: a path's bytes, also those that are not UTF-8 (surrogate escapes)
-    for part in (VETTING_VERSION, numba.__version__, path.resolve()):
-        digest.update(os.fsencode(part) + b"\0")
-    digest.update(content)
-    return Path(cache) / "vetted" / digest.hexdigest()[:32]
+    return edit_marker("vetted", (VETTING_VERSION, numba.__version__), path, helpers)

@@ -7,10 +7,11 @@ file is imported first in a child process, which names it when it ends there."""
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.tournament.runs import mexsim_in
 
 QUITTER = """\
 import os
@@ -46,14 +47,7 @@ strategy = "random"
 
 
 def mexsim(folder: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "mexsim", *args],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    return mexsim_in(folder, *args)
 
 
 @pytest.fixture

@@ -5,10 +5,11 @@ returned 0. The file is refused in one line, and the command ends without waitin
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.tournament.runs import mexsim_in
 
 SPAWNER = """\
 import threading
@@ -28,14 +29,7 @@ def decide(view, params):
 
 
 def mexsim(folder: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "mexsim", *args],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    return mexsim_in(folder, *args, timeout=300)
 
 
 @pytest.mark.slow

@@ -104,6 +104,18 @@ def ctrl_c() -> None:
 # --- the command as a process, and signals ------------------------------------------
 
 
+def mexsim_in(folder: Path, *args: str, timeout: float = 600) -> subprocess.CompletedProcess:
+    """`mexsim ARGS` run to its end in ``folder`` as a real process, output captured."""
+    return subprocess.run(
+        [sys.executable, "-m", "mexsim", *args],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
 def mexsim(*args: str | Path, **kw: Any) -> subprocess.Popen:
     """`mexsim ARGS` as a real process (its signals are real), output captured."""
     return subprocess.Popen(
