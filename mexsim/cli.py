@@ -561,7 +561,12 @@ class _RunDisplay:
             from tqdm import tqdm
 
             self.bars.append(
-                tqdm(total=self.cfg.matches, unit="match", disable=self.quiet, dynamic_ncols=True)
+                tqdm(
+                    total=self.cfg.matches * len(self.cfg.variant_names),
+                    unit="match",
+                    disable=self.quiet,
+                    dynamic_ncols=True,
+                )
             )
         self.bars[0].update(n)
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any
 
 import numpy as np
 from threadpoolctl import ThreadpoolController
@@ -113,6 +114,8 @@ class RunStatistics:
     # a luck-adjusted run ([analysis] luck = true, docs/luck.md): the same statistics of
     # the luck-adjusted totals
     luck_adjusted: RunStatistics | None = None
+    # the designer's statistics of every rule variant (mexsim/analysis/run_fold.py)
+    designer: Any = None
 
     def __post_init__(self) -> None:
         p, g = self.players, JACKKNIFE_GROUPS

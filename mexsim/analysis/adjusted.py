@@ -61,3 +61,42 @@ def adjusted_differences(
         p = 2.0 * t_upper_tail(np.abs(diff / se), df) if df > 0 else np.nan * se
     p = np.where(columns == reference, np.nan, p)
     return diff, diff - half, diff + half, p
+
+
+def skill_measures(run: RunStatistics) -> tuple[float, float, float, float]:
+    """How much who plays matters (docs/designers.md): (spread, share, share_lo, share_hi).
+
+    ``spread``: the strongest player's effect minus the weakest's, in points a deal.
+    ``share``: theta / (1 + theta), theta = sigma_p² / sigma_e², the variance of the
+    players' true effects against the residual variance of a player's deal result
+    beyond the deal: the share of that variance explained by who plays. Estimated by
+    moments, sum(beta²) less its expected noise (the trace of beta's covariance), and
+    clipped at 0; identical players give ≈ 0. Its 95 % interval is the classical one of
+    a random-effects ANOVA: F = 1 + n·theta-hat is F(P - 1, df)-distributed up to the
+    factor 1 + n·theta, with n the deals a player's effect rests on (exact at a full
+    table, where n is the number of deals; in a pool, the effective n from the
+    information matrix)."""
+    players = run.players
+    if players < 2 or run.block_df <= players - 1:
+        return (np.nan,) * 4
+    beta, cov, df = adjusted_effects(run)
+    trace = float(np.trace(cov))
+    if not np.isfinite(trace) or trace <= 0:
+        return float(beta.max() - beta.min()), np.nan, np.nan, np.nan
+    sigma2 = trace / float(np.trace(np.linalg.pinv(run.info)))
+    n_eff = (players - 1) * sigma2 / trace
+    ratio = float(beta @ beta) / trace  # the F statistic: 1 when players are identical
+    from scipy import special
+
+    def share(theta: float) -> float:
+        theta = max(theta, 0.0)
+        return theta / (1.0 + theta)
+
+    upper = special.fdtri(players - 1, df, 0.5 + CONFIDENCE / 2)
+    lower = special.fdtri(players - 1, df, 0.5 - CONFIDENCE / 2)
+    return (
+        float(beta.max() - beta.min()),
+        share((ratio - 1.0) / n_eff),
+        share((ratio / upper - 1.0) / n_eff),
+        share((ratio / lower - 1.0) / n_eff),
+    )

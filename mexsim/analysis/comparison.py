@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from mexsim.analysis.accumulate import RunStatistics, accumulate
+from mexsim.analysis.designer import designer_table, format_designer
 from mexsim.analysis.formatting import number
 from mexsim.analysis.head_to_head import format_head_to_head, head_to_head_table
 from mexsim.analysis.pairs import compare_pairs, format_pairs
@@ -30,6 +31,7 @@ from mexsim.analysis.sweeps import compare_sweeps, format_sweeps
 if TYPE_CHECKING:
     from mexsim.analysis.results_stream import ResultsDigest
 
+VARIANTS_FILE = "variants.csv"
 MATRIX_MAX_PLAYERS = 12  # wider head-to-head matrices go to the CSV only
 
 
@@ -41,6 +43,9 @@ class Analysis:
     sweeps: pd.DataFrame
     deals: int
     matches: int
+    # the designer's facts per rule variant (mexsim/analysis/designer.py): variants.csv
+    variants: pd.DataFrame | None = None
+    seats: int = 0
 
     def write(self, folder: Path) -> None:
         """summary.csv, comparisons.csv, head_to_head.csv and (when the config sweeps)
@@ -53,9 +58,17 @@ class Analysis:
         self.head_to_head.to_csv(folder / "head_to_head.csv", index=False)
         if len(self.sweeps):
             self.sweeps.to_csv(folder / "sweeps.csv", index=False)
+        if self.variants is not None:
+            self.variants.to_csv(folder / VARIANTS_FILE, index=False)
 
     def format(self) -> str:
         parts = [format_summary(self.summary)]
+        if self.variants is not None and len(self.variants) > 1:
+            parts.insert(
+                0,
+                f"Players under the baseline rules, variant {self.variants['variant'].iloc[0]!r} "
+                "(the variants are compared below):",
+            )
         if self.deals != self.matches:
             parts.append(
                 f"  duplicate deals: {self.deals:,} deals x their seat rotations = "
@@ -68,6 +81,8 @@ class Analysis:
         )
         if ratings:
             parts.append(f"  ratings (Bradley-Terry, Elo scale, 95% interval): {ratings}")
+        if self.variants is not None and len(self.variants) == 1:
+            parts.append(format_designer(self.variants, self.seats))
         if len(self.pairs) > 1:
             parts.append(format_pairs(self.pairs))
         players = list(self.summary["player"])
@@ -77,6 +92,8 @@ class Analysis:
         if len(self.sweeps):
             parts.append("")
             parts.append(format_sweeps(self.sweeps, self.head_to_head))
+        if self.variants is not None and len(self.variants) > 1:
+            parts.append(format_designer(self.variants, self.seats))
         return "\n".join(parts)
 
 
@@ -120,7 +137,10 @@ def analyze_statistics(
     pairs = compare_pairs(run, list(players), ranked)
     present = {p: [m for m in members if m in players] for p, members in sweeps.items()}
     swept = compare_sweeps(run, list(players), None, {k: v for k, v in present.items() if v})
-    return Analysis(summary, pairs, h2h, swept, run.deals, run.matches)
+    designer = run.designer
+    variants = None if designer is None else designer_table(designer)
+    seats = 0 if designer is None else designer.seats
+    return Analysis(summary, pairs, h2h, swept, run.deals, run.matches, variants, seats)
 
 
 def analyze_results(
@@ -146,6 +166,8 @@ def analyze_directory(directory: Path) -> tuple[Analysis, ResultsDigest]:
     from mexsim.analysis.results_stream import read_results
 
     digest = read_results(directory)
+    if digest.run.designer is not None:
+        digest.run.designer.rules = _variant_rules(directory / "run.json")
     return analyze_digest(digest, _sweeps_of(directory / "run.json")), digest
 
 
@@ -156,6 +178,17 @@ def config_sweeps(players: Sequence[Any]) -> dict[str, list[str]]:
         if getattr(p, "sweep", ""):
             sweeps.setdefault(p.sweep, []).append(p.name)
     return sweeps
+
+
+def _variant_rules(run_json: Path) -> list[str]:
+    """Each rule variant's changes in words, from run.json (none without variants)."""
+    from mexsim.tournament.variants import describe_changes
+
+    try:
+        variants = json.loads(run_json.read_text())["config"].get("variants", [])
+        return [describe_changes(v["changes"]) for v in variants]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return []
 
 
 def _sweeps_of(run_json: Path) -> dict[str, list[str]]:

@@ -33,6 +33,9 @@ PLOT_FILES = (
     "ratings.png",
 )
 
+#: ``plot_digest`` adds this one for a run with rule variants (docs/designers.md)
+VARIANTS_PLOT = "variants.png"
+
 _DPI = 120
 
 
@@ -318,6 +321,8 @@ def plot_digest(
     - ``head_to_head.png``: heatmap of the head-to-head shares (mexsim/analysis/head_to_head.py).
     - ``ratings.png``: each player's rating with its 95 % interval
       (mexsim/analysis/ratings.py).
+    - ``variants.png``, with rule variants: their round lengths, first-mover edge and
+      skill share side by side (mexsim/analysis/designer.py).
 
     The directory is created if needed. Returns the paths written, in that order.
     """
@@ -332,4 +337,57 @@ def plot_digest(
     _win_share(paths[2], summary, colors, caption)
     _head_to_head(paths[3], analysis.head_to_head, players, caption)
     _ratings(paths[4], summary, colors, caption)
+    designer = digest.run.designer
+    if analysis.variants is not None and len(analysis.variants) > 1 and designer is not None:
+        paths.append(directory / VARIANTS_PLOT)
+        _variants(paths[-1], analysis.variants, designer.round_turns, caption)
     return paths
+
+
+def _variants(
+    path: Path, table: pd.DataFrame, round_turns: np.ndarray, caption: str | None = None
+) -> None:
+    """The rule variants side by side: how long their rounds last (the distribution of
+    a round's turns), the first mover's edge and the skill share, with intervals."""
+    from matplotlib import colormaps
+
+    names = table["variant"].astype(str).tolist()
+    cmap = colormaps["tab10" if len(names) <= 10 else "tab20"]
+    figure = _new_figure(13, 4.6)
+    lengths, edge, skill = figure.subplots(1, 3, width_ratios=[1.4, 1, 1])
+    turns = np.arange(round_turns.shape[1])
+    for i, name in enumerate(names):
+        counts = round_turns[i]
+        if counts.sum() == 0:
+            continue
+        lengths.step(turns, counts / counts.sum(), where="mid", color=cmap(i), label=name)
+    lengths.set_title("Round length")
+    lengths.set_xlabel("turns in a round (all seats)")
+    lengths.set_ylabel("share of rounds")
+    lengths.grid(alpha=0.3)
+    if lengths.get_legend_handles_labels()[0]:
+        # under the panel, never over its data (issue 35)
+        lengths.legend(
+            title="variant",
+            fontsize="small",
+            loc="upper center",
+            bbox_to_anchor=(0.5, -0.16),
+            ncol=min(len(names), 3),
+        )
+    y = np.arange(len(names))[::-1]
+    for ax, column, title, scale, label in (
+        (edge, "first_mover_edge", "First mover's edge", 1.0, "points a round vs the others"),
+        (skill, "skill_share", "Skill share", 100.0, "% of a total beyond the deal"),
+    ):
+        value = table[column].to_numpy(float) * scale
+        lo = table[f"{column}_lo"].to_numpy(float) * scale
+        hi = table[f"{column}_hi"].to_numpy(float) * scale
+        with quiet_degenerate():
+            err = np.vstack([np.maximum(value - lo, 0), np.maximum(hi - value, 0)])
+        ax.errorbar(value, y, xerr=err, fmt="o", color="0.2", capsize=3)
+        ax.set_yticks(y, names if ax is edge else [])
+        ax.axvline(0, color="0.6", linewidth=1)
+        ax.set_title(f"{title} ({CONFIDENCE:.0%} interval)")
+        ax.set_xlabel(label)
+        ax.grid(alpha=0.3, axis="x")
+    _save(figure, path, caption)

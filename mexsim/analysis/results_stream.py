@@ -27,10 +27,13 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from mexsim.analysis.accumulate import Moments, RunAccumulator, RunStatistics
+from mexsim.analysis.designer import BASE, match_facts
+from mexsim.analysis.designer import ROUND_COLUMNS as FACT_COLUMNS
+from mexsim.analysis.run_fold import RunFold
 
 BATCH_ROWS = 1 << 18
-MATCH_COLUMNS = ["match", "player", "strategy", "total", "deal", "luck"]
-ROUND_COLUMNS = ["round", "engine", "player", "penalty"]
+MATCH_COLUMNS = ["match", "player", "strategy", "total", "deal", "luck", "variant"]
+ROUND_COLUMNS = ["round", "engine", "player", *FACT_COLUMNS, "variant"]
 MAX_TOTAL = 1 << 20  # a match total beyond this is not a game of dominoes
 
 
@@ -95,12 +98,19 @@ def read_results(directory: str | Path) -> ResultsDigest:
 
     files = results_files(Path(directory)).files
     players = _names_in_order(stream_batches(files["matches"], ["player"]))
-    luck = bool(files["matches"]) and "luck" in pq.read_schema(files["matches"][0]).names
+    names = pq.read_schema(files["matches"][0]).names if files["matches"] else []
+    luck = "luck" in names
+    variants = (
+        _names_in_order(stream_batches(files["matches"], ["variant"]))
+        if "variant" in names
+        else [BASE]
+    )
     return _digest(
         players,
         stream_batches(files["matches"], MATCH_COLUMNS),
         stream_batches(files["rounds"], ROUND_COLUMNS),
         luck,
+        variants,
     )
 
 
@@ -136,7 +146,49 @@ def digest_tables(matches: pd.DataFrame, rounds: pd.DataFrame | None) -> Results
             rounds[[c for c in ROUND_COLUMNS if c in rounds]], preserve_index=False
         ).to_batches()
     )
-    return _digest(players, table.to_batches(), round_batches, "luck" in matches.columns)
+    variants = (
+        _names_in_order(
+            pa.Table.from_pandas(ordered[["variant"]], preserve_index=False).to_batches()
+        )
+        if "variant" in ordered
+        else [BASE]
+    )
+    return _digest(players, table.to_batches(), round_batches, "luck" in matches.columns, variants)
+
+
+def _by_variant(
+    batches: Iterable[pa.RecordBatch], variants: list[str], what: str
+) -> Iterator[tuple[int, pa.Table]]:
+    """Each variant's whole matches, chunk by chunk: the rows of a batch split by their
+    ``variant`` (all the baseline's without one), the last match of each variant held
+    back until the next batch shows it is complete."""
+    index = {name: i for i, name in enumerate(variants)}
+    held: dict[int, pa.Table] = {}
+    for batch in batches:
+        table = pa.Table.from_batches([batch])
+        if table.num_rows == 0:
+            continue
+        if "variant" in table.column_names and len(variants) > 1:
+            codes = _codes(table.column("variant"), index)
+            pieces = [(v, table.filter(pa.array(codes == v))) for v in np.unique(codes)]
+        else:
+            pieces = [(0, table)]
+        for v, piece in pieces:
+            v = int(v)
+            if v < 0:
+                raise ValueError(f"{what}: a row of an unknown variant")
+            if v in held:
+                piece = pa.concat_tables([held.pop(v), piece])
+            match = piece.column("match").to_numpy()
+            if np.any(match[1:] < match[:-1]):
+                raise ValueError(f"{what}: rows are not in match order")
+            cut = int(np.searchsorted(match, match[-1]))  # the last match may go on
+            held[v] = piece.slice(cut)
+            if cut:
+                yield v, piece.slice(0, cut)
+    for v in sorted(held):
+        if held[v].num_rows:
+            yield v, held[v]
 
 
 def _digest(
@@ -144,31 +196,19 @@ def _digest(
     match_batches: Iterable[pa.RecordBatch],
     round_batches: Iterable[pa.RecordBatch],
     luck: bool = False,
+    variants: Sequence[str] = (BASE,),
 ) -> ResultsDigest:
     """``luck``: the matches have a ``luck`` column (a luck-adjusted run, docs/luck.md),
-    whose adjusted totals are folded beside the totals."""
+    whose adjusted totals are folded beside the totals. ``variants``: the rule variants
+    in order, the baseline first (the players' tables and plots are the baseline's)."""
     index = {name: i for i, name in enumerate(players)}
-    acc = RunAccumulator(len(players), luck)
+    fold = RunFold(len(players), luck, variants)
     strategies = [""] * len(players)
     counts = np.zeros((len(players), 1), dtype=np.int64)
-    held: pa.Table | None = None
-    for batch in match_batches:
-        table = pa.Table.from_batches([batch])
-        if held is not None:
-            table = pa.concat_tables([held, table])
-        match = table.column("match").to_numpy()
-        if len(match) == 0:
-            continue
-        if np.any(match[1:] < match[:-1]):
-            raise ValueError("matches.parquet: rows are not in match order")
-        cut = int(np.searchsorted(match, match[-1]))  # the last match may go on
-        held = table.slice(cut)
-        if cut:
-            counts = _fold_matches(acc, table.slice(0, cut), index, strategies, counts)
-    if held is not None and held.num_rows:
-        counts = _fold_matches(acc, held, index, strategies, counts)
-    round_penalty, engines = _round_penalties(round_batches, index)
-    return ResultsDigest(players, strategies, acc.close(), round_penalty, engines, counts)
+    for v, table in _by_variant(match_batches, list(fold.names), "matches.parquet"):
+        counts = _fold_matches(fold.runs[v], table, index, strategies, counts, v == 0)
+    round_penalty, engines = _round_penalties(round_batches, index, fold)
+    return ResultsDigest(players, strategies, fold.close(), round_penalty, engines, counts)
 
 
 def _fold_matches(
@@ -177,9 +217,10 @@ def _fold_matches(
     index: dict[str, int],
     strategies: list[str],
     counts: np.ndarray,
+    counted: bool = True,
 ) -> np.ndarray:
-    """Fold whole matches into the accumulator and the totals' counts; returns the
-    (possibly widened) counts."""
+    """Fold whole matches into the accumulator and (``counted``) the totals' counts;
+    returns the (possibly widened) counts."""
     match = table.column("match").to_numpy()
     player = _codes(table.column("player"), index)
     total = table.column("total").to_numpy().astype(np.int64)
@@ -203,6 +244,8 @@ def _fold_matches(
         kinds = table.column("strategy")
         for i in missing:
             strategies[i] = str(kinds[int(np.flatnonzero(player == i)[0])].as_py())
+    if not counted:
+        return counts
     if total.max(initial=0) >= counts.shape[1]:
         counts = np.pad(counts, ((0, 0), (0, int(total.max()) + 1 - counts.shape[1])))
     np.add.at(counts, (player, total), 1)
@@ -210,14 +253,22 @@ def _fold_matches(
 
 
 def _round_penalties(
-    batches: Iterable[pa.RecordBatch], index: dict[str, int]
+    batches: Iterable[pa.RecordBatch], index: dict[str, int], fold: RunFold
 ) -> tuple[Moments, np.ndarray]:
-    """Per (round, player): count, mean and squared deviations of the penalties; and
-    each round's engine."""
+    """Per (round, player) of the baseline: count, mean and squared deviations of the
+    penalties; and each round's engine. Every variant's matches' designer facts go into
+    ``fold`` on the way (when the rows have their columns: a table of another tool's
+    may not)."""
     n_players = len(index)
     moments = Moments.zeros((0, n_players))
     engines = np.full(0, -1, dtype=np.int64)
-    for batch in batches:
+    for v, table in _by_variant(batches, list(fold.names), "rounds.parquet"):
+        if all(c in table.column_names for c in FACT_COLUMNS):
+            columns = {c: table.column(c).to_numpy() for c in FACT_COLUMNS}
+            fold.add_facts(v, match_facts(columns), int(columns["seat"].max()) + 1)
+        if v:
+            continue
+        batch = table.combine_chunks()
         wanted = batch.schema.names
         rnd = batch.column(wanted.index("round")).to_numpy().astype(np.int64)
         player = _codes(batch.column(wanted.index("player")), index)

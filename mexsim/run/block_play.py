@@ -22,10 +22,12 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 
 def play_block(config: Config, players: list[Policy], first: int, n: int) -> np.ndarray:
     """res[k, round, seat, field] of matches first … first+n-1, each with the seating
-    and deal the config's schedule gives it (mexsim/tournament/schedule.py)."""
+    and deal the config's schedule gives it (mexsim/tournament/schedule.py); under the
+    rules of the variant ``first`` falls in (``Config.played_at``)."""
     schedule = config_schedule(config)
+    variant, first = config.played_at(first)
     return play_scheduled(
-        config.rules,
+        config.variant_rules(variant),
         players,
         config.seed,
         np.arange(first, first + n, dtype=np.int64),
@@ -40,8 +42,9 @@ def play_luck_block(
     """``play_block`` with the luck of every chance event scored by ``model`` on this
     thread (mexsim/game/luck.py): (res, deal_luck, draw_luck), the luck [k, round, seat]."""
     schedule = config_schedule(config)
+    variant, first = config.played_at(first)
     res, deal_luck, draw_luck, _ = play_scheduled_luck(
-        config.rules,
+        config.variant_rules(variant),
         players,
         config.seed,
         np.arange(first, first + n, dtype=np.int64),

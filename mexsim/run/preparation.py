@@ -36,7 +36,8 @@ def load_engine(
     if cluster and model is None:
         return
     with compiling("the engine"):
-        play_block(config, players, 0, 0)
+        for variant in range(len(config.variant_names)):  # each variant's rules
+            play_block(config, players, variant * config.matches, 0)
 
 
 Played = tuple[Any, Any]  # a block's res[k, round, seat, field] and its (deal, draw) luck
@@ -70,15 +71,17 @@ def tables_of(
     """The (rounds, matches) tables of a played block (``play_raw``)."""
     res, luck = played
     schedule = config_schedule(config)
+    variant, first = config.played_at(first)
     return block_tables(
         res,
         first,
-        config.rules.max_pip,
+        config.variant_rules(variant).max_pip,
         schedule.seating(first, n),
         names,
         [p.strategy for p in config.players],
         schedule.deals(first, n),
         luck,
+        (variant, config.variant_names) if config.variants else None,
     )
 
 

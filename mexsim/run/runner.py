@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from mexsim.analysis.accumulate import RunStatistics
-from mexsim.errors import Interrupted, OutputError, ResourceShortage, StrategyError
+from mexsim.errors import ConfigError, Interrupted, OutputError, ResourceShortage, StrategyError
 from mexsim.jit.ast_guard import serialise_ast_parse
 from mexsim.run.dask.cluster import ClusterPlayer, open_player, parse_address, start_workers_early
 from mexsim.run.in_order import Played, StopRule, stop_rule, take_in_order, unjoined_threads
@@ -43,7 +43,7 @@ from mexsim.run.stop_signals import Stop, StopSignals
 from mexsim.store.folder_sink import FolderSink, interrupted_seed
 from mexsim.store.location import is_url
 from mexsim.store.location_sink import LocationSink
-from mexsim.store.parts import blocks
+from mexsim.store.parts import run_blocks
 from mexsim.store.sink import ResultsSink
 from mexsim.strategy.policy import Policy
 from mexsim.tournament.config import Config
@@ -111,11 +111,18 @@ def run(
     if cluster:
         parse_address(cluster)  # a bad address is refused before anything is done
         start_workers_early(cluster)  # a local cluster's workers load meanwhile
+    if until is not None and config.variants:
+        raise ConfigError(
+            f"{config.path}: --until cannot stop a run with rule variants ([[variants]] or "
+            "lists in [rules]: every variant plays every match, so that they stay paired); "
+            "drop --until, or set the matches"
+        )
     names = [p.name for p in config.players]
+    variants = config.variant_names
     sink: ResultsSink = (
-        LocationSink(str(out), names, len(names), config.luck)
+        LocationSink(str(out), names, len(names), config.luck, variants)
         if is_url(out)
-        else FolderSink(Path(out), names, len(names), config.luck)
+        else FolderSink(Path(out), names, len(names), config.luck, variants)
     )
     signals = StopSignals()
     signals.install()
@@ -133,7 +140,7 @@ def run(
             if player is not None:
                 workers = player.workers
                 note(f"playing on {player.workers} Dask workers; dashboard {player.dashboard}")
-            kept = sink.open(rid, identity, len(blocks(config.matches)), note)
+            kept = sink.open(rid, identity, len(run_blocks(config.matches, len(variants))), note)
             play_start = time.perf_counter()
             played = _play(
                 config, players, sink, rid, kept, workers, progress, until, player, model
@@ -143,6 +150,7 @@ def run(
             play_seconds = time.perf_counter() - play_start
             summary_start = time.perf_counter()
             statistics = sink.close()
+            statistics.designer.rules = [v.describe() for v in config.variants]
             summary_seconds = 0.0
 
             def outcome() -> RunResult:
@@ -205,7 +213,7 @@ def _play(
     their totals; otherwise threads play the blocks (or wait for the cluster's result),
     convert them and write their parts, and this thread only takes them in order (the
     serial step: README, "Speed", the writer's ceiling)."""
-    all_blocks = blocks(config.matches)
+    all_blocks = run_blocks(config.matches, len(config.variant_names))
     names = [p.name for p in config.players]
     tasks = None
     in_flight = 2 * workers

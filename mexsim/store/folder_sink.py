@@ -7,11 +7,12 @@ the swap that puts them in place without ever losing both old and new results
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from mexsim.analysis.accumulate import RunAccumulator, RunStatistics
+from mexsim.analysis.designer import BASE
 from mexsim.errors import ConfigError
 from mexsim.store import results_folder as output
 from mexsim.store.location import is_url
@@ -26,9 +27,17 @@ class FolderSink:
     remote_writes = False
     drain_on_stop = False
 
-    def __init__(self, out: Path, names: list[str], players: int, luck: bool) -> None:
+    def __init__(
+        self,
+        out: Path,
+        names: list[str],
+        players: int,
+        luck: bool,
+        variants: Sequence[str] = (BASE,),
+    ) -> None:
         self.target = out
         self.names, self.players, self.luck = names, players, luck
+        self.variants = variants
         self.lock = output.OutputLock(out)
         self.before: Any = None
         self.force = False
@@ -68,13 +77,15 @@ class FolderSink:
         kept = self.work.done()  # blocks are written in parallel: not always a prefix
         if kept:
             note(f"resuming {self.work.path}: {len(kept):,} of {total:,} blocks already played")
-        self.assembler = Assembler(self.work, run_id, self.names, self.players, self.luck)
+        self.assembler = Assembler(
+            self.work, run_id, self.names, self.players, self.luck, self.variants
+        )
         return kept
 
     @property
     def statistics(self) -> RunAccumulator:
         assert self.assembler is not None  # opened
-        return self.assembler.statistics
+        return self.assembler.fold.baseline
 
     def write_block(self, index: int, rounds: Any, matches: Any) -> Block:
         """Its parts written durably to the work folder and read back for the assembler."""

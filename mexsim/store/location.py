@@ -42,8 +42,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from mexsim.analysis.designer import MatchFacts
 from mexsim.errors import ConfigError
-from mexsim.store.parts import block_statistics, check_stamp, parquet_options
+from mexsim.store.parts import block_facts, block_statistics, check_stamp, parquet_options
 from mexsim.store.results_folder import fsync_file
 
 MANIFEST = "manifest.json"
@@ -198,9 +199,9 @@ class Location:
 
     def kept_totals(
         self, index: int, run_id: str, names: list[str], players: int
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-        """What the statistics fold of a kept block (its luck too), from its matches
-        part."""
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, MatchFacts | None, int]:
+        """What the statistics fold of a kept block (its luck and designer facts too),
+        from its parts."""
         tables = {}
         for kind in KINDS:  # each checked as a folder run's parts are (store/parts.py)
             name = part_name(kind, index)
@@ -213,7 +214,10 @@ class Location:
                 index,
                 "move it away, or rerun without --resume and with --force",
             )
-        return block_statistics(tables["matches"], names, players)
+        return (
+            *block_statistics(tables["matches"], names, players),
+            *block_facts(tables["rounds"]),
+        )
 
     def commit(self, blocks_in: int, run_id: str, matches: int, tables: Path) -> None:
         """Remove what is not the run's (parts beyond a stop, temporary files), copy

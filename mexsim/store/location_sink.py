@@ -6,7 +6,7 @@ here in match order; nothing is committed until the manifest is written
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,24 +14,28 @@ import numpy as np
 import pyarrow as pa
 
 from mexsim.analysis.accumulate import RunAccumulator, RunStatistics
+from mexsim.analysis.designer import BASE, MatchFacts
+from mexsim.analysis.run_fold import RunFold
 from mexsim.store.location import Location, is_local, open_location, write_part
-from mexsim.store.parts import block_statistics, stamped
+from mexsim.store.parts import block_facts, block_statistics, stamped
 from mexsim.store.results_folder import OutputLock
 from mexsim.store.sink import Note
 
-Totals = tuple[np.ndarray, np.ndarray, np.ndarray | None]
+# a block's totals[match, player], deals, luck-adjusted totals (None without luck),
+# designer facts and seats: what the client's statistics fold (RunFold.add)
+Totals = tuple[np.ndarray, np.ndarray, np.ndarray | None, MatchFacts | None, int]
 
 
 def write_location_block(
     url: str, run_id: str, index: int, rounds: pa.Table, matches: pa.Table, names: list[str]
 ) -> Totals:
-    """Block ``index``'s two parts written to ``url``; what the client's statistics fold:
-    its totals[match, player], deals and luck-adjusted totals (None without luck)."""
+    """Block ``index``'s two parts written to ``url``; what the client's statistics fold
+    (``Totals``)."""
     fs, root = open_location(url)
     # stamped as a folder run's parts are: --resume checks the run, the block and the rows
     write_part(fs, root, "rounds", index, stamped(rounds, run_id, index))
     write_part(fs, root, "matches", index, stamped(matches, run_id, index))
-    return block_statistics(matches, names, len(names))
+    return (*block_statistics(matches, names, len(names)), *block_facts(rounds))
 
 
 class LocationSink:
@@ -42,7 +46,14 @@ class LocationSink:
     # removes every part beyond it
     drain_on_stop = True
 
-    def __init__(self, url: str, names: list[str], players: int, luck: bool) -> None:
+    def __init__(
+        self,
+        url: str,
+        names: list[str],
+        players: int,
+        luck: bool,
+        variants: Sequence[str] = (BASE,),
+    ) -> None:
         self.target = url
         self.names, self.players = names, players
         self.location = Location(url)
@@ -51,7 +62,7 @@ class LocationSink:
         self.run_id = ""
         self.kept: set[int] = set()
         self.blocks_in = 0
-        self.accumulator = RunAccumulator(players, luck)
+        self.fold = RunFold(players, luck, variants)
         self.matches = 0
 
     def reserve(self) -> None:
@@ -70,7 +81,7 @@ class LocationSink:
 
     @property
     def statistics(self) -> RunAccumulator:
-        return self.accumulator
+        return self.fold.baseline
 
     def write_block(self, index: int, rounds: pa.Table, matches: pa.Table) -> Totals:
         return write_location_block(self.target, self.run_id, index, rounds, matches, self.names)
@@ -78,11 +89,11 @@ class LocationSink:
     def take(self, index: int, written: Totals | None) -> None:
         if written is None:  # a kept block: its totals (and luck) from its matches part
             written = self.location.kept_totals(index, self.run_id, self.names, self.players)
-        self.accumulator.add(*written)
+        self.fold.add(index % len(self.fold.names), *written)
         self.blocks_in = index + 1
 
     def close(self) -> RunStatistics:
-        statistics = self.accumulator.close()
+        statistics = self.fold.close()
         self.matches = statistics.matches
         return statistics
 

@@ -23,6 +23,7 @@ import os
 import queue
 import shutil
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,9 @@ import pyarrow as pa
 import pyarrow.ipc as ipc
 import pyarrow.parquet as pq
 
-from mexsim.analysis.accumulate import RunAccumulator, RunStatistics
+from mexsim.analysis.accumulate import RunStatistics
+from mexsim.analysis.designer import BASE, ROUND_COLUMNS, MatchFacts, match_facts
+from mexsim.analysis.run_fold import RunFold
 from mexsim.errors import OutputError
 from mexsim.store.results_folder import fsync_file
 from mexsim.tournament.identity import RUN_ID_KEY
@@ -81,6 +84,14 @@ def blocks(matches: int) -> list[tuple[int, int]]:
     """(first match, count) of every block, in order."""
     size = block_size(matches)
     return [(first, min(size, matches - first)) for first in range(0, matches, size)]
+
+
+def run_blocks(matches: int, variants: int = 1) -> list[tuple[int, int]]:
+    """(first, count) of every block of a run with ``variants`` rule variants, in the
+    order they are played and written: block b of every variant, then block b + 1, so
+    that the variants' paired statistics hold a block or two (analysis/designer.py).
+    Variant v's matches are numbered from v × matches (``Config.played_at``)."""
+    return [(v * matches + first, n) for first, n in blocks(matches) for v in range(variants)]
 
 
 def with_run_id(table: pa.Table, run_id: str) -> pa.Table:
@@ -228,6 +239,8 @@ class Block:
     totals: np.ndarray
     deals: np.ndarray
     adjusted: np.ndarray | None = None  # luck-adjusted totals ([analysis] luck = true)
+    facts: MatchFacts | None = None  # its matches' designer facts (analysis/designer.py)
+    seats: int = 0
 
 
 def read_block(
@@ -242,7 +255,7 @@ def read_block(
         check_stamp(table, path, run_id, index, _fix(work), rows)
         tables.append(with_run_id(table, run_id))
     rounds, matches = tables
-    return Block(rounds, matches, *block_statistics(matches, names, players))
+    return Block(rounds, matches, *block_statistics(matches, names, players), *block_facts(rounds))
 
 
 def _fix(work: WorkFolder) -> str:
@@ -370,7 +383,13 @@ class Assembler:
     (:class:`Appender`)."""
 
     def __init__(
-        self, work: WorkFolder, run_id: str, names: list[str], players: int, luck: bool = False
+        self,
+        work: WorkFolder,
+        run_id: str,
+        names: list[str],
+        players: int,
+        luck: bool = False,
+        variants: Sequence[str] = (BASE,),
     ) -> None:
         if work.results.exists():
             shutil.rmtree(work.results)
@@ -379,7 +398,7 @@ class Assembler:
         self.appenders = {
             kind: Appender(work.results / f"{kind}.parquet") for kind in ("rounds", "matches")
         }
-        self.statistics = RunAccumulator(players, luck)
+        self.fold = RunFold(players, luck, variants)
         self.matches = 0
 
     def add(self, index: int, block: Block | None = None) -> None:
@@ -390,14 +409,21 @@ class Assembler:
             block = read_block(self.work, index, self.run_id, self.names, self.players)
         self.appenders["rounds"].put(block.rounds)
         self.appenders["matches"].put(block.matches)
-        self.statistics.add(block.totals, block.deals, block.adjusted)
+        self.fold.add(
+            index % len(self.fold.names),
+            block.totals,
+            block.deals,
+            block.adjusted,
+            block.facts,
+            block.seats,
+        )
         self.matches += len(block.totals)
 
     def close(self) -> RunStatistics:
         """Finish the files; the run's statistics."""
         for appender in self.appenders.values():
             appender.close()
-        return self.statistics.close()
+        return self.fold.close()
 
     def abandon(self) -> None:
         """Stop the file threads of a run that failed or was stopped."""
@@ -416,6 +442,16 @@ def block_statistics(
     if "luck" not in matches.column_names:
         return totals, deals, None
     return totals, deals, totals - block_totals(matches, names, players, "luck")[0]
+
+
+def block_facts(rounds: pa.Table) -> tuple[MatchFacts | None, int]:
+    """The designer's facts of one block's matches (mexsim/analysis/designer.py) and
+    the seats at its table (None, 0: a table without their columns)."""
+    if not all(name in rounds.column_names for name in ROUND_COLUMNS):
+        return None, 0
+    columns = {name: rounds.column(name).to_numpy() for name in ROUND_COLUMNS}
+    seats = int(columns["seat"].max()) + 1 if len(columns["seat"]) else 0
+    return match_facts(columns), seats
 
 
 def block_totals(

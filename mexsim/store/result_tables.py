@@ -47,6 +47,9 @@ MATCHES_SCHEMA = pa.schema(
         ("deal", pa.int64()),
     ]
 )
+# a run with rule variants adds this first (mexsim/tournament/variants.py)
+VARIANT_COLUMN = "variant"
+VARIANT_TYPE = pa.dictionary(pa.int8(), pa.string())
 # [analysis] luck = true adds these (docs/luck.md): each round's luck per seat, and a
 # match's sum of them; the luck-adjusted total is total - luck
 LUCK_ROUNDS_FIELDS = [("deal_luck", pa.float64()), ("draw_luck", pa.float64())]
@@ -75,10 +78,13 @@ def block_tables(
     player_strategies: Sequence[str],
     deals: np.ndarray | None = None,
     luck: tuple[np.ndarray, np.ndarray] | None = None,
+    variant: tuple[int, Sequence[str]] | None = None,
 ) -> tuple[pa.Table, pa.Table]:
     """The rounds and matches tables of matches first_match … (res[k, round, seat, F]);
     ``deals[k]`` is the deal match k played (default: its own index); ``luck``: the
-    (deal, draw) luck [k, round, seat] of a luck-adjusted run, in columns of their own."""
+    (deal, draw) luck [k, round, seat] of a luck-adjusted run, in columns of their own;
+    ``variant``: (this block's variant, every variant's name) of a run with rule
+    variants, the ``variant`` column first in both tables."""
     n, rounds, players, _ = res.shape
     strategies = sorted(set(player_strategies))
     strategy_of_player = np.array([strategies.index(s) for s in player_strategies])
@@ -144,5 +150,15 @@ def block_tables(
         match_luck = (luck[0] + luck[1]).sum(axis=1)  # [match, seat]
         matches_table = matches_table.append_column(
             pa.field(name, kind), pa.array(match_luck.ravel())
+        )
+    if variant is not None:
+        code, variants = variant
+        rounds_table, matches_table = (
+            table.add_column(
+                0,
+                pa.field(VARIANT_COLUMN, VARIANT_TYPE),
+                _dictionary(np.full(table.num_rows, code), variants),
+            )
+            for table in (rounds_table, matches_table)
         )
     return rounds_table, matches_table

@@ -53,7 +53,7 @@ LEGACY_FILES = {
 
 
 #: every name mexsim writes in a results folder; anything else in one is the user's
-MEXSIM_FILES = LEGACY_FILES | {".mexsim-results", "comparisons.csv"}
+MEXSIM_FILES = LEGACY_FILES | {".mexsim-results", "comparisons.csv", "variants.csv", "variants.png"}
 
 
 def parent_of(out: Path) -> Path:

@@ -24,7 +24,6 @@ from mexsim.game.rules import (
     MIN_PLAYERS,
     RULE_KEYS,
     Rules,
-    resolve_rules,
 )
 from mexsim.strategy.registry import (
     StrategyInfo,
@@ -33,6 +32,7 @@ from mexsim.strategy.registry import (
     refuse_missing_folders,
     strategy_names,
 )
+from mexsim.tournament.variants import BASELINE, Variant, rule_variants
 from mexsim.validate import need_bool, need_int, need_str, out_problem, path_problem, show
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -48,7 +48,7 @@ MAX_SEED = 2**64 - 1
 RANDOM_SEED = "random"
 MAX_NAME = 64  # characters in a player's name: it heads table columns and plot legends
 MAX_POOL = 100  # players in one run (pools and sweeps); a table seats at most MAX_PLAYERS
-SECTIONS = ("run", "rules", "seating", "tournament", "analysis", "players")
+SECTIONS = ("run", "rules", "seating", "tournament", "analysis", "players", "variants")
 RUN_KEYS = ("matches", "seed", "out", "strategies", "cluster")
 SEATING_KEYS = ("rotate",)
 TOURNAMENT_KEYS = ("duplicate", "table_size")
@@ -93,6 +93,23 @@ class Config:
     cluster: str | None = None  # [run] cluster: a Dask scheduler address or local:N
     luck: bool = False  # [analysis] luck: luck-adjusted totals (docs/luck.md)
     seed_drawn: bool = False  # seed = "random": ``seed`` was drawn as the config loaded
+    # rule variants (mexsim/tournament/variants.py), the baseline first; none: ``rules``
+    variants: tuple[Variant, ...] = ()
+
+    @property
+    def variant_names(self) -> tuple[str, ...]:
+        """The variants' names; the one of a run without variants: ``base``."""
+        return tuple(v.name for v in self.variants) or (BASELINE,)
+
+    def played_at(self, first: int) -> tuple[int, int]:
+        """(variant, match) of a run's block that starts at ``first``: a variant run
+        numbers its blocks' matches variant by variant, variant v's match m at
+        v × matches + m (``run_blocks``)."""
+        return divmod(first, self.matches) if self.variants else (0, first)
+
+    def variant_rules(self, variant: int) -> Rules:
+        """The rules variant ``variant`` plays (``rules`` without variants)."""
+        return self.variants[variant].rules if self.variants else self.rules
 
     @property
     def table_size(self) -> int:
@@ -130,7 +147,7 @@ def load_config(
             hint = f"; '{key}' belongs in {home}" if home else _suggest(key, SECTIONS)
             raise ConfigError(
                 f"{where}: unknown section '{key}' (allowed: [run], [rules], [seating], "
-                f"[tournament], [analysis], [[players]]){hint}"
+                f"[tournament], [analysis], [[players]], [[variants]]){hint}"
             )
     run = _table(where, data, "run", "[run]")
     rules_table = _table(where, data, "rules", "[rules]")
@@ -183,7 +200,13 @@ def load_config(
             f"rotates every table through all seats (allowed: rotate = true)"
         )
 
-    rules = resolve_rules(dict(rules_table), table_size, where=rules_where)
+    rules, variants = rule_variants(where, rules_table, data.get("variants"), table_size)
+    if variants and luck:
+        raise ConfigError(
+            f"{analysis_where}: 'luck' = true cannot be combined with rule variants (the "
+            "luck model is fitted to one set of rules; allowed: luck = false, or one "
+            "variant's rules in [rules])"
+        )
     whole = _whole_deals(matches, table_size, duplicate)
     return Config(
         path=where,
@@ -199,6 +222,7 @@ def load_config(
         cluster=cluster,
         luck=luck,
         seed_drawn=seed_drawn,
+        variants=variants,
     )
 
 

@@ -13,27 +13,44 @@ from mexsim.tournament.identity import run_identity
 def resolved_config(config: Config) -> dict:
     """Every option spelled out, as run.json records it (``analysis`` only when an
     option is on: a run without one keeps the identity and run.json it always had)."""
+    return (
+        {
+            "run": {
+                "matches": config.matches,
+                "seed": config.seed,
+                "out": config.out,
+                "strategies": list(config.strategy_dirs),
+            },
+            "rules": config.rules.to_dict(),
+            "seating": {"rotate": config.rotate},
+            "tournament": {
+                "duplicate": config.duplicate,
+                "table_size": config.table_size,
+                "deals": config.deals,
+                "schedule_cycle": config_schedule(config).cycle,
+            },
+            "players": [
+                {"name": p.name, "strategy": p.strategy, "params": p.params}
+                | ({"sweep": p.sweep, "swept": list(p.swept)} if p.sweep else {})
+                for p in config.players
+            ],
+        }
+        | ({"analysis": {"luck": True}} if config.luck else {})
+        | _variants(config)
+    )
+
+
+def _variants(config: Config) -> dict[str, Any]:
+    """Rule variants, each with its changes and its rules spelled out (none: nothing,
+    so a run without variants keeps the identity it always had)."""
+    if not config.variants:
+        return {}
     return {
-        "run": {
-            "matches": config.matches,
-            "seed": config.seed,
-            "out": config.out,
-            "strategies": list(config.strategy_dirs),
-        },
-        "rules": config.rules.to_dict(),
-        "seating": {"rotate": config.rotate},
-        "tournament": {
-            "duplicate": config.duplicate,
-            "table_size": config.table_size,
-            "deals": config.deals,
-            "schedule_cycle": config_schedule(config).cycle,
-        },
-        "players": [
-            {"name": p.name, "strategy": p.strategy, "params": p.params}
-            | ({"sweep": p.sweep, "swept": list(p.swept)} if p.sweep else {})
-            for p in config.players
-        ],
-    } | ({"analysis": {"luck": True}} if config.luck else {})
+        "variants": [
+            {"name": v.name, "changes": dict(v.changes), "rules": v.rules.to_dict()}
+            for v in config.variants
+        ]
+    }
 
 
 def config_identity(config: Config) -> dict[str, Any]:

@@ -77,7 +77,9 @@ def _held_while_reading(folder: Path, monkeypatch) -> list[int]:
         patch.setattr(
             results_stream,
             "_digest",
-            lambda players, m, r, luck=False: digest(players, sampled(m), sampled(r), luck),
+            lambda players, m, r, luck=False, variants=("base",): digest(
+                players, sampled(m), sampled(r), luck, variants
+            ),
         )
         patch.setattr(results_stream, "BATCH_ROWS", 1 << 13)
         result = results_stream.read_results(folder)
@@ -96,7 +98,8 @@ def test_report_holds_the_same_for_four_times_the_row_groups(tmp_path, monkeypat
     held_large = _held_while_reading(tmp_path / "large", monkeypatch)
     assert len(held_large) > 4 * len(held_small) - 8  # every batch of every pass sampled
     assert max(held_large) < max(held_small) * 1.25 + 100_000, (held_small, held_large)
-    assert max(held_large) < large // 8, f"{max(held_large):,} bytes held of {large:,}"
+    # a batch of the rounds columns the report reads (the designer facts' too): a sixth
+    assert max(held_large) < large // 6, f"{max(held_large):,} bytes held of {large:,}"
     assert small < large  # the files did grow with the matches
 
 

@@ -61,6 +61,7 @@ from mexsim.run.machine_limits import (
 from mexsim.tournament.config import Config
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
+    from mexsim.store.location_sink import Totals
     from mexsim.strategy.registry import StrategyInfo
     from mexsim.tournament.luck import LuckModel
 
@@ -362,11 +363,11 @@ def play_write_remote_blocks(
     indices: list[int],
     spans: list[tuple[int, int]],
     model: LuckModel | None = None,
-) -> list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]:
+) -> list[Totals]:
     """A worker's task when ``--out`` is a shared location: play the blocks ``indices``
     (first match and count in ``spans``; their luck scored by the client's ``model``
     when given), write their parts there (mexsim/store/location_sink.py) and return only
-    each block's totals, deals and luck-adjusted totals."""
+    what the client's statistics fold of each block (location_sink.Totals)."""
     from mexsim.run.url_block import play_and_write
 
     worker_config, players = _worker_players(config, sources, version)
