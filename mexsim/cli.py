@@ -745,6 +745,15 @@ def replay(
             "'forced' when only one).",
         ),
     ] = False,
+    variant: Annotated[
+        str | None,
+        typer.Option(
+            "--variant",
+            metavar="NAME",
+            help="With rule variants: the variant whose rules the match is played "
+            "under (default: the baseline, the first).",
+        ),
+    ] = None,
 ) -> None:
     """Replay match K of a config (same seeds as `run`), printing every event."""
     from mexsim.run.machine_limits import check_address_space
@@ -771,7 +780,7 @@ def replay(
     from mexsim.tournament.replay import trace_match  # heavy: the numba engine
 
     with compile_notice():
-        events = trace_match(cfg, match)
+        events = trace_match(cfg, match, _variant_index(cfg, variant))
     if fmt is TraceFormat.jsonl:
         text = "".join(json.dumps(ev, separators=(",", ":")) + "\n" for ev in events)
     elif moves:
@@ -782,6 +791,19 @@ def replay(
         text = render_text(events)
     sys.stdout.write(text)
     sys.stdout.flush()
+
+
+def _variant_index(cfg: Any, name: str | None) -> int:
+    """The index of ``--variant NAME`` among the config's rule variants (0: none given)."""
+    if name is None:
+        return 0
+    names = list(cfg.variant_names) if cfg.variants else []
+    if name not in names:
+        allowed = ", ".join(repr(n) for n in names) if names else "none: it has no [[variants]]"
+        raise ConfigError(
+            f"--variant {name!r} is not a rule variant of {cfg.path} (allowed: {allowed})"
+        )
+    return names.index(name)
 
 
 @app.command("strategies")

@@ -96,7 +96,8 @@ class _Renderer:
         self.totals = [0] * len(self.names)
         self.out(RULE)
         deal = f", deal {ev['deal']}" if "deal" in ev else ""  # duplicate deals
-        self.out(f"Match {ev.get('match', '?')} (seed {ev.get('seed', '?')}{deal})")
+        variant = f", variant {ev['variant']!r}" if "variant" in ev else ""  # rule variants
+        self.out(f"Match {ev.get('match', '?')} (seed {ev.get('seed', '?')}{deal}{variant})")
         if self.rules:
             self.out("Rules: " + ", ".join(f"{k} = {json.dumps(v)}" for k, v in self.rules.items()))
         for seat in self.seats():

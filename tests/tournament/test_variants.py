@@ -249,3 +249,32 @@ def test_a_shared_locations_variant_run_has_the_folders_rows(tmp_path: Path) -> 
     assert (tmp_path / "shared" / "variants.csv").read_bytes() == (
         folder / "variants.csv"
     ).read_bytes()
+
+
+@pytest.mark.slow
+def test_replay_plays_a_match_under_the_variant_named(tmp_path: Path) -> None:
+    """`replay --variant NAME` is the match the variant run played under those rules;
+    an unknown name is refused naming the variants."""
+    import json
+
+    from mexsim.cli import app
+    from tests.tournament.runs import cli_runner
+
+    out = _run(tmp_path, 'first_turn = ["train", "single"]\n', "both")
+    cfg = tmp_path / "both.toml"
+    rounds = pd.read_parquet(out / "rounds.parquet")
+    for variant in ("first_turn=train", "first_turn=single"):
+        result = cli_runner.invoke(
+            app,
+            ["replay", str(cfg), "--match", "3", "--variant", variant, "--format", "jsonl"],
+        )
+        assert result.exit_code == 0, result.stderr
+        events = [json.loads(line) for line in result.stdout.splitlines()]
+        assert events[0]["variant"] == variant
+        assert events[0]["rules"]["first_turn"] == variant.split("=")[1]
+        traced = [e["penalties"] for e in events if e["event"] == "round_end"]
+        mine = rounds[(rounds["variant"] == variant) & (rounds["match"] == 3)]
+        assert traced == mine.pivot(index="round", columns="seat", values="penalty").values.tolist()
+    refused = cli_runner.invoke(app, ["replay", str(cfg), "--match", "3", "--variant", "x"])
+    assert refused.exit_code == 2
+    assert "'first_turn=train', 'first_turn=single'" in refused.stderr
