@@ -28,6 +28,8 @@ CASES = {  # golden file stem -> (config, match); together every built-in strate
     "builtins-5p": ("tests/golden/builtins-5p.toml", 2),
     "duplicate-pool": ("tests/golden/duplicate-pool.toml", 5),
     "counter-4p": ("tests/golden/counter-4p.toml", 1),
+    "house-rules-4p": ("tests/golden/house-rules-4p.toml", 4),
+    "until-playable-3p": ("tests/golden/until-playable-3p.toml", 2),
 }
 
 

@@ -46,6 +46,8 @@ def rules_and_seats(draw: st.DrawFn, max_players: int = 10) -> tuple[Rules, list
         ("first_turn", ["single", "train"]),
         ("engine", ["holder", "set_aside"]),
         ("draw_to_start", [False, True]),
+        ("draw_limit", [1, 2, 3, "until_playable"]),
+        ("mexican_train", [True, False]),
     ):
         if draw(st.booleans()):
             options[key] = draw(st.sampled_from(values))

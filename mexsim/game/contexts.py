@@ -28,6 +28,8 @@ class RuleNumbers(NamedTuple):
     set_aside: bool  # R5: the engine is set aside, not held
     draw_to_start: bool  # R11: keep drawing until the own train is started
     double_blank_points: int  # R16: what 0|0 left in a hand counts
+    draw_limit: int  # R18: tiles drawn for one obligation to play (the set's size: no limit)
+    mexican_train: bool  # R19: the table has a Mexican train (train P)
 
 
 class TileTables(NamedTuple):

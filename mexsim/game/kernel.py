@@ -227,10 +227,10 @@ def start_match(match, rules, seats, tiles, scratch, view):
     """Make the scratch arrays and the view those of a new match: the view's static
     part (also copied into the private table, so that st[:HAND] is laid out as the
     view's public part), scores and notes at zero, nothing shown yet."""
-    P, N = rules.players, rules.max_pip
+    P = rules.players
     lo, hi, pips, number_mask = tiles
     st = scratch.st
-    fill_static_view(view, match, P, N, lo, hi, pips, number_mask)
+    fill_static_view(view, match, rules, lo, hi, pips, number_mask)
     for i in range(HAND):  # a loop, not a slice copy: see _event
         st[i] = view[i]
     # the tile tables that the built-ins the kernel plays read in the private table, and
@@ -272,7 +272,17 @@ def play_rounds(
     the shuffle lays it out). The rounds run in one call, not one call a round: a call
     that takes the bundles of mexsim/game/contexts.py pays two atomic reference counts
     for each of their ~25 arrays."""
-    P, N, H, first_turn_train, set_aside, draw_to_start, double_blank_points = rules
+    (
+        P,
+        N,
+        H,
+        first_turn_train,
+        set_aside,
+        draw_to_start,
+        double_blank_points,
+        draw_limit,
+        mexican_train,
+    ) = rules
     seat_func, params, n_params, n_memory, calling = seats
     lo, hi, pips, number_mask = tiles
     rng, boneyard, pbuf, memory, st = scratch
@@ -424,9 +434,10 @@ def play_rounds(
                 scan = np.uint64(st[OPEN_DOUBLES])
             else:
                 scan = us
-                if which == Scope.usable_trains:
-                    scan |= np.uint64(P) << U4  # R7: the Mexican train
+                if which == Scope.usable_trains and mexican_train:
+                    scan |= np.uint64(P) << U4  # R7: the Mexican train (R19: if any)
                     n_scan = 2
+                if which == Scope.usable_trains:
                     # R7: others' trains only while marked; clockwise from the next seat
                     others = marked_bits & ~(1 << seat)
                     rot = ((others >> (seat + 1)) | (others << (P - seat - 1))) & all_seats
@@ -493,8 +504,8 @@ def play_rounds(
                     if chain and laid > 0 and not last_double:
                         break  # R11: the chain stops; no draw, no marker
                     keep = draw_to_start and not duty and st[UTRAIN_LEN + us] == 0  # R11
-                    if bpos < n and (drawn == 0 or keep):
-                        t = boneyard[bpos]  # R10: draw one tile and look again
+                    if bpos < n and (drawn < draw_limit or keep):
+                        t = boneyard[bpos]  # R10/R18: draw a tile and look again
                         bpos += 1
                         st[UHANDS + (us << U2) + (np.uint64(t) >> U6)] |= _sbit(t)
                         st[UDRAWS + us] += 1

@@ -18,6 +18,13 @@ from mexsim.game.view import (
     MAX_WORDS,
     NUMBER_MASK,
     PLAYERS,
+    RULE_DOUBLE_BLANK_POINTS,
+    RULE_DRAW_LIMIT,
+    RULE_DRAW_TO_START,
+    RULE_FIRST_TURN_TRAIN,
+    RULE_HAND_SIZE,
+    RULE_MEXICAN_TRAIN,
+    RULE_SET_ASIDE,
     TILE_HI,
     TILE_LO,
     TILE_PIPS,
@@ -50,13 +57,20 @@ def show_public_table(view, st, n_hist):
 
 
 @compiled(cache=True)
-def fill_static_view(view, match, P, N, lo, hi, pips, number_mask):
-    """The parts of the view fixed for a whole match (mexsim/game/view.py). (The public
-    table beyond them is start_match's to clear.)"""
+def fill_static_view(view, match, rules, lo, hi, pips, number_mask):
+    """The parts of the view fixed for a whole match (mexsim/game/view.py), the rule
+    options among them. (The public table beyond them is start_match's to clear.)"""
     for k in range(TRAIN_TILES):
         view[k] = 0
-    view[MAX_PIP] = N
-    view[PLAYERS] = P
+    view[MAX_PIP] = rules.max_pip
+    view[PLAYERS] = rules.players
+    view[RULE_FIRST_TURN_TRAIN] = rules.first_turn_train
+    view[RULE_SET_ASIDE] = rules.set_aside
+    view[RULE_DRAW_TO_START] = rules.draw_to_start
+    view[RULE_DOUBLE_BLANK_POINTS] = rules.double_blank_points
+    view[RULE_HAND_SIZE] = rules.hand_size
+    view[RULE_DRAW_LIMIT] = rules.draw_limit
+    view[RULE_MEXICAN_TRAIN] = rules.mexican_train
     view[TILES] = lo.shape[0]
     view[WORDS] = number_mask.shape[1]
     view[MATCH] = match

@@ -92,6 +92,8 @@ class KernelArgs:
             rules.engine == "set_aside",
             rules.draw_to_start,
             rules.double_blank_points,
+            rules.draw_limit or ts.count,  # R18 "until_playable": no more than the set
+            rules.mexican_train,
         )
         return cls(
             rules,

@@ -95,8 +95,10 @@ class _Referee:
         self.N = rules.max_pip
         self.train_mode = rules.first_turn == "train"
         self.dts = rules.draw_to_start
+        self.mexican = rules.mexican_train  # R19
         n = self.N
         self.full_set = {a << 4 | b for a in range(n + 1) for b in range(a, n + 1)}
+        self.limit = rules.draw_limit or len(self.full_set)  # R18 (0: until playable)
 
     def err(self, rule: str, detail: str, index: int | None = None) -> RefereeError:
         """An error at ``index`` (default: the event just read); the seat is the event's."""
@@ -382,9 +384,11 @@ class _Referee:
             trains: tuple[int, ...] = (s,)  # R11: a "single" first turn: own train only
             mode = "first"
         else:
-            # R7: own train, the Mexican train, and marked trains (clockwise from s + 1).
+            # R7: own train, the Mexican train (R19: if any), and marked trains
+            # (clockwise from s + 1).
             m = self.marker
-            trains = (s, P, *[t % P for t in range(s + 1, s + P) if m[t % P]])
+            mexican = (P,) if self.mexican else ()
+            trains = (s, *mexican, *[t % P for t in range(s + 1, s + P) if m[t % P]])
             mode = "normal"
         dts = self.dts
         while True:
@@ -497,13 +501,22 @@ class _Referee:
                 verb = "drew" if kind == "draw" else "passed"
                 example = self.legal_example(s, trains)
                 raise self.err("R9", f"{verb} while a legal play existed ({example})")
-        # R10: no legal play; draw (once, or repeatedly under draw_to_start), then pass.
+        # R10: no legal play; draw (once, up to draw_limit (R18), or repeatedly under
+        # draw_to_start), then pass.
         bone = self.bone
         drawn = 0
-        while self.bpos < len(bone) and (drawn == 0 or (dts and self.length[s] == 0)):
+        while self.bpos < len(bone) and (drawn < self.limit or (dts and self.length[s] == 0)):
             if kind != "draw":
                 if kind == "play":
                     self.check_play(ev, s, trains, mode)  # raises: nothing is playable
+                if drawn and drawn < self.limit:
+                    limit = self.rules.to_dict()["draw_limit"]
+                    raise self.err(
+                        "R18",
+                        f"passed after {drawn} draw(s), but draw_limit = {limit} makes a "
+                        "player draw again while no drawn tile can be played and the "
+                        "boneyard has tiles",
+                    )
                 if drawn:
                     detail = (
                         "passed, but draw_to_start makes a player whose own train is empty "
@@ -547,6 +560,11 @@ class _Referee:
                 self.check_play(ev, s, trains, mode)  # raises: nothing is playable
             if self.bpos >= len(bone):
                 detail = "drew from an empty boneyard"
+            elif self.limit > 1:
+                detail = (
+                    f"drew a tile beyond draw_limit = {self.limit} (R18); the drawn tiles do "
+                    "not fit, so the player passes"
+                )
             elif mode == "duty":
                 detail = "drew twice in a duty turn (R13: one draw, then pass)"
             else:
@@ -579,6 +597,8 @@ class _Referee:
         t = ev.get("train")
         P = self.P
         if t == MEXICAN:
+            if not self.mexican:
+                raise self.err("R19", "the table has no Mexican train (mexican_train = false)")
             t = P
         elif type(t) is not int or not 0 <= t < P:
             raise self.err(TRACE, f"'train' must be a seat number or \"mexican\", got {t!r}")

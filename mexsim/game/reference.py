@@ -77,6 +77,13 @@ def static_view(rules: Rules, match: int) -> np.ndarray:
     view = np.zeros(V.SIZE, dtype=np.int64)
     view[V.MAX_PIP] = rules.max_pip
     view[V.PLAYERS] = rules.players
+    view[V.RULE_FIRST_TURN_TRAIN] = rules.first_turn == "train"
+    view[V.RULE_SET_ASIDE] = rules.engine == "set_aside"
+    view[V.RULE_DRAW_TO_START] = rules.draw_to_start
+    view[V.RULE_DOUBLE_BLANK_POINTS] = rules.double_blank_points
+    view[V.RULE_HAND_SIZE] = rules.hand_size
+    view[V.RULE_DRAW_LIMIT] = rules.draw_limit or ts.count
+    view[V.RULE_MEXICAN_TRAIN] = rules.mexican_train
     view[V.TILES] = ts.count
     view[V.WORDS] = ts.number_mask.shape[1]
     view[V.MATCH] = match
@@ -181,11 +188,13 @@ class Round:
         return [(t, tr) for tr in trains for t in hand if self.fits(t, tr)]
 
     def usable_trains(self, seat: int, first_turn: bool) -> list[int]:
-        """R7/R11: own train always; Mexican and marked trains not on a first turn."""
+        """R7/R11: own train always; Mexican (R19: if the table has it) and marked trains
+        not on a first turn."""
         if first_turn:
             return [seat]
         others = [(seat + k) % self.P for k in range(1, self.P)]
-        return [seat, self.P] + [t for t in others if self.trains[t].marked]
+        mexican = [self.P] if self.rules.mexican_train else []
+        return [seat, *mexican] + [t for t in others if self.trains[t].marked]
 
     def draw(self, seat: int) -> int | None:
         if not self.boneyard:
@@ -200,11 +209,15 @@ class Round:
         return tile
 
     def draw_for(self, seat: int, moves: Callable[[], list[Move]], duty: bool) -> list[Move]:
-        """R10: draw one tile; R11 draw_to_start: keep drawing while the own train is empty."""
+        """R10: draw one tile (R18: up to draw_limit, or until one fits); R11
+        draw_to_start: keep drawing while the own train is empty."""
         keep_drawing = self.rules.draw_to_start and not duty and not self.trains[seat].tiles
+        limit = self.rules.draw_limit or self.ts.count
+        drawn = 0
         while self.draw(seat) is not None:
+            drawn += 1
             found = moves()
-            if found or not keep_drawing:
+            if found or (drawn >= limit and not keep_drawing):
                 return found
         return []
 

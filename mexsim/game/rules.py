@@ -30,7 +30,12 @@ RULE_KEYS = (
     "draw_to_start",
     "double_blank_points",
     "hand_size",
+    "draw_limit",
+    "mexican_train",
 )
+# R18: ``draw_limit = "until_playable"`` (stored as 0): draw until a tile can be played
+UNTIL_PLAYABLE = "until_playable"
+DEFAULT_DRAW_LIMIT = 1
 
 
 def tile_count(max_pip: int) -> int:
@@ -70,6 +75,8 @@ class Rules:
     double_blank_points: int
     hand_size: int
     players: int
+    draw_limit: int = DEFAULT_DRAW_LIMIT  # R18: tiles drawn for a play; 0: until playable
+    mexican_train: bool = True  # R19: false: the table has no Mexican train
 
     @property
     def tiles(self) -> int:
@@ -84,6 +91,8 @@ class Rules:
         """The resolved options as written into traces and run.json (no player count)."""
         d = asdict(self)
         del d["players"]
+        if self.draw_limit == 0:
+            d["draw_limit"] = UNTIL_PLAYABLE
         return d
 
 
@@ -102,6 +111,8 @@ def resolve_rules(options: dict[str, Any], players: int, where: str = "[rules]")
         "max_pip": 12,
         "double_blank_points": 0,
         "hand_size": None,
+        "draw_limit": DEFAULT_DRAW_LIMIT,
+        "mexican_train": True,
         **PRESETS[preset],
     }
     merged.update({k: v for k, v in options.items() if k != "preset"})
@@ -115,6 +126,8 @@ def resolve_rules(options: dict[str, Any], players: int, where: str = "[rules]")
     )
 
     tiles = tile_count(max_pip)
+    draw_limit = _draw_limit(where, merged["draw_limit"], tiles)
+    mexican_train = need_bool(where, "mexican_train", merged["mexican_train"])
     in_deal = tiles - (1 if engine == "set_aside" else 0)
     hand_size = merged["hand_size"]
     if hand_size is None:
@@ -142,4 +155,18 @@ def resolve_rules(options: dict[str, Any], players: int, where: str = "[rules]")
         double_blank_points=dbp,
         hand_size=hand_size,
         players=players,
+        draw_limit=draw_limit,
+        mexican_train=mexican_train,
     )
+
+
+def _draw_limit(where: str, value: Any, tiles: int) -> int:
+    """R18: a whole number of tiles 1 .. the set's, or "until_playable" (stored as 0)."""
+    if value == UNTIL_PLAYABLE:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= tiles:
+        raise ConfigError(
+            f"{where}: 'draw_limit' = {value!r} is not allowed (allowed: 1..{tiles} tiles a "
+            f'play, or "{UNTIL_PLAYABLE}": draw until a tile can be played)'
+        )
+    return value

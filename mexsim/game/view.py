@@ -50,9 +50,18 @@ LAID_THIS_TURN = 12  # tiles the mover has laid so far this turn
 MATCH = 13  # the match index (for error messages; strategies need not use it)
 PASS_COUNT = 14  # R15's count: the round is blocked when it reaches P with no boneyard
 FIRST_MOVER = 15  # the seat that moved first this round (placed the engine, R5)
+# the rule options (docs/rules.md), fixed for the match: public (R17), so that a
+# strategy plays the variant it is in, not the one it was written for
+RULE_FIRST_TURN_TRAIN = 16  # 1: first_turn = "train" (R11)
+RULE_SET_ASIDE = 17  # 1: engine = "set_aside" (R5)
+RULE_DRAW_TO_START = 18  # 1: draw_to_start (R11)
+RULE_DOUBLE_BLANK_POINTS = 19  # what 0|0 left in a hand scores (R16)
+RULE_HAND_SIZE = 20  # tiles dealt to each seat (R3)
+RULE_DRAW_LIMIT = 21  # tiles drawn for one obligation to play (R18; T: until one fits)
+RULE_MEXICAN_TRAIN = 22  # 1: the table has a Mexican train (R19)
 
 # --- blocks
-TRAIN_END = 16  # [MAX_TRAINS] open end of each train
+TRAIN_END = 32  # [MAX_TRAINS] open end of each train
 TRAIN_LEN = TRAIN_END + 16  # [MAX_TRAINS] tiles on each train
 TRAIN_MARKED = TRAIN_LEN + 16  # [MAX_TRAINS] 1 while the train carries a marker (R8)
 OPEN_DOUBLES = TRAIN_MARKED + 16  # [MAX_TRAINS] trains ending in an open double

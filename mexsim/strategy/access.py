@@ -45,6 +45,13 @@ from mexsim.game.view import (
     OPEN_DOUBLES,
     PLAYERS,
     ROUND,
+    RULE_DOUBLE_BLANK_POINTS,
+    RULE_DRAW_LIMIT,
+    RULE_DRAW_TO_START,
+    RULE_FIRST_TURN_TRAIN,
+    RULE_HAND_SIZE,
+    RULE_MEXICAN_TRAIN,
+    RULE_SET_ASIDE,
     SCORE,
     SEAT,
     TILE_HI,
@@ -179,8 +186,54 @@ def score(view, seat):
 
 @inline
 def mexican_train(view):
-    """The Mexican train's number (P)."""
+    """The Mexican train's number (P); see ``has_mexican_train``."""
     return view[PLAYERS]
+
+
+# --------------------------------------------------------------- the rules (docs/rules.md)
+
+
+@inline
+def has_mexican_train(view):
+    """Whether the table has a Mexican train (R19: ``mexican_train = false`` has none)."""
+    return view[RULE_MEXICAN_TRAIN] != 0
+
+
+@inline
+def draw_limit(view):
+    """Tiles a player draws for one play it cannot make (R18): 1 by default; the set's
+    size under ``draw_limit = "until_playable"``."""
+    return view[RULE_DRAW_LIMIT]
+
+
+@inline
+def first_turn_is_train(view):
+    """Whether a first turn lays a chain on the own train (R11 ``first_turn = "train"``)."""
+    return view[RULE_FIRST_TURN_TRAIN] != 0
+
+
+@inline
+def engine_set_aside(view):
+    """Whether the engine is set aside before the deal (R5 ``engine = "set_aside"``)."""
+    return view[RULE_SET_ASIDE] != 0
+
+
+@inline
+def draws_to_start(view):
+    """Whether a player without a started train keeps drawing (R11 ``draw_to_start``)."""
+    return view[RULE_DRAW_TO_START] != 0
+
+
+@inline
+def double_blank_points(view):
+    """What 0|0 left in a hand scores (R16)."""
+    return view[RULE_DOUBLE_BLANK_POINTS]
+
+
+@inline
+def dealt_hand_size(view):
+    """Tiles dealt to each seat at the start of a round (R3)."""
+    return view[RULE_HAND_SIZE]
 
 
 @inline

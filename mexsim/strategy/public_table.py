@@ -34,6 +34,7 @@ from mexsim.game.view import (
     NUMBER_MASK,
     PASS_COUNT,
     PLAYERS,
+    RULE_MEXICAN_TRAIN,
     SEAT_DRAWS,
     SEAT_PASSES,
     SEAT_STARTED,
@@ -203,15 +204,17 @@ def history_train(view, i):
 
 
 @inline
-def _usable_ends(ends, seat, duty_train, first, open_at_start, players):
+def _usable_ends(ends, seat, duty_train, first, open_at_start, players, mexican):
     """The numbers a seat could have played on at a moment of its turn: the oldest open
     double's end on duty (R13), its own train's on a first turn (R11), else its own,
-    the Mexican train's and the ends of the trains marked when the turn began (R7)."""
+    the Mexican train's (if the table has one, R19) and the ends of the trains marked
+    when the turn began (R7)."""
     if duty_train >= 0:
         return np.int64(1) << ends[duty_train]
     numbers = np.int64(1) << ends[seat]
     if not first:
-        numbers |= np.int64(1) << ends[players]
+        if mexican:
+            numbers |= np.int64(1) << ends[players]
         for t in range(players):
             if (open_at_start >> t) & 1:
                 numbers |= np.int64(1) << ends[t]
@@ -228,6 +231,7 @@ def lacking_numbers(view, seat):
     Replays the round's history: the trains' ends, markers and open doubles as each
     turn began (a turn is a run of events of one seat)."""
     players = view[PLAYERS]
+    mexican = view[RULE_MEXICAN_TRAIN] != 0
     # no array allocated (a built-in's decide is compiled without reference counts):
     # the trains' ends, then the open doubles' trains oldest first, in the frame
     scratch = stack_array(_REPLAY_SLOTS)
@@ -284,7 +288,7 @@ def lacking_numbers(view, seat):
                 lacks |= pending
                 drawing = False
         elif s == seat:
-            numbers = _usable_ends(ends, s, duty_train, first, open_at_start, players)
+            numbers = _usable_ends(ends, s, duty_train, first, open_at_start, players, mexican)
             if kind == H_DRAW:
                 # nothing fitted; the tile drawn may carry any number until it is laid
                 # or it passes. A tile drawn before it and kept fitted nothing then, but

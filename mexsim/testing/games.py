@@ -55,6 +55,8 @@ def _rules(draw: st.DrawFn, players: int) -> Rules:
         ("first_turn", ("single", "train")),
         ("engine", ("holder", "set_aside")),
         ("draw_to_start", (False, True)),
+        ("draw_limit", (1, 2, 3, "until_playable")),
+        ("mexican_train", (True, False)),
     ):
         if draw(st.booleans()):
             options[key] = draw(st.sampled_from(values))

@@ -38,6 +38,8 @@ def test_kernel_args_bundle_the_rules_players_and_tiles():
         set_aside=True,
         draw_to_start=False,
         double_blank_points=50,
+        draw_limit=1,
+        mexican_train=True,
     )
     assert len(funcs) == MAX_STRATEGIES + 1  # the strategies' slots, LONGEST_TRAIN_SLOT
     assert funcs[LONGEST_TRAIN_SLOT] is funcs[0]  # no longest_train: none compiled for it

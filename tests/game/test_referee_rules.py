@@ -124,14 +124,17 @@ class _Round:
     def draw_and_try(self, p: int, trains: list[int], once: bool) -> bool | None:
         """R10/R11 drawing: None after a pass, else what play() returned."""
         multi = self.rules.draw_to_start and not once
+        limit = self.rules.draw_limit or len(self.bone)  # R18 (0: until playable)
+        drawn = 0
         while self.bone:
             t = self.bone.pop(0)
             self.hands[p].append(t)
+            drawn += 1
             self.emit("draw", seat=p, tile=list(t))
             ms = self.moves(p, trains, [t])
             if ms:
                 return self.play(p, self.rng.choice(ms))
-            if not (multi and self.sizes[p] == 0):
+            if drawn >= limit and not (multi and self.sizes[p] == 0):
                 break
         self.do_pass(p)
         return None
@@ -150,7 +153,8 @@ class _Round:
         if first:
             trains = [p]
         else:
-            trains = [p, self.P] + [
+            mexican = [self.P] if self.rules.mexican_train else []  # R19
+            trains = [p, *mexican] + [
                 q % self.P for q in range(p + 1, p + self.P) if self.marked[q % self.P]
             ]
         if first and self.rules.first_turn == "train":
@@ -216,6 +220,10 @@ OPTION_SETS = [
     {"preset": "seed-001"},
     {"preset": "seed-000"},
     {"preset": "standard", "max_pip": 15, "hand_size": 12},
+    # the house rules R18 and R19
+    {"preset": "seed-001", "max_pip": 6, "hand_size": 5, "draw_limit": 3, "mexican_train": False},
+    {"preset": "standard", "max_pip": 9, "hand_size": 6, "draw_limit": "until_playable"},
+    {"preset": "seed-000", "max_pip": 6, "hand_size": 4, "draw_limit": 2},
 ]
 
 
@@ -657,6 +665,56 @@ def test_random_legal_matches_are_accepted(options: dict, players: int) -> None:
         check_trace(random_match(options, players, seed))
 
 
+def _seat_draws_then(events: list[dict], kind: str) -> int | None:
+    """The index of the first ``kind`` event right after a draw by the same seat, in a
+    round that still has a boneyard to draw from."""
+    for i in range(1, len(events)):
+        before, ev = events[i - 1], events[i]
+        if before["event"] == "draw" and ev["event"] == kind and ev.get("seat") == before["seat"]:
+            return i
+    return None
+
+
+def test_a_pass_before_the_draw_limit_is_refused() -> None:
+    """R18: draw_limit = 3 lets a player pass only after three draws (or an empty
+    boneyard); the same trace read under draw_limit = 3 from one drawn under 1 fails."""
+    options = {"preset": "standard", "max_pip": 9, "hand_size": 6}
+    for seed in range(20):
+        events = random_match(options, 3, seed)
+        header = dict(events[0])
+        header["rules"] = dict(header["rules"], draw_limit=3)
+        i = _seat_draws_then(events, "pass")
+        if i is None:
+            continue
+        bad = [header, *events[1:]]
+        with pytest.raises(RefereeError) as info:
+            check_trace(bad)
+        if info.value.rule == "R18":
+            assert "passed after 1 draw(s), but draw_limit = 3" in str(info.value)
+            return
+    pytest.fail("no trace with a pass after one draw")
+
+
+def test_a_draw_beyond_the_limit_is_refused() -> None:
+    events = random_match({"preset": "standard", "draw_limit": 2}, 4, 3)
+    check_trace(events)
+    header = dict(events[0])
+    header["rules"] = dict(header["rules"], draw_limit=1)
+    with pytest.raises(RefereeError) as info:
+        check_trace([header, *events[1:]])
+    assert info.value.rule in {"R10", "R18"}
+
+
+def test_the_mexican_train_is_refused_without_one() -> None:
+    events = random_match({"preset": "seed-001"}, 4, 5)
+    assert any(e.get("train") == "mexican" for e in events)
+    header = dict(events[0])
+    header["rules"] = dict(header["rules"], mexican_train=False)
+    with pytest.raises(RefereeError) as info:
+        check_trace([header, *events[1:]])
+    assert info.value.rule == "R19" and "no Mexican train" in str(info.value)
+
+
 def test_many_players_and_jsonl() -> None:
     events = random_match({"preset": "seed-001"}, 10, 3)
     check_trace(events)
@@ -702,10 +760,10 @@ def test_mutations_of_random_matches_are_rejected() -> None:
             ev = bad[i] = dict(events[i])
             if ev["event"] == "pass":
                 ev["seat"] = (ev["seat"] + 1) % players
-                rules = {"R2", "R5", "R10", "R11", "R12", "R13"}
+                rules = {"R2", "R5", "R10", "R11", "R12", "R13", "R18"}
             elif ev["event"] == "draw":
                 bad[i] = {"event": "pass", "round": ev["round"], "seat": ev["seat"]}
-                rules = {"R5", "R10", "R11"}
+                rules = {"R5", "R10", "R11", "R18"}
             else:
                 ev["event"] = "draw"
                 rules = {"R9", "R10"}

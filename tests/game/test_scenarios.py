@@ -540,3 +540,68 @@ def test_R16_penalties_and_double_blank_points():
     assert ev[-1]["penalties"] == res[:, Field.penalty].tolist() == [4, 50]
     res, _ = play([[(5, 6), (5, 5)], [(3, 4), (2, 6)]], [(0, 3)], first_turn="train")
     assert res[:, Field.penalty].tolist() == [0, 15]
+
+
+# ------------------------------------------------------------------ R18–R19: house rules
+@pytest.mark.parametrize("limit", [2, "until_playable"])
+def test_R18_draw_limit_draws_on_until_a_tile_fits(limit):
+    """R18: the R9/R10 deal again, with draw_limit 2 (or until playable): seat 0 draws
+    2|4, which does not fit, draws again (3|5 fits its train) and plays it, where one
+    draw would have passed."""
+    _, ev = play([[(3, 6), (1, 1)], [(0, 5), (0, 2)]], [(4, 6), (2, 4), (3, 5)], draw_limit=limit)
+    assert steps(ev) == [
+        "0 engine",
+        "0 36>0",
+        "1 +46",
+        "1 46>1",
+        "0 +24",
+        "0 +35",
+        "0 35>0",
+        "1 pass",
+        "0 24>1",
+        "1 02>1",
+        "0 pass",
+        "1 05>1",
+        "out [2, 0]",
+    ]
+
+
+def test_R18_a_draw_limit_stops_at_the_limit():
+    """R18: draw_limit 2 with three tiles that do not fit: two draws, then a pass."""
+    _, ev = play([[(3, 6), (1, 1)], [(4, 6), (0, 0)]], [(0, 1), (0, 2), (0, 3)], draw_limit=2)
+    assert steps(ev)[:6] == ["0 engine", "0 36>0", "1 46>1", "0 +01", "0 +02", "0 pass"]
+
+
+def test_R19_without_the_mexican_train_nothing_is_laid_on_it():
+    """R19: seat 0's 2|6 goes on the Mexican train (end 6) when the table has one; without
+    it, seat 0 draws 0|0 and passes, and the round blocks."""
+    hands, bone = [[(2, 6), (4, 6)], [(1, 6), (3, 5)]], [(0, 0)]
+    _, ev = play(hands, bone)
+    assert steps(ev) == ["0 engine", "0 46>0", "1 16>1", "0 26>M", "out [0, 8]"]
+    _, ev = play(hands, bone, mexican_train=False)
+    assert steps(ev) == [
+        "0 engine",
+        "0 46>0",
+        "1 16>1",
+        "0 +00",
+        "0 pass",
+        "1 pass",
+        "0 pass",
+        "blocked [8, 8]",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"draw_limit": 0}, "'draw_limit' = 0 is not allowed (allowed: 1..28 tiles"),
+        ({"draw_limit": "always"}, '"until_playable"'),
+        ({"draw_limit": True}, "'draw_limit' = True is not allowed"),
+        ({"draw_limit": 29}, "1..28"),
+        ({"mexican_train": "no"}, "'mexican_train'"),
+    ],
+)
+def test_R18_R19_options_are_validated(options, message):
+    with pytest.raises(ConfigError, match=None) as caught:
+        resolve_rules({**BASE, "hand_size": 5, **options}, 2)
+    assert message in str(caught.value)

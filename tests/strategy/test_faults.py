@@ -23,6 +23,7 @@ from typer.testing import CliRunner
 
 from mexsim.cli import app
 from mexsim.errors import ConfigError, StrategyError, StrategyFileWarning
+from mexsim.game import view as V
 from mexsim.game.play import play_match_results
 from mexsim.game.rules import resolve_rules
 from mexsim.strategy.policy import Policy, resolve_policies
@@ -99,8 +100,8 @@ CLASS = "class Plan:\n    x = 0\n\n\n"
 
 FAR = "    view[10**7] = 1\n    return 0\n"
 JUST_PAST = "    view[SIZE + 3] = 1\n    return 0\n"
-# TRAIN_END - 17 = -1: Python's wraparound read the view's last word, silently
-BEFORE_START = "    return train_end(view, -17) * 0\n"
+# TRAIN_END - (TRAIN_END + 1) = -1: Python's wraparound read the view's last word, silently
+BEFORE_START = f"    return train_end(view, -{V.TRAIN_END + 1}) * 0\n"
 RANGED = """\
 from mexsim.strategy.api import strategy
 

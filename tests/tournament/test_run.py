@@ -110,6 +110,8 @@ RULE_OPTIONS = {
     "draw_to_start",
     "double_blank_points",
     "hand_size",
+    "draw_limit",
+    "mexican_train",
 }
 RESULT_FILES = {"rounds.parquet", "matches.parquet", "run.json", "summary.csv", "head_to_head.csv"}
 

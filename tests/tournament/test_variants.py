@@ -278,3 +278,40 @@ def test_replay_plays_a_match_under_the_variant_named(tmp_path: Path) -> None:
     refused = cli_runner.invoke(app, ["replay", str(cfg), "--match", "3", "--variant", "x"])
     assert refused.exit_code == 2
     assert "'first_turn=train', 'first_turn=single'" in refused.stderr
+
+
+@pytest.mark.slow
+def test_a_resumed_variant_run_is_the_uninterrupted_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stopped by Ctrl-C while variant 1's second block plays, resumed: the same bytes
+    as a run never stopped (the kept blocks' facts are folded from their parts)."""
+    import time
+
+    from mexsim.errors import Interrupted
+    from mexsim.run import preparation, runner
+    from mexsim.tournament.config import load_config, with_overrides
+    from tests.tournament.runs import ctrl_c
+
+    rules = 'draw_limit = [1, "until_playable"]\n'
+    whole = _run(tmp_path, rules, "whole", "--workers", "1")
+    cfg = tmp_path / "whole.toml"
+    original = preparation.play_block
+
+    def stop_in_variant_one(config: object, players: object, first: int, n: int) -> object:
+        if first == MATCHES + 64:  # variant 1's block of matches 64..127
+            ctrl_c()
+            time.sleep(0.5)
+            raise RuntimeError("stopped")
+        return original(config, players, first, n)
+
+    monkeypatch.setattr(preparation, "play_block", stop_in_variant_one)
+    out = tmp_path / "res"
+    with pytest.raises(Interrupted):
+        runner.run(with_overrides(load_config(cfg), out=str(out)), out, runner.RunOptions())
+    monkeypatch.setattr(preparation, "play_block", original)
+    resumed = run_cli(cfg, "--out", out, "--workers", "1", "--quiet", "--resume")
+    assert resumed.exit_code == 0, resumed.stderr
+    assert "of 6 blocks already played" in resumed.stderr
+    for name in ("rounds.parquet", "matches.parquet", "variants.csv", "summary.csv"):
+        assert (whole / name).read_bytes() == (out / name).read_bytes(), name
