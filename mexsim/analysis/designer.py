@@ -172,7 +172,8 @@ class DesignerAccumulator:
         if len(turns) and turns.max() >= self.round_turns.shape[1]:
             grow = int(turns.max()) + 1 - self.round_turns.shape[1]
             self.round_turns = np.pad(self.round_turns, ((0, 0), (0, grow)))
-        np.add.at(self.round_turns[variant], turns, 1)
+        # bincount, not np.add.at: ~20 × faster on a block's rounds (the fold's serial step)
+        self.round_turns[variant] += np.bincount(turns, minlength=self.round_turns.shape[1])
         self.pending[variant].append(facts.head(len(facts)))
         self._pair()
 
@@ -304,8 +305,14 @@ def _edge(row: object) -> str:
     word = "fewer" if edge < 0 else "more"
     return (
         f"{number(abs(edge), 2)} points a round {word} than the others [{number(lo, 2, True)}, "
-        f"{number(hi, 2, True)}] (p = {p_value(row.first_mover_edge_p)})"  # type: ignore[attr-defined]
+        f"{number(hi, 2, True)}] ({_p(row.first_mover_edge_p)})"  # type: ignore[attr-defined]
     )
+
+
+def _p(p: float) -> str:
+    """``p = 0.012``, or ``p < 1e-300`` when it underflows."""
+    text = p_value(p)
+    return f"p {text[0]} {text[1:]}" if text.startswith("<") else f"p = {text}"
 
 
 def _cell(row: object, name: str, scale: float) -> str:

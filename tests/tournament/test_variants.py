@@ -315,3 +315,15 @@ def test_a_resumed_variant_run_is_the_uninterrupted_one(
     assert "of 6 blocks already played" in resumed.stderr
     for name in ("rounds.parquet", "matches.parquet", "variants.csv", "summary.csv"):
         assert (whole / name).read_bytes() == (out / name).read_bytes(), name
+
+
+@pytest.mark.slow
+@pytest.mark.processes
+def test_a_variant_run_on_a_local_cluster_writes_the_threaded_bytes(tmp_path: Path) -> None:
+    """`--cluster local:2`: the workers play the variants' blocks from the config they
+    are sent (Config.played_at), the client writes the same files as threads do."""
+    rules = "mexican_train = [true, false]\n"
+    threads = _run(tmp_path, rules, "threads")
+    dask = _run(tmp_path, rules, "dask", "--cluster", "local:2")
+    for name in ("matches.parquet", "rounds.parquet", "variants.csv", "summary.csv"):
+        assert (threads / name).read_bytes() == (dask / name).read_bytes(), name
