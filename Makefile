@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv run test test-fast lint bench golden clean
+.PHONY: venv run test test-fast lint docs docs-pages bench golden clean
 
 venv: $(STAMP)
 
@@ -17,7 +17,7 @@ run: venv
 	$(BIN)/mexsim run configs/default.toml --force
 
 # the whole suite, as CI runs it: lint, then every test with the thorough Hypothesis profile
-test: venv lint
+test: venv lint docs
 	$(BIN)/python -m pytest -n auto --maxprocesses 4 --dist loadfile --durations 10
 
 # the inner loop: every test file, without the slow, process-starting and compiling tests,
@@ -30,6 +30,14 @@ lint: venv
 	$(BIN)/ruff check mexsim tests benchmarks
 	$(BIN)/ruff format --check mexsim tests benchmarks
 	$(BIN)/mypy
+
+# the docs site (mkdocs.yml): --strict fails on a broken link or a page left out
+docs: venv
+	$(BIN)/mkdocs build --strict --quiet
+
+# the pages derived from the README and the typer app (tests/test_docs.py checks them)
+docs-pages: venv
+	$(BIN)/python -m tests.make_docs
 
 bench: venv
 	$(BIN)/python benchmarks/bench_engine.py

@@ -212,7 +212,7 @@ def _play(
     the module docstring). A sink whose blocks a cluster's tasks write themselves gets
     their totals; otherwise threads play the blocks (or wait for the cluster's result),
     convert them and write their parts, and this thread only takes them in order (the
-    serial step: README, "Speed", the writer's ceiling)."""
+    serial step: docs/speed.md, the writer's ceiling)."""
     all_blocks = run_blocks(config.matches, len(config.variant_names))
     names = [p.name for p in config.players]
     tasks = None

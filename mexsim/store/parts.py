@@ -298,7 +298,7 @@ def write_and_read(
 
     Called on the thread that played the block, so that conversion, compression and
     reading back run in parallel and the thread that appends to the results files
-    (the only serial step) does little more than that (README, "Speed": the writer's
+    (the only serial step) does little more than that (docs/speed.md: the writer's
     ceiling). Reading back rather than passing ``rounds`` on keeps a block played now
     and one kept by an interrupted run the same bytes in the results files."""
     work.write_block(index, stamped(rounds, run_id, index), stamped(matches, run_id, index))

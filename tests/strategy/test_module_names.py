@@ -3,7 +3,8 @@ whatever name its file is imported under there. numba's cache keeps the name of 
 module a function was compiled in, and imports that module again to load it: a
 built-in compiled by the registry (under a name of the registry's own) failed to load
 in a process that imported it as ``mexsim.strategy.builtin.greedy``, as a user's
-strategy that calls it does (README: "a built-in's code your strategy calls"), and so
+strategy that calls it does (docs/writing-strategies.md: "a built-in's code your strategy
+calls"), and so
 ``mexsim check`` refused such a strategy with ModuleNotFoundError."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The README's "write your own strategy" example is real: it loads and plays."""
+"""The examples of docs/writing-strategies.md (and the README's tour) are real: they
+load and play."""
 
 from __future__ import annotations
 
@@ -13,13 +14,14 @@ from mexsim.game.rules import resolve_rules
 from mexsim.strategy.policy import Policy, resolve_policies
 from mexsim.strategy.registry import load_strategy_file
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "docs" / "writing-strategies.md"
 
 
 @pytest.mark.compiles
 def test_readme_strategy_example_plays_legal_games(tmp_path):
     code = re.search(r"```python\n(\"\"\"lightest_first.*?)```", README.read_text(), re.S)
-    assert code is not None, "the example is gone from the README"
+    assert code is not None, "the example is gone from docs/writing-strategies.md"
     assert len(code.group(1).strip().splitlines()) <= 20
     path = tmp_path / "lightest_first.py"
     path.write_text(code.group(1))
@@ -48,10 +50,10 @@ def test_readme_strategy_example_plays_legal_games(tmp_path):
 @pytest.mark.slow
 @pytest.mark.compiles
 def test_readme_counting_example_plays_and_starves(tmp_path):
-    """The README's tile counter: under 30 lines, loads, plays legal games, and leaves
-    the next seat a number it lacks more often than greedy does."""
+    """The tile counter of docs/writing-strategies.md: under 30 lines, loads, plays legal
+    games, and leaves the next seat a number it lacks more often than greedy does."""
     code = re.search(r"```python\n(\"\"\"starver.*?)```", README.read_text(), re.S)
-    assert code is not None, "the counting example is gone from the README"
+    assert code is not None, "the counting example is gone from docs/writing-strategies.md"
     assert len(code.group(1).strip().splitlines()) < 30
     path = tmp_path / "starver.py"
     path.write_text(code.group(1))
@@ -73,3 +75,12 @@ def test_readme_counting_example_plays_and_starves(tmp_path):
             total += sum(1 for e in events if e["event"] == "pass" and e["seat"] == 1)
         passes[name] = total
     assert passes["starver"] > passes["greedy"]
+
+
+def test_the_readme_tour_shows_the_same_strategy() -> None:
+    """The README's 10-minute tour writes the strategy the docs explain, word for word."""
+    pattern = r"```python\n(\"\"\"lightest_first.*?)```"
+    tour = re.search(pattern, (ROOT / "README.md").read_text(), re.S)
+    docs = re.search(pattern, README.read_text(), re.S)
+    assert tour is not None and docs is not None
+    assert tour.group(1) == docs.group(1)

@@ -99,7 +99,7 @@ def test_a_url_out_holds_the_rows_and_row_groups_of_a_local_run(
     ]  # nothing but the committed parts
     run = json.loads((out / "run.json").read_text())
     assert run["matches"] == MATCHES and run["run_id"] == m["run_id"]
-    # what the README shows readers: pandas reads the folder of parts in match order
+    # what docs/interface.md shows readers: pandas reads the folder of parts in match order
     whole = pd.read_parquet(local / "matches.parquet")
     pd.testing.assert_frame_equal(pd.read_parquet(out / "matches"), whole)
     listed = pq.read_table([str(out / f) for f in m["files"]["matches"]]).to_pandas()

@@ -3,7 +3,7 @@
 Dask's own work per task (scheduling, the messages between client, scheduler and
 worker, the worker's bookkeeping) costs milliseconds of CPU, spread over the client and
 the workers; a small run's blocks are only ~200 matches (~30 ms of play), so one task
-a block spent a fifth more CPU than play itself (README, "Running on a cluster"). A
+a block spent a fifth more CPU than play itself (docs/clusters.md). A
 task therefore plays a run of consecutive blocks and returns one result per block:
 each block is still converted and written on its own, at its own match boundaries,
 so the files do not change. Large runs' blocks are long enough to be a task each.

@@ -6,7 +6,7 @@ A ``local:N`` cluster (mexsim/run/dask/cluster.py) starts its workers with Pytho
 imports Dask, numba and the play modules and loads the engine's kernels and every
 built-in strategy from numba's cache once, and each worker is a fork of it, with all
 of that in memory. Started the usual way (``spawn``), every worker did that itself, on
-its first task: ~2 CPU-s a worker, while play waited (README, "Running on a cluster").
+its first task: ~2 CPU-s a worker, while play waited (docs/clusters.md).
 The fork server is started before the first worker, has no threads of its own (so a
 fork of it is safe) and ends with the command.
 
