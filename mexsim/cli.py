@@ -388,7 +388,14 @@ def run(
         bool,
         typer.Option("--resume", help="Continue this config's run that was interrupted or killed."),
     ] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+    quiet: Annotated[
+        bool,
+        typer.Option(
+            "--quiet",
+            help="No progress bar, and only the one-line result (the tables are written "
+            "to the results folder; mexsim report prints them).",
+        ),
+    ] = False,
     strategies: StrategiesOpt = None,
     until: Annotated[
         StopWhen,
@@ -547,6 +554,9 @@ def _run_config(
     return cfg
 
 
+STARTUP_SHOWN = 5.0  # seconds of start-up and compiling worth naming in the result line
+
+
 class _RunDisplay:
     """What `mexsim run` shows of a run: the progress bar, notes on stderr, the
     comparison's tables (written beside the results, printed at the end)."""
@@ -622,13 +632,25 @@ class _RunDisplay:
     def print_result(self, result: Any) -> None:
         rate = f"{result.matches_per_second:,.0f} matches/s" if result.played else "all resumed"
         noun = "match" if result.matches == 1 else "matches"
+        cfg = self.cfg
+        # what the rest of the wall time went to, when it is worth saying: a first run
+        # spends most of it compiling (issue 35: "148.5 s (play 22.5 s …)" said nothing)
+        rest = result.wall_seconds - result.play_seconds - result.summary_seconds
+        startup = f", start-up and compiling {rest:.1f} s" if rest >= STARTUP_SHOWN else ""
+        variants = len(cfg.variants)
+        what = (
+            f"{variants} rule variants x {result.matches:,} {noun}"
+            if variants
+            else (f"{result.matches:,} {noun}")
+        )
         print(
-            f"{result.matches:,} {noun} in {result.wall_seconds:.1f} s (play "
-            f"{result.play_seconds:.1f} s, summary {result.summary_seconds:.1f} s; {rate}, "
-            f"{result.workers} worker{'s' if result.workers != 1 else ''}) -> "
+            f"{what} in {result.wall_seconds:.1f} s (play "
+            f"{result.play_seconds:.1f} s, summary {result.summary_seconds:.1f} s{startup}; "
+            f"{rate}, {result.workers} worker{'s' if result.workers != 1 else ''}) -> "
             f"{result.directory}"
         )
-        cfg = self.cfg
+        if self.quiet:  # the one-line result (issue 35); the tables are in the folder
+            return
         if cfg.pool:
             from mexsim.tournament.config import config_schedule
 
@@ -639,15 +661,15 @@ class _RunDisplay:
                 f"matches ({result.matches / cycle:,.2f} cycles played)"
             )
         print(self.shown[0].format())
-        if not self.quiet:  # what a new user can do next, with this run's own paths
-            import shlex
+        # what a new user can do next, with this run's own paths
+        import shlex
 
-            where, config = shlex.quote(str(result.directory)), shlex.quote(str(cfg.path))
-            print(
-                f"\nnext: mexsim report {where}  (plots)  ·  mexsim replay {config} "
-                "--match 0  (one match, move by move)  ·  mexsim strategies --new NAME  "
-                "(a strategy of your own)"
-            )
+        where, config = shlex.quote(str(result.directory)), shlex.quote(str(cfg.path))
+        print(
+            f"\nnext: mexsim report {where}  (plots)  ·  mexsim replay {config} "
+            "--match 0  (one match, move by move)  ·  mexsim strategies --new NAME  "
+            "(a strategy of your own)"
+        )
 
 
 @app.command()

@@ -103,7 +103,7 @@ class CompileNotice:
         why = (
             f"first run of this version only, ~{self.expected} s in all"
             if self.cold
-            else "after a change, then cached"
+            else "first use, then cached"
         )
         return f"mexsim: compiling {self.step} ({why})"
 

@@ -103,7 +103,7 @@ def test_cold_cache_and_the_estimate_of_next_time(tmp_path: Path, monkeypatch):
     with cn.compile_notice(stream=stream, is_cold=lambda: cn.cache_is_cold(index)) as notice:
         assert not notice.cold
         notice.begin("strategy mine")
-        assert "after a change, then cached" in notice.describe()
+        assert "first use, then cached" in notice.describe()
 
 
 @pytest.mark.slow

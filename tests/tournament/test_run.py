@@ -462,6 +462,34 @@ def test_the_run_ends_with_what_to_try_next(tmp_path: Path) -> None:
     assert "next:" not in quiet.stdout
 
 
+def test_quiet_prints_the_one_line_result(tmp_path: Path) -> None:
+    """Issue 35: --quiet only hid the bar. Now it prints the result line alone (the
+    tables are in the folder), and nothing on stderr for a warm run."""
+    out = tmp_path / "q"
+    cfg = write_config(tmp_path, config_text(out, matches=4))
+    quiet = invoke_run(cfg, "--workers", "1", "--quiet")
+    assert_ok(quiet)
+    lines = quiet.stdout.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("4 matches in ") and str(out) in lines[0]
+    assert (out / "summary.csv").is_file() and (out / "variants.csv").is_file()
+
+
+def test_a_long_start_is_named_in_the_result_line(tmp_path: Path, capsys) -> None:
+    """Issue 35: "148.5 s (play 22.5 s, …)" did not say where the rest went; a warm
+    run's second of start-up is not worth a word."""
+    from mexsim import cli
+    from mexsim.run.run_record import RunResult
+    from mexsim.tournament.config import load_config
+
+    cfg = load_config(write_config(tmp_path, config_text(tmp_path / "out")))
+    display = cli._RunDisplay(cfg, quiet=True)
+    display.print_result(RunResult(tmp_path, 200, 2, 148.5, 22.5, 0.4, 200))
+    line = capsys.readouterr().out.strip()
+    assert "(play 22.5 s, summary 0.4 s, start-up and compiling 125.6 s;" in line
+    display.print_result(RunResult(tmp_path, 200, 2, 3.5, 2.5, 0.1, 200))
+    assert "start-up" not in capsys.readouterr().out
+
+
 # --- 5. summary numbers ---------------------------------------------------------------
 
 
