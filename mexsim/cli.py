@@ -828,6 +828,35 @@ def _variant_index(cfg: Any, name: str | None) -> int:
     return names.index(name)
 
 
+@app.command("init")
+def init(
+    directory: Annotated[
+        str,
+        typer.Argument(metavar="DIR", help="The folder to write into (created if need be)."),
+    ] = ".",
+) -> None:
+    """Start a project: a runnable config with a strategy of your own, the starter
+    strategy, and the example configs; never overwrites."""
+    from mexsim.tournament.starter_project import CONFIG, STRATEGY, write_project
+
+    folder = Path(directory)
+    written = write_project(folder)
+    for path in written[:2]:
+        print(f"wrote {path}")
+    print(f"wrote {len(written) - 2} example configs into {folder / 'examples'}")
+    where = "" if folder == Path(".") else f"cd {shlex_quote(str(folder))} && "
+    print(
+        f"next: {where}mexsim check {STRATEGY}  ·  mexsim run {CONFIG}  ·  "
+        f"mexsim replay {CONFIG} --match 0"
+    )
+
+
+def shlex_quote(text: str) -> str:
+    import shlex
+
+    return shlex.quote(text)
+
+
 @app.command("strategies")
 def list_strategies(
     strategies: StrategiesOpt = None,
