@@ -136,7 +136,7 @@ def analyze_statistics(
     h2h = head_to_head_table(run, list(players), order)
     pairs = compare_pairs(run, list(players), ranked)
     present = {p: [m for m in members if m in players] for p, members in sweeps.items()}
-    swept = compare_sweeps(run, list(players), None, {k: v for k, v in present.items() if v})
+    swept = compare_sweeps(run, list(players), None, {k: v for k, v in present.items() if v}, pairs)
     designer = run.designer
     variants = None if designer is None else designer_table(designer)
     seats = 0 if designer is None else designer.seats

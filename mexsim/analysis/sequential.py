@@ -29,7 +29,7 @@ the difference) are the run's statistics, gathered block by block
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -61,20 +61,34 @@ class Verdict:
     decided: bool
     best: str
     deals: int
-    # per player other than the best: "separated", "equivalent" or "open", and the
-    # confidence sequence's current interval for (its total - the best's)
+    # per player other than the best, in rank order (best first): "separated",
+    # "equivalent" or "open", and the confidence sequence's current interval for (its
+    # total - the best's)
     states: dict[str, str]
     intervals: dict[str, tuple[float, float]]
+    # the mean differences the intervals are around (the players' table shows them
+    # with its t intervals), and the confidence
+    differences: dict[str, float] = field(default_factory=dict)
+    confidence: float = 0.95
 
     def describe(self) -> str:
-        parts = [
-            f"{name}: {state} [{lo:+.2f}, {hi:+.2f}]"
-            for (name, state), (lo, hi) in zip(
-                self.states.items(), self.intervals.values(), strict=True
-            )
-        ]
+        """One paragraph: decided or not, after how many deals (it looks once a block),
+        and for each other player, in rank order, its difference from the best with the
+        sequential interval, labelled as such (issue 35: the table beside it shows a
+        narrower t interval for the same pair)."""
+        parts = []
+        for name, state in self.states.items():
+            lo, hi = self.intervals[name]
+            diff = self.differences.get(name)
+            shown = f"{diff:+.2f} points, " if diff is not None else ""
+            parts.append(f"{name} {shown}{state} [{lo:+.2f}, {hi:+.2f}]")
         head = "decided" if self.decided else "not yet decided"
-        return f"{head} after {self.deals:,} deals; best {self.best}; " + "; ".join(parts)
+        return (
+            f"{head} after {self.deals:,} deals (it looks once per block of matches); best "
+            f"{self.best}; " + "; ".join(parts) + f" (sequential {self.confidence:.0%} "
+            "intervals: valid at every look, so wider than the table's t intervals for the "
+            "same differences)"
+        )
 
 
 def verdict(
@@ -103,9 +117,9 @@ def verdict(
         means = np.where(run.totals.n > 0, run.totals.mean, np.inf)
     best = int(np.argmin(means))
     pairs = run.pairs
-    states, intervals = {}, {}
+    states, intervals, differences = {}, {}, {}
     decided = run.deals > 0
-    for other in range(p):
+    for other in sorted(range(p), key=lambda k: (means[k], k)):  # rank order
         if other == best:
             continue
         n = pairs.n[best, other]
@@ -124,4 +138,7 @@ def verdict(
         decided &= state != "open"
         states[players[other]] = state
         intervals[players[other]] = (float(lo), float(hi))
-    return Verdict(bool(decided), players[best], run.deals, states, intervals)
+        differences[players[other]] = float(mean)
+    return Verdict(
+        bool(decided), players[best], run.deals, states, intervals, differences, confidence
+    )

@@ -32,6 +32,8 @@ SWEEP_COLUMNS = [
     "diff_p_value",
     "best",
     "method",
+    "p_holm",
+    "separated",
 ]
 
 
@@ -40,11 +42,17 @@ def compare_sweeps(
     players: Sequence[str],
     deals: np.ndarray | None,
     sweeps: Mapping[str, Sequence[str]],
+    pairs: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """One row per swept player (columns ``SWEEP_COLUMNS``), each sweep best first.
 
     ``sweeps`` maps a sweep's name to its players' names (as in ``players``, the
-    columns of the match × player ``totals``, or of a run's statistics)."""
+    columns of the match × player ``totals``, or of a run's statistics). ``pairs``:
+    the run's every-pair comparison (mexsim/analysis/pairs.py), whose Holm-corrected
+    verdict the sweep takes for each value against the sweep's best (``p_holm``,
+    ``separated``), so that a sweep never says "significant" of a pair that
+    comparisons.csv calls "not separated" (issue 35). Without it, Holm over the
+    sweep's own comparisons with its best."""
     run = totals if isinstance(totals, RunStatistics) else accumulate(totals, deals)
     column = {name: i for i, name in enumerate(players)}
     means_all = adjusted_totals(run)
@@ -73,7 +81,32 @@ def compare_sweeps(
                     method,
                 )
             )
-    return pd.DataFrame(rows, columns=SWEEP_COLUMNS)
+    table = pd.DataFrame(rows, columns=SWEEP_COLUMNS[:-2])
+    table["p_holm"] = _holm_of(table, pairs)
+    table["separated"] = (table["p_holm"] < 1 - CONFIDENCE) & ~table["best"]
+    return table
+
+
+def _holm_of(table: pd.DataFrame, pairs: pd.DataFrame | None) -> np.ndarray:
+    """Each row's Holm-adjusted p-value against its sweep's best: the run's family of
+    every pair when given, else the sweeps' own comparisons."""
+    if not len(table):
+        return np.empty(0)
+    if pairs is None or not len(pairs):
+        from mexsim.analysis.pairs import holm
+
+        return holm(table["diff_p_value"].to_numpy(dtype=float))
+    adjusted = {}
+    for r in pairs.itertuples(index=False):
+        adjusted[(r.player, r.opponent)] = adjusted[(r.opponent, r.player)] = r.p_holm
+    best = table[table["best"]].set_index("sweep")["player"]
+    return np.array(
+        [
+            np.nan if r.best else adjusted.get((best[r.sweep], r.player), np.nan)
+            for r in table.itertuples(index=False)
+        ],
+        dtype=float,
+    )
 
 
 def _value(sweep: str, player: str) -> str:
@@ -106,13 +139,17 @@ def format_sweeps(table: pd.DataFrame, head_to_head: pd.DataFrame | None = None)
             f"sweep {sweep}: best {best['value']} ({label} {number(best['adjusted_total'], 2)})"
         )
         for r in others.itertuples(index=False):
-            significant = r.diff_p_value < 1 - CONFIDENCE
+            if hasattr(r, "separated"):  # the run's one verdict (comparisons.csv's)
+                verdict = f", p_holm={p_value(r.p_holm)} -> " + (
+                    "separated" if r.separated else "not separated"
+                )
+            else:
+                significant = r.diff_p_value < 1 - CONFIDENCE
+                verdict = " -> " + ("significant" if significant else "not significant")
             line = (
                 f"  {r.value}: {number(r.diff_vs_sweep_best, 2, sign=True)} "
                 f"[{number(r.diff_lo, 2, sign=True)}, {number(r.diff_hi, 2, sign=True)}]"
-                f" points worse, p={p_value(r.diff_p_value)} -> "
-                + ("significant" if significant else "not significant")
-                + f" at {CONFIDENCE:.0%}"
+                f" points worse, p={p_value(r.diff_p_value)}{verdict} at {CONFIDENCE:.0%}"
             )
             h2h = share.get((r.player, best["player"])) if share else None
             if h2h is not None:
@@ -125,17 +162,24 @@ def format_sweeps(table: pd.DataFrame, head_to_head: pd.DataFrame | None = None)
             out.append(line)
         if len(others):
             runner_up = others.iloc[0]
-            verdict = (
-                "significantly better than"
-                if runner_up["diff_p_value"] < 1 - CONFIDENCE
-                else "not significantly different from"
+            better = (
+                bool(runner_up["separated"])
+                if "separated" in runner_up
+                else runner_up["diff_p_value"] < 1 - CONFIDENCE
             )
+            verdict = "separated from" if better else "not separated from"
             out.append(
                 f"  the best value is {verdict} the next best ({runner_up['value']}) in points"
             )
-    if share:
+    if len(table):
         out.append(
-            "  (points: the average difference in total; % ahead: how often it "
-            "finished ahead; they can disagree when margins differ)"
+            "  (intervals and p: each value against the best alone; the verdict: Holm over "
+            "every pair of the run, as comparisons.csv says it"
+            + (
+                "; points: the average difference in total; % ahead: how often it finished "
+                "ahead; they can disagree when margins differ)"
+                if share
+                else ")"
+            )
         )
     return "\n".join(out)

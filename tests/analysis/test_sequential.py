@@ -87,3 +87,27 @@ def test_bad_settings_are_refused() -> None:
         verdict(run, ["a", "b"], confidence=1.5)
     with pytest.raises(ValueError, match="margin"):
         verdict(run, ["a", "b"], margin=float("nan"))
+
+
+def test_the_verdict_reads_like_the_table() -> None:
+    """Issue 35: the verdict printed "cautious: separated [+27.78, +225.21]" beside the
+    table's "+126.5 [+107.9, +145.0]" for the same pair, players in neither rank nor
+    config order, and stopped "after 79 deals" without saying it looks once a block.
+    Now: rank order, the table's difference beside the labelled sequential interval."""
+    from mexsim.analysis.accumulate import accumulate
+    from mexsim.analysis.comparison import analyze
+
+    rng = np.random.default_rng(9)
+    deals = 400
+    totals = (
+        rng.normal(300, 30, (deals, 1))
+        + np.array([60.0, 0.0, 20.0])
+        + rng.normal(0, 15, (deals, 3))
+    )
+    names = ["far", "best", "near"]
+    said = verdict(accumulate(totals), names).describe()
+    assert said.index("near") < said.index("far")  # rank order
+    assert "once per block" in said and "sequential 95% intervals" in said
+    table = analyze(totals, np.arange(deals), names, ["x"] * 3, {}, 13).summary
+    near = table.set_index("player").loc["near", "diff_vs_best"]
+    assert f"near {near:+.2f} points, " in said

@@ -344,7 +344,7 @@ def test_cli_writes_tournament_tables_and_plots(tmp_path: Path) -> None:
         "params = { pip_weight = [0.0, 2.0] }\n"
     )
     cfg = write(tmp_path, toml(tmp_path / "o", 24, players, "table_size = 3\n"))
-    result = runner.invoke(app, ["run", str(cfg), "--quiet"])
+    result = runner.invoke(app, ["run", str(cfg)])
     assert result.exit_code == 0, result.output
     assert "head to head" in result.stdout and "sweep longest_train: best" in result.stdout
     assert "pool: 4 players at tables of 3" in result.stdout
