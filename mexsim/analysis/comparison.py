@@ -63,6 +63,9 @@ class Analysis:
 
     def format(self) -> str:
         parts = [format_summary(self.summary)]
+        said = plain_words(self.summary, self.head_to_head, self.pairs)
+        if said:
+            parts.insert(0, said)
         if self.variants is not None and len(self.variants) > 1:
             parts.insert(
                 0,
@@ -95,6 +98,50 @@ class Analysis:
         if self.variants is not None and len(self.variants) > 1:
             parts.append(format_designer(self.variants, self.seats))
         return "\n".join(parts)
+
+
+PLAIN_MOST = 4  # sentences before "and N more": the others are in the table below
+
+
+def plain_words(summary: pd.DataFrame, head_to_head: pd.DataFrame, pairs: pd.DataFrame) -> str:
+    """The comparison in plain words, one sentence for each other player against the
+    best (issue 35): how many points a match apart, the 95 % interval, how often the
+    best finished ahead; "cannot tell apart" where the run's verdict (Holm over every
+    pair, comparisons.csv) does not separate them."""
+    if len(summary) < 2:
+        return ""
+    best = summary.iloc[0]
+    ahead = {(r.player, r.opponent): r.share for r in head_to_head.itertuples(index=False)}
+    separated = {}
+    for r in pairs.itertuples(index=False):
+        separated[(r.player, r.opponent)] = separated[(r.opponent, r.player)] = r.separated
+    lines = []
+    for r in summary.iloc[1 : 1 + PLAIN_MOST].itertuples(index=False):
+        diff, lo, hi = r.diff_vs_best, r.diff_vs_best_lo, r.diff_vs_best_hi
+        if not np.isfinite(diff):
+            continue
+        share = ahead.get((best["player"], r.player))
+        often = (
+            f", and finishes ahead in {100 * share:.0f} % of their shared matches"
+            if share is not None and np.isfinite(share)
+            else ""
+        )
+        if separated.get((best["player"], r.player), False):
+            lines.append(
+                f"{best['player']} scores {number(diff, 1)} fewer points a match than "
+                f"{r.player} (95 % sure: between {number(lo, 1)} and {number(hi, 1)})"
+                f"{often}."
+            )
+        else:
+            lines.append(
+                f"{best['player']} and {r.player} cannot be told apart yet: "
+                f"{number(diff, 1)} points a match (95 %: {number(lo, 1, True)} to "
+                f"{number(hi, 1, True)}){often}; more matches would tell."
+            )
+    more = len(summary) - 1 - PLAIN_MOST
+    if more > 0:
+        lines.append(f"({more} more players in the table below.)")
+    return "\n".join(lines) + "\n" if lines else ""
 
 
 def analyze(

@@ -44,3 +44,27 @@ def test_a_sweep_says_what_comparisons_say_of_the_same_pair() -> None:
         assert verdict in text.split("sweep lt:")[1]
     # the case of the issue happens here: uncorrected "significant", Holm "not separated"
     assert disagreed_before > 0
+
+
+def test_the_output_leads_with_the_comparison_in_plain_words() -> None:
+    """Issue 35: no sentence said it in words. Now one per player against the best, with
+    the interval and how often the best finished ahead; a pair the run does not
+    separate is said to be not yet told apart, never "fewer points"."""
+    rng = np.random.default_rng(2)
+    deals = 500
+    totals = (
+        rng.normal(300, 30, (deals, 1)) + np.array([0.0, 30.0, 0.2]) + rng.normal(0, 10, (deals, 3))
+    )
+    analysis = analyze(totals, np.arange(deals), ["a", "b", "c"], ["x"] * 3, {}, 13)
+    text = analysis.format()
+    first = text.splitlines()[:2]
+    best = analysis.summary.iloc[0]["player"]
+    b = analysis.summary.set_index("player").loc["b"]
+    assert any(
+        line.startswith(f"{best} scores {b.diff_vs_best:.1f} fewer points a match than b")
+        and f"between {b.diff_vs_best_lo:.1f} and {b.diff_vs_best_hi:.1f}" in line
+        and "finishes ahead in" in line
+        for line in first
+    )
+    other = "c" if best == "a" else "a"
+    assert any(f"{best} and {other} cannot be told apart yet" in line for line in first)
