@@ -66,6 +66,9 @@ class Analysis:
         said = plain_words(self.summary, self.head_to_head, self.pairs)
         if said:
             parts.insert(0, said)
+        disagreement = best_disagrees(self.summary, self.head_to_head)
+        if disagreement:
+            parts.append(disagreement)
         if self.variants is not None and len(self.variants) > 1:
             parts.insert(
                 0,
@@ -142,6 +145,34 @@ def plain_words(summary: pd.DataFrame, head_to_head: pd.DataFrame, pairs: pd.Dat
     if more > 0:
         lines.append(f"({more} more players in the table below.)")
     return "\n".join(lines) + "\n" if lines else ""
+
+
+def best_disagrees(summary: pd.DataFrame, head_to_head: pd.DataFrame) -> str:
+    """Why the best can trail another player on screen (issue 35: a pool's `*` best
+    trailed the runner-up in head to head, win % and raw mean, with no word why): a
+    line for each player that finished ahead of the best in more than half their
+    shared matches (the interval above 50 %)."""
+    if len(summary) < 2 or not len(head_to_head):
+        return ""
+    best = str(summary.iloc[0]["player"])
+    pooled = bool((summary["adjusted_total"] != summary["mean_total"]).any())
+    lines = []
+    for r in head_to_head.itertuples(index=False):
+        if r.opponent != best or not r.share_lo > 0.5:
+            continue
+        lines.append(
+            f"  why {best} is best although {r.player} finished ahead of it in "
+            f"{100 * r.share:.1f} % [{100 * r.share_lo:.1f}, {100 * r.share_hi:.1f}] of "
+            "their shared matches: the ranking is by points (the mean total"
+            + (
+                ", adjusted for the deals: in a pool the players met different tables, "
+                "so raw means, win % and ratings compare them on different deals"
+                if pooled
+                else ""
+            )
+            + f"); {r.player} wins more often by small margins and loses by more."
+        )
+    return "\n".join(lines)
 
 
 def analyze(

@@ -68,3 +68,21 @@ def test_the_output_leads_with_the_comparison_in_plain_words() -> None:
     )
     other = "c" if best == "a" else "a"
     assert any(f"{best} and {other} cannot be told apart yet" in line for line in first)
+
+
+def test_a_best_that_trails_in_head_to_head_is_explained() -> None:
+    """Issue 35: the `*` best trailed the runner-up in head to head with no word why.
+    b finishes ahead of a four times in five by 3 points and loses the fifth by 40:
+    a is best on points, and the screen says why b's head to head differs."""
+    rng = np.random.default_rng(4)
+    deals = 2000
+    a = rng.normal(300, 30, deals)
+    b = np.where(rng.random(deals) < 0.8, a - 3, a + 40)
+    c = a + 80 + rng.normal(0, 5, deals)
+    analysis = analyze(
+        np.column_stack([a, b, c]), np.arange(deals), ["a", "b", "c"], ["x"] * 3, {}, 13
+    )
+    assert analysis.summary.iloc[0]["player"] == "a"
+    text = analysis.format()
+    assert "why a is best although b finished ahead of it in 79.4 %" in text
+    assert "why a is best although c" not in text
