@@ -837,6 +837,8 @@ def init(
 ) -> None:
     """Start a project: a runnable config with a strategy of your own, the starter
     strategy, and the example configs; never overwrites."""
+    import shlex
+
     from mexsim.tournament.starter_project import CONFIG, STRATEGY, write_project
 
     folder = Path(directory)
@@ -844,17 +846,11 @@ def init(
     for path in written[:2]:
         print(f"wrote {path}")
     print(f"wrote {len(written) - 2} example configs into {folder / 'examples'}")
-    where = "" if folder == Path(".") else f"cd {shlex_quote(str(folder))} && "
+    where = "" if folder == Path(".") else f"cd {shlex.quote(str(folder))} && "
     print(
         f"next: {where}mexsim check {STRATEGY}  ·  mexsim run {CONFIG}  ·  "
         f"mexsim replay {CONFIG} --match 0"
     )
-
-
-def shlex_quote(text: str) -> str:
-    import shlex
-
-    return shlex.quote(text)
 
 
 @app.command("strategies")

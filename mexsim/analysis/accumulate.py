@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
-from mexsim.analysis.deals import unit_means, unit_starts
+from mexsim.analysis.deals import split_last_deal, unit_means, unit_starts
 
 JACKKNIFE_GROUPS = 32  # the ratings' jackknife groups (mexsim/analysis/ratings.py)
 
@@ -162,14 +162,9 @@ class RunAccumulator:
             self.luck.add(adjusted, deals)
         totals = np.vstack([self._held_totals, np.asarray(totals, dtype=float)])
         deals = np.concatenate([self._held_deals, np.asarray(deals, dtype=np.int64)])
-        if len(deals) == 0:
-            return
-        if np.any(deals[1:] < deals[:-1]):
-            raise ValueError("matches must arrive in deal order")
-        cut = int(np.searchsorted(deals, deals[-1]))  # where the last deal starts
-        self._held_totals, self._held_deals = totals[cut:], deals[cut:]
-        if cut:
-            self._fold(totals[:cut], deals[:cut])
+        whole, whole_deals, self._held_totals, self._held_deals = split_last_deal(totals, deals)
+        if len(whole_deals):
+            self._fold(whole, whole_deals)
 
     def close(self) -> RunStatistics:
         """Fold in what is held back and return the statistics."""

@@ -23,6 +23,18 @@ def unit_starts(deals: np.ndarray) -> np.ndarray | None:
     return None if len(starts) == len(deals) else starts
 
 
+def split_last_deal(
+    values: np.ndarray, deals: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Rows in deal order cut before their last deal: (the complete deals' rows, their
+    deals, the last deal's rows, its deals). Statistics folded block by block hold the
+    last deal back, since its seat rotations may go on in the next block."""
+    if np.any(deals[1:] < deals[:-1]):
+        raise ValueError("matches must arrive in deal order")
+    cut = int(np.searchsorted(deals, deals[-1])) if len(deals) else 0
+    return values[:cut], deals[:cut], values[cut:], deals[cut:]
+
+
 def unit_means(values: np.ndarray, starts: np.ndarray | None) -> np.ndarray:
     """Per deal and column, the mean of the non-NaN values (NaN where a column has
     none in that deal); ``values`` unchanged when ``starts`` is None."""

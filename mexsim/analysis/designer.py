@@ -24,7 +24,7 @@ import pandas as pd
 
 from mexsim.analysis.accumulate import Moments, RunStatistics
 from mexsim.analysis.adjusted import skill_measures
-from mexsim.analysis.deals import unit_means, unit_starts
+from mexsim.analysis.deals import split_last_deal, unit_means, unit_starts
 from mexsim.analysis.formatting import fixed_width, number, p_value
 from mexsim.analysis.stats import holm_adjusted, quiet_degenerate, t_interval
 
@@ -39,13 +39,14 @@ BASE = "base"  # the baseline's name when a run has no variants
 
 @dataclass(frozen=True)
 class MatchFacts:
-    """A chunk of whole matches: their ids, deals, facts[match, FACTS] and every round's
-    turns (for the distribution of round lengths)."""
+    """A chunk of whole matches: their ids, deals, facts[match, FACTS], every round's
+    turns (for the distribution of round lengths) and the seats at their table."""
 
     matches: np.ndarray
     deals: np.ndarray
     facts: np.ndarray
     round_turns: np.ndarray
+    seats: int = 0
 
     @classmethod
     def empty(cls) -> MatchFacts:
@@ -56,11 +57,12 @@ class MatchFacts:
     def __len__(self) -> int:
         return len(self.matches)
 
-    def head(self, n: int) -> MatchFacts:
-        return MatchFacts(self.matches[:n], self.deals[:n], self.facts[:n], self.round_turns[:0])
-
-    def tail(self, n: int) -> MatchFacts:
-        return MatchFacts(self.matches[n:], self.deals[n:], self.facts[n:], self.round_turns[:0])
+    def paired_part(self, start: int = 0) -> MatchFacts:
+        """Its matches from ``start`` on, as pairing holds them: without the round
+        turns, which are counted as the chunk arrives."""
+        return MatchFacts(
+            self.matches[start:], self.deals[start:], self.facts[start:], self.round_turns[:0]
+        )
 
     @staticmethod
     def joined(chunks: Sequence[MatchFacts]) -> MatchFacts:
@@ -106,7 +108,7 @@ def match_facts(columns: dict[str, np.ndarray]) -> MatchFacts:
     sums = np.add.reduceat(per_round, starts, axis=0)
     facts = sums / counts[:, None]
     facts[:, -1] = sums[:, -1]  # a match total: the sum of its rounds' mean penalties
-    return MatchFacts(match[starts], deal[starts], facts, round_turns)
+    return MatchFacts(match[starts], deal[starts], facts, round_turns, seats)
 
 
 class UnitMoments:
@@ -121,12 +123,9 @@ class UnitMoments:
     def add(self, values: np.ndarray, deals: np.ndarray) -> None:
         values = np.vstack([self._held, values])
         deals = np.concatenate([self._held_deals, np.asarray(deals, dtype=np.int64)])
-        if len(deals) == 0:
-            return
-        cut = int(np.searchsorted(deals, deals[-1]))
-        self._held, self._held_deals = values[cut:], deals[cut:]
-        if cut:
-            self._fold(values[:cut], deals[:cut])
+        whole, whole_deals, self._held, self._held_deals = split_last_deal(values, deals)
+        if len(whole_deals):
+            self._fold(whole, whole_deals)
 
     def close(self) -> Moments:
         if len(self._held_deals):
@@ -166,15 +165,15 @@ class DesignerAccumulator:
         self.round_turns = np.zeros((variants, 1), dtype=np.int64)
         self.seats = 0
 
-    def add(self, variant: int, facts: MatchFacts, seats: int) -> None:
-        self.seats = max(self.seats, seats)
+    def add(self, variant: int, facts: MatchFacts) -> None:
+        self.seats = max(self.seats, facts.seats)
         turns = facts.round_turns.astype(np.int64)
         if len(turns) and turns.max() >= self.round_turns.shape[1]:
             grow = int(turns.max()) + 1 - self.round_turns.shape[1]
             self.round_turns = np.pad(self.round_turns, ((0, 0), (0, grow)))
         # bincount, not np.add.at: ~20 × faster on a block's rounds (the fold's serial step)
         self.round_turns[variant] += np.bincount(turns, minlength=self.round_turns.shape[1])
-        self.pending[variant].append(facts.head(len(facts)))
+        self.pending[variant].append(facts.paired_part())
         self._pair()
 
     def _pair(self) -> None:
@@ -190,7 +189,7 @@ class DesignerAccumulator:
         self.units.add(
             np.hstack([values.reshape(n, -1), differences.reshape(n, -1)]), joined[0].deals[:n]
         )
-        self.pending = [[j.tail(n)] if len(j) > n else [] for j in joined]
+        self.pending = [[j.paired_part(n)] if len(j) > n else [] for j in joined]
 
     def close(self, names: Sequence[str], runs: Sequence[RunStatistics]) -> DesignerStatistics:
         if any(self.pending):

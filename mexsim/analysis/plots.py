@@ -349,10 +349,8 @@ def _variants(
 ) -> None:
     """The rule variants side by side: how long their rounds last (the distribution of
     a round's turns), the first mover's edge and the skill share, with intervals."""
-    from matplotlib import colormaps
-
     names = table["variant"].astype(str).tolist()
-    cmap = colormaps["tab10" if len(names) <= 10 else "tab20"]
+    colors = _colors(names)  # one colour per variant, as per player elsewhere
     figure = _new_figure(13, 4.6)
     lengths, edge, skill = figure.subplots(1, 3, width_ratios=[1.4, 1, 1])
     turns = np.arange(round_turns.shape[1])
@@ -360,7 +358,7 @@ def _variants(
         counts = round_turns[i]
         if counts.sum() == 0:
             continue
-        lengths.step(turns, counts / counts.sum(), where="mid", color=cmap(i), label=name)
+        lengths.step(turns, counts / counts.sum(), where="mid", color=colors[name], label=name)
     lengths.set_title("Round length")
     lengths.set_xlabel("turns in a round (all seats)")
     lengths.set_ylabel("share of rounds")

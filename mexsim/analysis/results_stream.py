@@ -265,7 +265,7 @@ def _round_penalties(
     for v, table in _by_variant(batches, list(fold.names), "rounds.parquet"):
         if all(c in table.column_names for c in FACT_COLUMNS):
             columns = {c: table.column(c).to_numpy() for c in FACT_COLUMNS}
-            fold.add_facts(v, match_facts(columns), int(columns["seat"].max()) + 1)
+            fold.add_facts(v, match_facts(columns))
         if v:
             continue
         batch = table.combine_chunks()

@@ -23,7 +23,6 @@ class RunFold:
         self.names = list(variants) or [BASE]
         self.runs = [RunAccumulator(players, luck) for _ in self.names]
         self.designer = DesignerAccumulator(len(self.names))
-        self.rules: list[str] = []
 
     @property
     def baseline(self) -> RunAccumulator:
@@ -36,21 +35,19 @@ class RunFold:
         deals: np.ndarray,
         adjusted: np.ndarray | None,
         facts: MatchFacts | None,
-        seats: int = 0,
     ) -> None:
         """A block of variant ``variant``: its players' totals (``RunAccumulator.add``)
         and, when given, its matches' facts."""
         self.runs[variant].add(totals, deals, adjusted)
         if facts is not None:
-            self.add_facts(variant, facts, seats)
+            self.add_facts(variant, facts)
 
-    def add_facts(self, variant: int, facts: MatchFacts, seats: int) -> None:
-        self.designer.add(variant, facts, seats)
+    def add_facts(self, variant: int, facts: MatchFacts) -> None:
+        self.designer.add(variant, facts)
 
     def close(self) -> RunStatistics:
         """The baseline's statistics, the designer's beside them (``.designer``)."""
         runs = [run.close() for run in self.runs]
         baseline = runs[0]
         baseline.designer = self.designer.close(self.names, runs)
-        baseline.designer.rules = list(self.rules)
         return baseline

@@ -199,7 +199,7 @@ class Location:
 
     def kept_totals(
         self, index: int, run_id: str, names: list[str], players: int
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, MatchFacts | None, int]:
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, MatchFacts | None]:
         """What the statistics fold of a kept block (its luck and designer facts too),
         from its parts."""
         tables = {}
@@ -216,7 +216,7 @@ class Location:
             )
         return (
             *block_statistics(tables["matches"], names, players),
-            *block_facts(tables["rounds"]),
+            block_facts(tables["rounds"]),
         )
 
     def commit(self, blocks_in: int, run_id: str, matches: int, tables: Path) -> None:

@@ -17,13 +17,13 @@ from mexsim.analysis.accumulate import RunAccumulator, RunStatistics
 from mexsim.analysis.designer import BASE, MatchFacts
 from mexsim.analysis.run_fold import RunFold
 from mexsim.store.location import Location, is_local, open_location, write_part
-from mexsim.store.parts import block_facts, block_statistics, stamped
+from mexsim.store.parts import block_facts, block_statistics, stamped, variant_of_block
 from mexsim.store.results_folder import OutputLock
 from mexsim.store.sink import Note
 
-# a block's totals[match, player], deals, luck-adjusted totals (None without luck),
-# designer facts and seats: what the client's statistics fold (RunFold.add)
-Totals = tuple[np.ndarray, np.ndarray, np.ndarray | None, MatchFacts | None, int]
+# a block's totals[match, player], deals, luck-adjusted totals (None without luck) and
+# designer facts: what the client's statistics fold (RunFold.add)
+Totals = tuple[np.ndarray, np.ndarray, np.ndarray | None, MatchFacts | None]
 
 
 def write_location_block(
@@ -35,7 +35,7 @@ def write_location_block(
     # stamped as a folder run's parts are: --resume checks the run, the block and the rows
     write_part(fs, root, "rounds", index, stamped(rounds, run_id, index))
     write_part(fs, root, "matches", index, stamped(matches, run_id, index))
-    return (*block_statistics(matches, names, len(names)), *block_facts(rounds))
+    return (*block_statistics(matches, names, len(names)), block_facts(rounds))
 
 
 class LocationSink:
@@ -89,7 +89,7 @@ class LocationSink:
     def take(self, index: int, written: Totals | None) -> None:
         if written is None:  # a kept block: its totals (and luck) from its matches part
             written = self.location.kept_totals(index, self.run_id, self.names, self.players)
-        self.fold.add(index % len(self.fold.names), *written)
+        self.fold.add(variant_of_block(index, len(self.fold.names)), *written)
         self.blocks_in = index + 1
 
     def close(self) -> RunStatistics:

@@ -94,6 +94,11 @@ def run_blocks(matches: int, variants: int = 1) -> list[tuple[int, int]]:
     return [(v * matches + first, n) for first, n in blocks(matches) for v in range(variants)]
 
 
+def variant_of_block(index: int, variants: int) -> int:
+    """The variant whose matches block ``index`` of ``run_blocks`` holds."""
+    return index % variants
+
+
 def with_run_id(table: pa.Table, run_id: str) -> pa.Table:
     return table.replace_schema_metadata({RUN_ID_KEY: run_id.encode()})
 
@@ -240,7 +245,6 @@ class Block:
     deals: np.ndarray
     adjusted: np.ndarray | None = None  # luck-adjusted totals ([analysis] luck = true)
     facts: MatchFacts | None = None  # its matches' designer facts (analysis/designer.py)
-    seats: int = 0
 
 
 def read_block(
@@ -255,7 +259,7 @@ def read_block(
         check_stamp(table, path, run_id, index, _fix(work), rows)
         tables.append(with_run_id(table, run_id))
     rounds, matches = tables
-    return Block(rounds, matches, *block_statistics(matches, names, players), *block_facts(rounds))
+    return Block(rounds, matches, *block_statistics(matches, names, players), block_facts(rounds))
 
 
 def _fix(work: WorkFolder) -> str:
@@ -410,12 +414,11 @@ class Assembler:
         self.appenders["rounds"].put(block.rounds)
         self.appenders["matches"].put(block.matches)
         self.fold.add(
-            index % len(self.fold.names),
+            variant_of_block(index, len(self.fold.names)),
             block.totals,
             block.deals,
             block.adjusted,
             block.facts,
-            block.seats,
         )
         self.matches += len(block.totals)
 
@@ -444,14 +447,12 @@ def block_statistics(
     return totals, deals, totals - block_totals(matches, names, players, "luck")[0]
 
 
-def block_facts(rounds: pa.Table) -> tuple[MatchFacts | None, int]:
-    """The designer's facts of one block's matches (mexsim/analysis/designer.py) and
-    the seats at its table (None, 0: a table without their columns)."""
+def block_facts(rounds: pa.Table) -> MatchFacts | None:
+    """The designer's facts of one block's matches (mexsim/analysis/designer.py); None
+    for a table without their columns."""
     if not all(name in rounds.column_names for name in ROUND_COLUMNS):
-        return None, 0
-    columns = {name: rounds.column(name).to_numpy() for name in ROUND_COLUMNS}
-    seats = int(columns["seat"].max()) + 1 if len(columns["seat"]) else 0
-    return match_facts(columns), seats
+        return None
+    return match_facts({name: rounds.column(name).to_numpy() for name in ROUND_COLUMNS})
 
 
 def block_totals(

@@ -70,7 +70,11 @@ def test_rows_without_a_row_per_seat_are_refused() -> None:
 def _random_facts(n: int, deals: np.ndarray, seed: int) -> MatchFacts:
     rng = np.random.default_rng(seed)
     return MatchFacts(
-        np.arange(n), deals, rng.normal(size=(n, len(FACTS))), rng.integers(0, 60, size=n * 13)
+        np.arange(n),
+        deals,
+        rng.normal(size=(n, len(FACTS))),
+        rng.integers(0, 60, size=n * 13),
+        seats=4,
     )
 
 
@@ -81,15 +85,15 @@ def test_one_block_or_many_fold_the_same(duplicate: bool) -> None:
     variants = [_random_facts(n, deals, seed) for seed in range(3)]
     whole = DesignerAccumulator(3)
     for v, facts in enumerate(variants):
-        whole.add(v, facts, 4)
+        whole.add(v, facts)
     pieces = DesignerAccumulator(3)
     cuts = [0, 7, 64, 65, 130, 239, n]  # blocks that cut deals in the middle
     for a, b in itertools.pairwise(cuts):
         for v, facts in enumerate(variants):
             piece = MatchFacts(
-                facts.matches[a:b], facts.deals[a:b], facts.facts[a:b], facts.round_turns[:0]
+                facts.matches[a:b], facts.deals[a:b], facts.facts[a:b], facts.round_turns[:0], 4
             )
-            pieces.add(v, piece, 4)
+            pieces.add(v, piece)
     one, many = whole.close(["a", "b", "c"], []), pieces.close(["a", "b", "c"], [])
     np.testing.assert_allclose(one.moments.mean, many.moments.mean)
     np.testing.assert_allclose(one.moments.m2, many.moments.m2, rtol=1e-9)
@@ -101,11 +105,11 @@ def test_the_paired_difference_is_the_mean_of_per_match_differences() -> None:
     deals = np.arange(n)
     base, other = _random_facts(n, deals, 1), _random_facts(n, deals, 2)
     other = MatchFacts(
-        other.matches, deals, base.facts + 0.3 + 0.1 * other.facts, other.round_turns
+        other.matches, deals, base.facts + 0.3 + 0.1 * other.facts, other.round_turns, 4
     )
     acc = DesignerAccumulator(2)
-    acc.add(0, base, 4)
-    acc.add(1, other, 4)
+    acc.add(0, base)
+    acc.add(1, other)
     stats = acc.close(["base", "plus"], [])
     table = designer_table(stats)
     diff = other.facts[:, 0] - base.facts[:, 0]
@@ -120,16 +124,16 @@ def test_the_paired_difference_is_the_mean_of_per_match_differences() -> None:
 def test_variants_of_other_matches_are_refused() -> None:
     acc = DesignerAccumulator(2)
     facts = _random_facts(10, np.arange(10), 0)
-    acc.add(0, facts, 4)
-    shifted = MatchFacts(facts.matches + 1, facts.deals, facts.facts, facts.round_turns)
+    acc.add(0, facts)
+    shifted = MatchFacts(facts.matches + 1, facts.deals, facts.facts, facts.round_turns, 4)
     with pytest.raises(ValueError, match="not the same matches"):
-        acc.add(1, shifted, 4)
+        acc.add(1, shifted)
 
 
 def test_a_variant_short_of_matches_is_refused_at_the_end() -> None:
     acc = DesignerAccumulator(2)
     facts = _random_facts(10, np.arange(10), 0)
-    acc.add(0, facts, 4)
+    acc.add(0, facts)
     with pytest.raises(ValueError, match="same matches"):
         acc.close(["a", "b"], [])
 
@@ -166,7 +170,7 @@ def test_the_printed_sentence_names_the_first_movers_edge() -> None:
     rows = _rows([[[0, 10, 20], [6, 3, 3]]] * 3, [[0, 1]] * 3)
     rows["match"] = np.repeat(np.arange(3), 6)
     rows["deal"] = rows["match"]
-    acc.add(0, match_facts(rows), 3)
+    acc.add(0, match_facts(rows))
     text = format_designer(designer_table(acc.close(["base"], [])), 3)
     assert "turns a round" in text and "first mover scores 8.25 points a round fewer" in text
     assert "(even: 33.3 %)" in text
