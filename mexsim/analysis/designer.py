@@ -17,16 +17,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from mexsim.analysis.accumulate import Moments, RunStatistics
 from mexsim.analysis.adjusted import skill_measures
 from mexsim.analysis.deals import split_last_deal, unit_means, unit_starts
 from mexsim.analysis.formatting import fixed_width, number, p_value
 from mexsim.analysis.stats import holm_adjusted, quiet_degenerate, t_interval
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    import pandas as pd
 
 #: The per-match facts, in this order: a round's turns (all seats together), the share
 #: of rounds blocked (R15), the first mover's penalty minus the mean of the others' in a
@@ -205,6 +207,8 @@ def designer_table(stats: DesignerStatistics) -> pd.DataFrame:
     the baseline with interval, p-value and Holm's adjustment over the variants (one
     family per fact); the first mover's edge tested against 0 and its share of lowest
     penalties against 1/seats; and the skill measures."""
+    import pandas as pd  # not for a run's start: the runner imports this module
+
     v, k = len(stats.names), len(FACTS)
     m = stats.moments
     rows: dict[str, list[Any]] = {"variant": list(stats.names)}
