@@ -764,7 +764,7 @@ def replay(
         typer.Option(
             "--moves",
             help="text: after each play, the legal moves offered (* = chosen; "
-            "'forced' when only one).",
+            "'forced' when only one) and why, as the strategy explains it (> lines).",
         ),
     ] = False,
     variant: Annotated[
@@ -802,7 +802,7 @@ def replay(
     from mexsim.tournament.replay import trace_match  # heavy: the numba engine
 
     with compile_notice():
-        events = trace_match(cfg, match, _variant_index(cfg, variant))
+        events = trace_match(cfg, match, _variant_index(cfg, variant), explained=moves)
     if fmt is TraceFormat.jsonl:
         text = "".join(json.dumps(ev, separators=(",", ":")) + "\n" for ev in events)
     elif moves:

@@ -50,7 +50,9 @@ def fake_replay(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Config, int]]:
     """Stand in for mexsim.tournament.replay (the engine) and record its calls."""
     calls: list[tuple[Config, int]] = []
 
-    def trace_match(config: Config, match: int, variant: int = 0) -> list[dict[str, Any]]:
+    def trace_match(
+        config: Config, match: int, variant: int = 0, explained: bool = False
+    ) -> list[dict[str, Any]]:
         calls.append((config, match))
         return EVENTS
 

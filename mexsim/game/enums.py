@@ -97,12 +97,15 @@ class Dispatches(NamedTuple):
     outside benchmarks); or, for benchmarks, greedy compiled in, with the view filled as
     for a call (the "hard-wired call" baseline of the dispatch cost) or without it (the
     engine alone); or every seat called through its plug-in, the built-in greedy,
-    random, early_doubles and longest_train too (the cost of a call)."""
+    random, early_doubles and longest_train too (the cost of a call); or called so, with
+    the view's EXPLAINING set, for `mexsim replay --moves` (the built-ins then print why
+    they chose)."""
 
     plugin: int = 0
     hardwired: int = 1
     engine_only: int = 2
     called: int = 3
+    explained: int = 4
 
 
 Dispatch = Dispatches()

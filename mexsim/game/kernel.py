@@ -91,6 +91,7 @@ from mexsim.game.view import (
     BONEYARD,
     DUTY,
     ENGINE,
+    EXPLAINING,
     FIRST_MOVER,
     FIRST_TURN,
     H_DRAW,
@@ -293,6 +294,9 @@ def play_rounds(
     # whether any seat is shown the view, and so its public table (R17): a table of the
     # built-ins the kernel plays keeps none of it (~2 % of 4 x greedy's match)
     public = dispatch != Dispatch.engine_only
+    if dispatch == Dispatch.explained:  # mexsim replay --moves (a fixed scalar: kept in
+        st[EXPLAINING] = 1  # the private table, restored from it as the others are)
+        view[EXPLAINING] = 1
     if dispatch == Dispatch.plugin:
         public = False
         for s in range(P):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,6 +28,7 @@ from mexsim.game.kernel_longest_train import in_table_decide
 from mexsim.game.rng import MASK64
 from mexsim.game.rules import MAX_STRATEGIES, Rules
 from mexsim.game.seat import Seat, seated
+from mexsim.game.strategy_output import Said, collect_output, said_event
 from mexsim.game.tiles import tile_set
 from mexsim.game.trace_words import trace_train
 
@@ -176,6 +178,22 @@ def play_match_results(
     """Play one match in the core; returns (res[round, seat, field], event rows).
 
     The shuffles and strategy streams come from ``deal`` (default: the match itself)."""
+    res, ev, _ = _play_match(rules, seats, seed, match, record, deal)
+    return res, ev
+
+
+def _play_match(
+    rules: Rules,
+    seats: Sequence[Seat],
+    seed: int,
+    match: int,
+    record: bool,
+    deal: int | None,
+    dispatch: int = Dispatch.plugin,
+    listen: bool = False,
+) -> tuple[np.ndarray, np.ndarray, list[Said]]:
+    """play_match_results, as ``dispatch`` asks the strategies; with ``listen``, what
+    they print is collected, by decision, rather than shown."""
     args = KernelArgs.build(rules, seats)
     res = np.zeros((rules.rounds, rules.players, N_FIELDS), dtype=np.int64)
     ev = np.zeros((event_capacity(rules) if record else 1, N_EVENT_FIELDS), dtype=np.int64)
@@ -183,20 +201,24 @@ def play_match_results(
     work = np.zeros(view.SIZE, dtype=np.int64)
     if len(args.players) != rules.players:
         raise ValueError(f"{len(args.players)} seats for {rules.players} players")
-    n = _run_kernel(
-        args,
-        status,
-        lambda: kernel.play_match(
-            _seed(seed),
-            match,
-            match if deal is None else deal,
-            *args.kernel_args(),
-            Outputs(work, res, ev, status),
-            record,
-            Dispatch.plugin,
-        ),
+    listening: AbstractContextManager[list[Said]] = (
+        collect_output(ev, status) if listen else nullcontext([])
     )
-    return res, ev[:n]
+    with listening as said:
+        n = _run_kernel(
+            args,
+            status,
+            lambda: kernel.play_match(
+                _seed(seed),
+                match,
+                match if deal is None else deal,
+                *args.kernel_args(),
+                Outputs(work, res, ev, status),
+                record,
+                dispatch,
+            ),
+        )
+    return res, ev[:n], said
 
 
 def _decides(players: Sequence[Seat]) -> list:
@@ -370,9 +392,15 @@ def play_matches_results(
 
 
 def events_to_trace(
-    rules: Rules, res: np.ndarray, ev: np.ndarray, header: dict | None = None
+    rules: Rules,
+    res: np.ndarray,
+    ev: np.ndarray,
+    header: dict | None = None,
+    said: Sequence[Said] = (),
 ) -> list[dict]:
-    """Event rows of :func:`play_match_results` as trace dicts (docs/interface.md format)."""
+    """Event rows of :func:`play_match_results` as trace dicts (docs/interface.md
+    format); what the strategies printed (``said``) as "print" events, each before the
+    event of the decision it was printed at."""
     ts = tile_set(rules.max_pip)
     P = rules.players
 
@@ -381,7 +409,12 @@ def events_to_trace(
 
     out: list[dict] = [header] if header else []
     deal: dict | None = None
-    for kind, rnd, seat, t, extra in ev.tolist():
+    to_say = iter(said)
+    line = next(to_say, None)
+    for row, (kind, rnd, seat, t, extra) in enumerate(ev.tolist()):
+        while line is not None and line.row <= row:
+            out.append(said_event(line))
+            line = next(to_say, None)
         if kind in (Event.deal_hand, Event.deal_boneyard):
             if deal is None:
                 deal = {
@@ -420,6 +453,7 @@ def events_to_trace(
                     "penalties": [int(p) for p in res[rnd, :, Field.penalty]],
                 }
             )
+    out.extend(said_event(rest) for rest in ([line] if line else []) + list(to_say))
     out.append(
         {"event": "match_end", "totals": [int(x) for x in res[:, :, Field.penalty].sum(axis=0)]}
     )
@@ -433,10 +467,22 @@ def core_trace(
     match: int,
     header: dict | None = None,
     deal: int | None = None,
+    explained: bool = False,
 ) -> list[dict]:
-    """The trace of one match played by the numba core (from ``deal``, default ``match``)."""
-    res, ev = play_match_results(rules, seats, seed, match, record=True, deal=deal)
-    return events_to_trace(rules, res, ev, header)
+    """The trace of one match played by the numba core (from ``deal``, default
+    ``match``), with what the strategies printed as "print" events at their decisions.
+    ``explained``: the strategies are asked to explain their choices (access.explaining)."""
+    res, ev, said = _play_match(
+        rules,
+        seats,
+        seed,
+        match,
+        True,
+        deal,
+        Dispatch.explained if explained else Dispatch.plugin,
+        listen=True,
+    )
+    return events_to_trace(rules, res, ev, header, said)
 
 
 def play_dealt_round(

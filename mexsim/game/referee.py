@@ -111,7 +111,13 @@ class _Referee:
                 seat = ev["seat"]
         return RefereeError(rule, index, detail, self.r, seat)
 
+    def skip_said(self) -> None:
+        """Pass over "print" events: what a strategy printed, not a move."""
+        while self.pos < self.n_events and _is_said(self.events[self.pos]):
+            self.pos += 1
+
     def next(self, what: str) -> dict[str, Any]:
+        self.skip_said()
         i = self.pos
         if i >= self.n_events:
             where = f" in round {self.r}" if self.r is not None else ""
@@ -425,6 +431,7 @@ class _Referee:
 
     def move_event(self, s: int, rule: str, why: str) -> dict[str, Any]:
         """The next event, which must be a draw, play or pass by seat ``s``."""
+        self.skip_said()
         i = self.pos
         if i >= self.n_events:
             raise self.err(
@@ -702,6 +709,10 @@ class _Referee:
 
 
 # ----------------------------------------------------------------------- public
+
+
+def _is_said(ev: Any) -> bool:
+    return type(ev) is dict and ev.get("event") == "print"
 
 
 def check_trace(events: list[dict[str, Any]]) -> None:

@@ -58,6 +58,7 @@ class _Renderer:
         self.round: _Round | None = None
         self.offered: dict[int, list[tuple[list[int], Any]]] = {}  # see render_text
         self.index = 0  # of the event being told
+        self.said: list[str] = []  # printed at a decision: told after the move it made
 
     # --- helpers ----------------------------------------------------------------------
 
@@ -205,6 +206,13 @@ class _Renderer:
             train.marked = True
             self.out(f"{self.who(seat)} cannot play, passes: train opened")
 
+    def on_print(self, ev: dict[str, Any]) -> None:
+        self.said.append(f"    > {ev.get('text', '')}")
+
+    def tell_said(self) -> None:
+        self.lines.extend(self.said)
+        self.said = []
+
     def on_round_end(self, ev: dict[str, Any]) -> None:
         rnd = self._need_round()
         penalties = list(ev["penalties"])
@@ -264,6 +272,7 @@ _HANDLERS = {
     "play": _Renderer.on_play,
     "pass": _Renderer.on_pass,
     "round_end": _Renderer.on_round_end,
+    "print": _Renderer.on_print,
     "match_end": _Renderer.on_match_end,
 }
 
@@ -275,14 +284,19 @@ def render_text(
 
     With ``offered`` (mexsim.game.referee.offered_moves), each play is followed by the
     legal moves offered, the chosen one marked ``*`` (index = what the strategy
-    returned), or ``forced`` when it was the only one."""
+    returned), or ``forced`` when it was the only one. What a strategy printed at a
+    decision ("print" events) follows the move it chose, each line marked ``>``."""
     renderer = _Renderer()
     renderer.offered = offered or {}
     for index, ev in enumerate(events):
         renderer.index = index
-        handler = _HANDLERS.get(ev.get("event", ""))
+        kind = ev.get("event", "")
+        handler = _HANDLERS.get(kind)
         if handler is None:
             renderer.out(f"?? unknown event: {ev}")
         else:
             handler(renderer, ev)
+        if kind != "print":
+            renderer.tell_said()
+    renderer.tell_said()
     return "\n".join(renderer.lines) + "\n"

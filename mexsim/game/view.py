@@ -59,6 +59,9 @@ RULE_DOUBLE_BLANK_POINTS = 19  # what 0|0 left in a hand scores (R16)
 RULE_HAND_SIZE = 20  # tiles dealt to each seat (R3)
 RULE_DRAW_LIMIT = 21  # tiles drawn for one obligation to play (R18; T: until one fits)
 RULE_MEXICAN_TRAIN = 22  # 1: the table has a Mexican train (R19)
+# 1 while `mexsim replay --moves` asks the strategies to explain their choices (print
+# them); never during a run, so an explanation costs a run nothing
+EXPLAINING = 23
 
 # --- blocks
 TRAIN_END = 32  # [MAX_TRAINS] open end of each train

@@ -30,6 +30,7 @@ from mexsim.game.view import (
     BONEYARD,
     DUTY,
     ENGINE,
+    EXPLAINING,
     FIRST_TURN,
     HAND,
     HAND_SIZE,
@@ -234,6 +235,14 @@ def double_blank_points(view):
 def dealt_hand_size(view):
     """Tiles dealt to each seat at the start of a round (R3)."""
     return view[RULE_HAND_SIZE]
+
+
+@inline
+def explaining(view):
+    """Whether ``mexsim replay --moves`` is asking why: what the strategy ``print``s now
+    is shown beside its choice. Never true in a run, so an explanation costs a run
+    nothing; it must not change the move (the replay checks that it does not)."""
+    return view[EXPLAINING] != 0
 
 
 @inline

@@ -4,7 +4,7 @@ engine seats (mexsim/game/seat.py)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from mexsim.game.enums import Calling
@@ -38,6 +38,16 @@ class Policy:
     @property
     def trusted(self) -> bool:
         return self.strategy.trusted  # every form of a shipped strategy is shipped too
+
+    def explained(self) -> Policy:
+        """The policy playing its strategy's form that prints why it chose (a
+        built-in's ``explained_for``) for `replay --moves`; a strategy without one (a
+        user's explains itself: mexsim.strategy.access.explaining) as it is."""
+        form = self.strategy.explained_for
+        if form is None:
+            return self
+        form_info = replace(self.strategy, decide=form(self.params), decide_for=None)
+        return Policy(form_info, self.params)
 
     def calling(self, decide: Any) -> int:
         """The registry's decision for the strategy's own decide; another form of a

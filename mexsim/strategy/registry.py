@@ -60,6 +60,9 @@ class StrategyInfo:
     # a built-in's decide for given parameter values (None: ``decide`` for all): one
     # whose other forms are compiled only when a run asks for them (longest_train)
     decide_for: Any = field(default=None, compare=False, repr=False)
+    # a built-in's decide that also prints why it chose, for given parameter values
+    # (None: it explains nothing), compiled only when `replay --moves` asks for it
+    explained_for: Any = field(default=None, compare=False, repr=False)
     # derived from ``decide`` once, when the strategy is loaded (and again for a copy
     # with another decide): whether it is a shipped strategy's (trusted: it writes
     # nothing of the view to undo), and how the kernel asks it (game.enums.Calling)
@@ -381,17 +384,19 @@ def _strategy_info(path: Path, module: Any) -> StrategyInfo:
         path=str(path),
         sources=(str(path), *map(str, user_sources(decide.py_func)[1:])),
         decide=decide,
-        decide_for=_builtin_decide_for(module) if trusted else None,
+        decide_for=_builtin_form(module, "decide_for") if trusted else None,
+        explained_for=_builtin_form(module, "explained_for") if trusted else None,
     )
 
 
-def _builtin_decide_for(module: Any) -> Any:
-    """The file's ``decide_for`` if a built-in file defines it, else None. ``trusted``
-    says only that ``decide`` is a built-in's: a user's file may import one, and its
-    own decide_for would then pick unvetted code to play unchecked."""
-    decide_for: Any = getattr(module, "decide_for", None)
-    code = getattr(decide_for, "__code__", None)
-    return decide_for if code is not None and is_builtin(decide_for) else None
+def _builtin_form(module: Any, name: str) -> Any:
+    """The file's function ``name`` (decide_for, explained_for) if a built-in file
+    defines it, else None. ``trusted`` says only that ``decide`` is a built-in's: a
+    user's file may import one, and its own form would then pick unvetted code to play
+    unchecked."""
+    form: Any = getattr(module, name, None)
+    code = getattr(form, "__code__", None)
+    return form if code is not None and is_builtin(form) else None
 
 
 def _params(path: Path, declared: Any) -> tuple[dict[str, float], dict[str, tuple[float, float]]]:

@@ -26,10 +26,13 @@ turns it off); traps — 1 to lay and keep traps, 0 not; endgame — the hand si
 another seat at which it sheds its heaviest tiles (0: never).
 """
 
+from functools import cache
+
 import numpy as np
 from numba import njit
 
 from mexsim.jit.bits import popcount
+from mexsim.jit.compile_notice import compiling
 from mexsim.jit.options import compiled
 from mexsim.strategy.api import (
     carrying_word,
@@ -68,6 +71,7 @@ from mexsim.strategy.builtin.longest_train import (
     _plan_stands,
     _planned_tile,
     _replan,
+    tell_plan,
 )
 
 NAME = "counter"
@@ -216,3 +220,24 @@ def decide(view, params):
     if not _plan_stands(view, own_end, h0, h1, h2):
         _replan(view, own_end, h0, h1, h2)
     return _choose(view, own_end, params)
+
+
+def _decide_explained(view, params):
+    own_end = train_end(view, my_seat(view))
+    h0, h1, h2 = hand_word(view, 0), hand_word(view, 1), hand_word(view, 2)
+    kept = _plan_stands(view, own_end, h0, h1, h2)
+    if not kept:
+        _replan(view, own_end, h0, h1, h2)
+    tell_plan(view, kept)
+    return _choose(view, own_end, params)
+
+
+@cache
+def _explained():
+    with compiling("strategy counter, explaining its moves"):
+        return strategy(_decide_explained)
+
+
+def explained_for(params):
+    """The decide that plays as ``decide`` does and prints its plan."""
+    return _explained()

@@ -49,6 +49,7 @@ from mexsim.strategy.api import (
     set_note,
     strategy,
     tile_tables,
+    tile_text,
     train_end,
 )
 
@@ -330,6 +331,44 @@ def _decide_weighted(view, params):
 def _weighted():
     with compiling("strategy longest_train (pip_weight > 0)"):
         return strategy(_decide_weighted)
+
+
+@compiled(cache=True, refcounts=True)  # it builds text
+def tell_plan(view, kept):
+    """Print the plan for the own train (what is left of it), for `replay --moves`."""
+    pos, length = note(view, PLAN_POS), note(view, PLAN_LEN)
+    how = "kept" if kept else "new"
+    if pos >= length:
+        print("plan (" + how + "): none, no tile of its hand follows its own train")
+        return
+    chain = ""
+    for p in range(pos, length):
+        chain += " " + tile_text(view, _planned_tile(view, p))
+    print("plan for its own train (" + how + "):" + chain + "; other tiles go elsewhere first")
+
+
+def _decide_explained(view, params):
+    own_end = train_end(view, my_seat(view))
+    h0, h1, h2 = hand_word(view, 0), hand_word(view, 1), hand_word(view, 2)
+    kept = _plan_stands(view, own_end, h0, h1, h2)
+    if not kept:
+        if params[P.pip_weight] == 0.0:  # as decide_for's two forms plan
+            _replan(view, own_end, h0, h1, h2)
+        else:
+            _replan_weighted(view, params[P.pip_weight], own_end, h0, h1, h2)
+    tell_plan(view, kept)
+    return _choose(view, own_end)
+
+
+@cache
+def _explained():
+    with compiling("strategy longest_train, explaining its moves"):
+        return strategy(_decide_explained)
+
+
+def explained_for(params):
+    """The decide that plays as ``decide_for(params)`` does and prints its plan."""
+    return _explained()
 
 
 def decide_for(params):
