@@ -6,7 +6,7 @@ REV (``git archive``) into a temporary folder under another package name, checks
 both versions give equal round results on each table, then plays short runs of each
 (and, for 4 × greedy, of benchmarks/prototype_engine.py) in a shuffled order, PAIRS
 times, in process CPU time, and prints the medians and the median ratio within a
-rotation with its quartiles (docs/speed.md, "second pass").
+rotation with its quartiles (docs/speed-history.md, "second pass").
 
     python benchmarks/bench_paired.py --rev main --pairs 80
     python benchmarks/bench_paired.py --rev HEAD~3 --tables greedy,greedy:2

@@ -366,7 +366,7 @@ def machine_speedup() -> float:
 def end_to_end(matches: int, work: Path, dask: bool, rounds: int = 1) -> None:
     """The whole command on 1 worker, 2 workers and ``local:2``, ``rounds`` times in
     turn (each round in a new random order): a shared machine's other work moves a
-    reading by more than the targets' margins (docs/speed.md, "At a million matches"),
+    reading by more than the targets' margins (docs/speed-history.md, "At a million matches"),
     so each round's ratios are taken within the round and their median is the figure."""
     base = ["run", str(CONFIG), "--matches", str(matches), "--quiet", "--force"]
     child([*base[:3], "10", *base[4:], "--out", str(work / "warm")])  # load the cache

@@ -16,7 +16,7 @@ runs to the next known address, so a few samples of code numba made without a na
 (its wrappers) land on the function before them; inlined callees count as their
 caller. Samples just
 after an atomic add (``NRT_incref``/``NRT_decref``: numba's reference counts) stand
-for the wait on the stores before it as much as for the add (docs/speed.md, "The
+for the wait on the stores before it as much as for the add (docs/speed-history.md, "The
 planner, seventh pass").
 """
 

@@ -6,7 +6,7 @@ unpacks it into locals, and the compiled turn loop is the same as with loose arg
 They are built once per call from Python (mexsim/game/play.py) and once per block of
 matches inside the kernels. Passing one to a compiled function costs two atomic
 reference counts per array in it, so the kernels pass them once a match, not once a
-round or a turn (docs/speed.md). The
+round or a turn (docs/speed-history.md). The
 tuple of strategy functions stays a separate argument: it is what makes the kernels'
 cache hold for every table (mexsim/game/kernel.py).
 """

@@ -33,7 +33,7 @@ The rounds and their turn loop are written out in one function on purpose: helpe
 that take arrays pay atomic reference counting on every call (measured: two thirds of
 the run time; a call with the bundles below counts ~25 arrays in and out), so the only
 helpers called in the loop take and return plain numbers; a block of matches shares
-one set of working arrays. Where a turn's time goes, measured, is docs/speed.md.
+one set of working arrays. Where a turn's time goes, measured, is docs/speed-history.md.
 """
 
 from __future__ import annotations
@@ -139,7 +139,7 @@ from mexsim.jit.bits import trailing_zeros
 
 # Unsigned indices where the turn loop is hottest: numba tests a signed index for a
 # negative value (Python's wraparound) on every access; an unsigned one it cannot be
-# (docs/speed.md: ~5 % on 4 x greedy). Offsets are uint64 too: uint64 + int64 is a
+# (docs/speed-history.md: ~5 % on 4 x greedy). Offsets are uint64 too: uint64 + int64 is a
 # float in numba.
 UMOVE_TILE = np.uint64(MOVE_TILE)
 UMOVE_TRAIN = np.uint64(MOVE_TRAIN)
@@ -178,7 +178,7 @@ def _event(ev, n, kind, rnd, seat, tile, extra):
 
     Element by element, and never as a slice or a tuple assigned to the row: numba
     compiles those with a shape check whose error message (formatting the shapes as
-    text) took ~10 of the engine's 31 CPU-s of a cold compile (docs/speed.md, cold
+    text) took ~10 of the engine's 31 CPU-s of a cold compile (docs/speed-history.md, cold
     start). The same holds for every array copy in this file."""
     ev[n, EventField.kind] = kind
     ev[n, EventField.round] = rnd
@@ -201,7 +201,7 @@ def _list_word(st, m, base, tr, nm):
     the new count.
 
     Inlined into the turn loop by numba before optimisation, so it takes the arrays
-    without a call or reference counting (docs/speed.md, third pass: within the noise
+    without a call or reference counting (docs/speed-history.md, third pass: within the noise
     of the loop written out once per word, which it replaced)."""
     while m:
         t = base + np.int64(trailing_zeros(m))
@@ -404,7 +404,7 @@ def play_rounds(
         # restores the view after the strategy's call), so that a decision finds the
         # view's table already written: copying it before the call loaded words that
         # single stores had just written, which waits for them to retire
-        # (docs/speed.md)
+        # (docs/speed-history.md)
         for k in range(TRAIN_END, HAND):
             view[k] = st[k]
 
@@ -554,7 +554,7 @@ def play_rounds(
                     # greedy's rule (mexsim/strategy/builtin/greedy.py: the heaviest tile is
                     # the lowest number, ties to the earliest move) with neither the view's
                     # fill nor the call, which cost a fifth of a match of greedy
-                    # (docs/speed.md); Dispatch.engine_only plays it for every seat
+                    # (docs/speed-history.md); Dispatch.engine_only plays it for every seat
                     i = 0
                     for k in range(1, nm):
                         if st[MOVE_TILE + k] < st[MOVE_TILE + i]:

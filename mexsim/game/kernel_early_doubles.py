@@ -4,7 +4,7 @@ mexsim/strategy/builtin/early_doubles.py is the strategy as a user reads it: lay
 heaviest double (on the own train first, with ``own_first``); having laid one this
 turn, follow the newest open double with the heaviest tile that leaves an end the hand
 holds another tile for; else the heaviest tile. Its seats cost the kernel the view's
-fill and a call at every decision (~5 % of a match of the default table, docs/speed.md,
+fill and a call at every decision (~5 % of a match of the default table, docs/speed-history.md,
 "ninth pass"), so for the shipped file (enums.Calling.early_doubles_in_kernel) the
 kernel applies the same rule to its private table: the listed moves, the hand's words
 and the open doubles, where the view would have shown them. A user's copy is called;
@@ -27,7 +27,7 @@ UTRAIN_END = np.uint64(TRAIN_END)
 
 # A call of its own, compiled without numba's reference counts: inlined into the turn
 # loop, which keeps them, each array it takes took and dropped a count at every
-# decision (a third of a match of 4 x early_doubles in those atomic adds: docs/speed.md,
+# decision (a third of a match of 4 x early_doubles in those atomic adds: docs/speed-history.md,
 # "tenth pass")
 @compiled(cache=True, refcounts=False)
 def early_doubles_choice(st, hand_at, seat, nm, laid, n_open, own_first):

@@ -5,7 +5,7 @@ best chain of its tiles from its own train's end, keep the plan while it provabl
 a best one, play off-plan tiles elsewhere first (heaviest first), else the next planned
 tile. Its seats are asked ~480 times a match of 4 x longest_train, and for each the
 kernel filled the view (its 32 notes copied in and out among it) before the call
-(docs/speed.md, "tenth pass"). For the shipped file at pip_weight 0
+(docs/speed-history.md, "tenth pass"). For the shipped file at pip_weight 0
 (enums.Calling.longest_train_in_kernel) the kernel instead calls
 ``longest_train_in_table`` on its private table, which is laid out as the view where
 the rule reads it (the listed moves, the trains' ends, the mover's seat, round, move

@@ -7,7 +7,7 @@ here as the game goes and copied on to the view only when a decision shows it (t
 view keeps the entries shown so far: a copy is of the new ones). Where the view keeps
 its tile tables the table keeps bookkeeping. Beyond view.SIZE come what the view has
 no place for, kept in the one array the turn loop already holds rather than in arrays
-of their own (each array the loop keeps live costs registers: docs/speed.md).
+of their own (each array the loop keeps live costs registers: docs/speed-history.md).
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ LT_NOTES = NUMBER_COPY + MAX_NUMBERS * MAX_WORDS  # [MAX_PLAYERS * LT_NOTES_PER_
 LT_NOTES_PER_SEAT = MAX_MEMORY
 # [DENSE_WORDS] the dense planner's scratch for longest_train's plans (~292 KiB, each
 # word read only after a plan wrote it): a plan there pays no malloc and free
-# (docs/speed.md, "eleventh pass")
+# (docs/speed-history.md, "eleventh pass")
 DENSE = LT_NOTES + MAX_PLAYERS * LT_NOTES_PER_SEAT
 DENSE_WORDS = DENSE_SCRATCH
 PRIVATE_SIZE = DENSE + DENSE_WORDS - SIZE

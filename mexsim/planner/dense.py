@@ -34,7 +34,7 @@ stand-in: matched to w it costs the least of G - g(x) + dist(w, x) over the numb
 x (G: the most any end gains, counted in the reach), which prices ending at x beyond
 a path from w, even numbers too. Hands whose T-join removed such a piece (say a
 triangle behind a bridge) made the certificate fall short; apart, both are settled at
-once (docs/speed.md, "The planner's paths", has the measurements).
+once (docs/speed-history.md, "The planner's paths", has the measurements).
 
 It is exact within DENSE_NODE_BUDGET nodes (then a DENSE_FALLBACK_BUDGET search from the
 best of some random walks keeps the best chain found), like the general planner.
@@ -496,7 +496,7 @@ def _walks(s, f, w, start, root, seen0, dbl):
 def _search(s, f, w, start, root, seen, dbl, m, threshold, stop, budget):
     """_search_in with its table of states in the scratch (TABLE): no allocation and no
     reference counts, which were ~2 % of a match of 4 x longest_train when each of a
-    plan's searches made, counted and freed a table on the heap (docs/speed.md,
+    plan's searches made, counted and freed a table on the heap (docs/speed-history.md,
     "eleventh pass"). A search that outgrows the scratch's table is asked again from
     the start with a larger one on the heap: the same search, so the same answer."""
     tab_v = s[TABLE : TABLE + 2 * TABLE_CAP]

@@ -125,7 +125,7 @@ def trusted_joined_unweighted_chain(start, hand, n, lo, hi, pips, max_pip, chain
     scratch are its own and never a strategy's (the checks' pass over the hand was ~3 %
     of a match of 4 x longest_train), and which has seen on its bitmask hand that
     ``n >= 2`` and a tile other than start's double joins start (a few instructions on
-    words; _route's pass over the tile list was ~2 %: docs/speed.md, "tenth" and
+    words; _route's pass over the tile list was ~2 %: docs/speed-history.md, "tenth" and
     "eleventh pass"). A strategy calls longest_chain."""
     return _paths(start, hand, n, lo, hi, pips, 0.0, max_pip, chain, dense_scratch)
 

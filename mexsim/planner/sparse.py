@@ -53,7 +53,7 @@ u64 = np.uint64
 
 # No reference counts (refcounts=False): the sparse path makes no array and returns
 # none, and taking and dropping its arguments' counts, atomic adds, was ~2 % of a
-# match of 4 x longest_train (docs/speed.md, "seventh pass")
+# match of 4 x longest_train (docs/speed-history.md, "seventh pass")
 @compiled(cache=True, refcounts=False)
 def sparse_chain(start, hand, n, lo, hi, pips, pip_weight, max_pip, chain, budget):
     """Best chain from ``start`` with the tiles hand[:n] when the tiles joined to start

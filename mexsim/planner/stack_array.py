@@ -2,7 +2,7 @@
 
 ``np.empty`` in compiled code is a malloc, a reference-counted header and, when the
 array goes, an atomic release and a free: ~70 ns, a sixth of a sparse plan, and
-longest_train plans ~100 times a match (docs/speed.md, "The planner, seventh pass").
+longest_train plans ~100 times a match (docs/speed-history.md, "The planner, seventh pass").
 ``stack_array(N)``, with N a constant, is N int64 slots in the calling function's own
 frame: nothing to allocate or free, and no reference count (numba skips a null one).
 Like ``np.empty`` its slots start undefined. The array must not outlive the function

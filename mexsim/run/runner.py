@@ -212,7 +212,7 @@ def _play(
     the module docstring). A sink whose blocks a cluster's tasks write themselves gets
     their totals; otherwise threads play the blocks (or wait for the cluster's result),
     convert them and write their parts, and this thread only takes them in order (the
-    serial step: docs/speed.md, the writer's ceiling)."""
+    serial step: docs/speed-history.md, the writer's ceiling)."""
     all_blocks = run_blocks(config.matches, len(config.variant_names))
     names = [p.name for p in config.players]
     tasks = None
@@ -231,7 +231,7 @@ def _play(
     # Two stages, each on threads of its own: one plays blocks back to back (the kernel
     # releases the GIL), the other converts each played block and writes its parts, so
     # the players never wait for a write (~20 us a match of 4 x greedy's ~75 came off the
-    # playing thread: docs/speed.md)
+    # playing thread: docs/speed-history.md)
     def pools() -> Any:
         return contextlib.nullcontext() if remote_writes else unjoined_threads(threads)
 

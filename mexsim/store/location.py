@@ -1,7 +1,7 @@
 """A shared location (``mexsim run --out URL``): its layout, its parts, its commit.
 
 With a large cluster one client cannot receive, convert and compress every block
-(docs/speed.md: the writer's ceiling), so when ``out`` is an fsspec URL
+(docs/speed-history.md: the writer's ceiling), so when ``out`` is an fsspec URL
 (``file:///…``, ``s3://…``, ``gs://…``; fsspec comes with ``mexsim[dask]``) whoever
 plays a block — a Dask worker or, without ``--cluster``, a thread of this process —
 also converts it and writes it to the location itself, and returns only its match

@@ -7,7 +7,7 @@ the match count only). Each block, once played, is written as two small Arrow IP
 then renamed into place), so a block on disk is complete or absent, whatever kills the
 process. The parts are written and read back once each, by the thread that played the
 block: Arrow's own format (lz4 buffers) costs ~4.5 µs of CPU a match for both, where
-Parquet parts cost ~19 (docs/speed.md), for ~1.5 × the disk while the run lasts.
+Parquet parts cost ~19 (docs/speed-history.md), for ~1.5 × the disk while the run lasts.
 ``work.json`` records the run id the blocks belong to. The final
 ``rounds.parquet`` and ``matches.parquet`` are streamed from the parts as blocks are
 written (``Assembler``), one row group per block, whether the run was interrupted and
@@ -50,7 +50,7 @@ COMPRESSION = "zstd"  # the results files
 # are kept (a row group is a block of consecutive matches, so min/max of these select
 # row groups; every row group holds every round, seat and player, so their min/max
 # select nothing). Together ~1.8 µs of the results files' ~10 µs a match, for smaller
-# files (docs/speed.md, "The results files' encoding").
+# files (docs/speed-history.md, "The results files' encoding").
 PLAIN_COLUMNS = ("match", "deal", "seat")
 STATISTICS_COLUMNS = ("match", "deal")
 PART_COMPRESSION = "lz4"  # the parts' buffers: written and read back once, quickly
@@ -302,7 +302,7 @@ def write_and_read(
 
     Called on the thread that played the block, so that conversion, compression and
     reading back run in parallel and the thread that appends to the results files
-    (the only serial step) does little more than that (docs/speed.md: the writer's
+    (the only serial step) does little more than that (docs/speed-history.md: the writer's
     ceiling). Reading back rather than passing ``rounds`` on keeps a block played now
     and one kept by an interrupted run the same bytes in the results files."""
     work.write_block(index, stamped(rounds, run_id, index), stamped(matches, run_id, index))

@@ -69,7 +69,7 @@ inline = njit(inline="always")
 
 # Indices into the view as unsigned numbers: numba tests a signed index for a negative
 # value on every access (Python's wraparound: a compare, a conditional move and an
-# address computation), which an unsigned one cannot hold (docs/speed.md, third pass).
+# address computation), which an unsigned one cannot hold (docs/speed-history.md, third pass).
 # The accessors cast their index with _ix (integers only) and add these offsets. The
 # sum wraps as int64's did, so every index that lands in the view reads the same word as before;
 # a sum below zero, which Python's wraparound sent to the view's far end, is now past

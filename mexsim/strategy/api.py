@@ -226,7 +226,7 @@ def strategy(func: Callable) -> Dispatcher:
     # A built-in's decide makes no array itself (code it calls that does, as the dense
     # planner, is compiled with refcounts=True), so it is compiled without numba's reference
     # counts: they took and dropped the view's count twice a decision, each an atomic
-    # add (~3.5 % of a match of 4 x longest_train, docs/speed.md). A user's decide may
+    # add (~3.5 % of a match of 4 x longest_train, docs/speed-history.md). A user's decide may
     # make arrays, and keeps them.
     decide = compiled(cache=cache, boundscheck=checked, refcounts=checked)(func)
     helpers = helpers_digest(func) if cache and checked else None
