@@ -31,10 +31,16 @@ from mexsim.game.seat import Seat, seated
 from mexsim.game.strategy_output import Said, collect_output, said_event
 from mexsim.game.tiles import tile_set
 from mexsim.game.trace_words import trace_train
+from mexsim.jit.options import DirectCall, remember_function_addresses
 
 # Strategies are first-class functions, which numba still labels experimental; the
 # differential tests against the reference engine are what we rely on.
 warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
+
+# A run calls the kernel once a block: without numba's typing of its arguments and
+# its look-up of the strategies' addresses at every call, ~0.7 ms a block (docs/speed.md)
+remember_function_addresses()
+_play_matches = DirectCall(kernel.play_matches)
 
 
 @dataclass(frozen=True)
@@ -304,7 +310,7 @@ def play_scheduled(
     _run_kernel(
         b.args,
         b.status,
-        lambda: kernel.play_matches(
+        lambda: _play_matches(
             _seed(seed),
             b.match_ids,
             b.deal_ids,

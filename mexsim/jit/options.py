@@ -111,3 +111,101 @@ def llvm_codes(dispatcher: Any) -> list[str]:
 def return_type(dispatcher: Any, args: Any) -> Any:
     """The numba type ``dispatcher`` compiled for ``args`` returns."""
     return dispatcher.overloads[args].signature.return_type
+
+
+def remember_function_addresses() -> None:
+    """Keep the two addresses numba looks up for a strategy's compiled decide each time
+    compiled code takes it from Python (its C wrapper's and its code's), where numba
+    looks them up afresh: ~20 µs for each of the kernels' 17 strategy slots, at every
+    kernel call, ~0.35 ms a block. A decide mexsim compiled is closed to new
+    compiles (``disable_compile``): the addresses of its one signature never change
+    while it lives, and it is kept with them, so its id is never another's. Any other
+    function is looked up as numba does. Idempotent."""
+    from numba.experimental import function_type
+
+    for name in ("_get_wrapper_address", "_get_jit_address"):
+        lookup = getattr(function_type, name)
+        if not getattr(lookup, "remembers", False):
+            setattr(function_type, name, _remembering(lookup))
+
+
+def _remembering(lookup: Any) -> Any:
+    from numba.core.dispatcher import Dispatcher
+
+    known: dict[tuple[int, Any], tuple[Any, int]] = {}
+
+    def remembered(func: Any, sig: Any) -> int:
+        key = (id(func), sig)
+        hit = known.get(key)
+        if hit is not None and hit[0] is func:
+            return hit[1]
+        addr: int = lookup(func, sig)
+        if isinstance(func, Dispatcher) and _closed(func) and addr > 0:
+            known[key] = (func, addr)
+        return addr
+
+    remembered.remembers = True  # type: ignore[attr-defined]
+    return remembered
+
+
+class DirectCall:
+    """Call a compiled dispatcher's entry point without its typing of the arguments.
+
+    numba types every argument of every call anew; a tuple of strategy functions is
+    typed in Python (~0.35 ms for the kernels' 17 slots, at every block). The types
+    follow from what the fingerprint below holds (each array's dtype, dimensions,
+    layout and flags, each scalar's and named tuple's Python type, and which compiled
+    functions a tuple holds, each closed to new compiles with its one signature), so
+    the entry point found for a fingerprint once is the one numba would pick again.
+    An unknown fingerprint is called as numba calls it, and then remembered."""
+
+    def __init__(self, dispatcher: Any) -> None:
+        self.dispatcher = dispatcher
+        self.known: dict[tuple, tuple[Any, tuple]] = {}
+
+    def __call__(self, *args: Any) -> Any:
+        key = tuple(map(_fingerprint, args))
+        hit = self.known.get(key)
+        if hit is not None:
+            return hit[0](*args)
+        result = self.dispatcher(*args)
+        types = tuple(self.dispatcher.typeof_pyval(a) for a in args)
+        overload = self.dispatcher.overloads.get(types)
+        if overload is not None:  # the functions are kept: their ids stay theirs
+            self.known[key] = (overload.entry_point, tuple(a for a in args if _functions(a)))
+        return result
+
+
+def _functions(value: Any) -> bool:
+    from numba.core.dispatcher import Dispatcher
+
+    return (
+        type(value) is tuple
+        and len(value) > 0
+        and all(isinstance(v, Dispatcher) and _closed(v) for v in value)
+    )
+
+
+def _fingerprint(value: Any) -> Any:
+    import numpy as np
+
+    if isinstance(value, np.ndarray):
+        flags = value.flags
+        return (
+            value.dtype.str,
+            value.ndim,
+            flags.c_contiguous,
+            flags.f_contiguous,
+            flags.writeable,
+            flags.aligned,
+        )
+    if isinstance(value, tuple):
+        if _functions(value):
+            return ("functions", *map(id, value))
+        return (type(value), *map(_fingerprint, value))
+    return type(value)
+
+
+def _closed(dispatcher: Any) -> bool:
+    """Whether a dispatcher is closed to new compiles (``disable_compile``)."""
+    return not getattr(dispatcher, "_can_compile", True)

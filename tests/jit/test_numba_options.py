@@ -116,3 +116,63 @@ def test_a_function_forgotten_by_the_cache_compiles_afresh_next_time():
     options.key_cache_on(again, "forgotten")
     again(a)
     assert sum(again.stats.cache_hits.values()) == 0
+
+
+# --- a kernel call without numba's per-call typing and address look-ups (issue 37) ----
+
+
+def _decide_a(view, params):
+    return view[0] + 1
+
+
+def _decide_b(view, params):
+    return view[0] + 2
+
+
+def _closed_decides() -> tuple:
+    from mexsim.game.signature import DECIDE_SIGNATURE
+
+    made = []
+    for func in (_decide_a, _decide_b):
+        d = njit(func)
+        d.compile(DECIDE_SIGNATURE)
+        d.disable_compile()
+        made.append(d)
+    return tuple(made)
+
+
+def test_a_closed_functions_addresses_are_remembered_and_numba_still_looks_them_up():
+    from numba.experimental import function_type
+
+    options.remember_function_addresses()
+    options.remember_function_addresses()  # idempotent: wrapped once
+    assert function_type._get_wrapper_address.remembers
+    assert function_type._get_jit_address.remembers
+    kernel = njit(lambda funcs, v, p: funcs[0](v, p) + funcs[1](v, p))
+    a, b = _closed_decides()
+    view = np.array([10], dtype=np.int64)
+    params = np.zeros(1)
+    assert kernel((a, b), view, params) == 11 + 12
+    assert kernel((b, a), view, params) == 12 + 11  # each address its own function's
+    assert kernel((a, b), view, params) == 23
+
+
+def test_a_direct_call_plays_as_the_dispatcher_and_retypes_what_differs():
+    a, b = _closed_decides()
+    kernel = njit(lambda funcs, v, p, k: (funcs[0](v, p) + funcs[1](v, p)) * k)
+    call = options.DirectCall(kernel)
+    view = np.array([10], dtype=np.int64)
+    params = np.zeros(1)
+    assert call((a, b), view, params, 2) == 46
+    assert call((a, b), view, params, 2) == 46 and len(call.known) == 1  # the entry point
+    assert call((b, b), view, params, 1) == 24 and len(call.known) == 2  # other functions
+    assert call((a, b), view, params, 1.5) == 34.5 and len(call.known) == 3  # a float
+    view32 = np.array([10], dtype=np.int32)
+    with pytest.raises(Exception):  # noqa: B017 - as the dispatcher refuses it
+        call((a, b), view32, params, 1)
+    assert len(call.known) == 3  # nothing remembered of a call numba refused
+    longer = np.arange(4)
+    assert options._fingerprint(longer[:2]) != options._fingerprint(longer[::2])  # layouts
+    readonly = view.copy()
+    readonly.flags.writeable = False
+    assert options._fingerprint(view) != options._fingerprint(readonly)
