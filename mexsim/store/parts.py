@@ -37,6 +37,7 @@ from mexsim.analysis.accumulate import RunStatistics
 from mexsim.analysis.designer import BASE, ROUND_COLUMNS, MatchFacts, match_facts
 from mexsim.analysis.run_fold import RunFold
 from mexsim.errors import OutputError
+from mexsim.store.result_tables import values_of
 from mexsim.store.results_folder import fsync_file
 from mexsim.tournament.identity import RUN_ID_KEY
 
@@ -298,17 +299,18 @@ def write_and_read(
     names: list[str],
     players: int,
 ) -> Block:
-    """Write block ``index`` durably and read it back, as the results files take it.
+    """Write block ``index`` durably; the block as the results files take it.
 
-    Called on the thread that played the block, so that conversion, compression and
-    reading back run in parallel and the thread that appends to the results files
-    (the only serial step) does little more than that (docs/speed-history.md: the writer's
-    ceiling). Reading back rather than passing ``rounds`` on keeps a block played now
-    and one kept by an interrupted run the same bytes in the results files."""
+    Called on the thread that played the block, so that conversion and compression run
+    in parallel and the thread that appends to the results files (the only serial step)
+    does little more than that (docs/speed-history.md: the writer's ceiling). The
+    tables are passed on as they were written, not read back (a fifth of a block's
+    writing): an Arrow file gives back the very columns it was given, so a block played
+    now and one kept by an interrupted run, read from its parts, are the same bytes in
+    the results files (tests/tournament/test_run.py holds a resumed run to that)."""
     work.write_block(index, stamped(rounds, run_id, index), stamped(matches, run_id, index))
-    # just written and fsynced by this thread: its rows' digest is checked when a
-    # --resume reads it again, not here (a tenth of a block's writing)
-    return read_block(work, index, run_id, names, players, rows=False)
+    rounds, matches = with_run_id(rounds, run_id), with_run_id(matches, run_id)
+    return Block(rounds, matches, *block_statistics(matches, names, players), block_facts(rounds))
 
 
 class Appender:
@@ -452,7 +454,7 @@ def block_facts(rounds: pa.Table) -> MatchFacts | None:
     for a table without their columns."""
     if not all(name in rounds.column_names for name in ROUND_COLUMNS):
         return None
-    return match_facts({name: rounds.column(name).to_numpy() for name in ROUND_COLUMNS})
+    return match_facts({name: values_of(rounds.column(name)) for name in ROUND_COLUMNS})
 
 
 def block_totals(
@@ -461,16 +463,16 @@ def block_totals(
     """totals[match, player] of one block's matches table (NaN where a player of a pool
     sat a match out), and each match's deal; ``column``: another per-player column in
     the same layout (``luck``)."""
-    match = table.column("match").to_numpy()
+    match = values_of(table.column("match"))
     player = table.column("player").combine_chunks()
     index = np.array([names.index(v) for v in player.dictionary.to_pylist()], dtype=np.int64)
-    who = index[player.indices.to_numpy()]
+    who = index[values_of(player.indices)]
     first = int(match[0]) if len(match) else 0
     rows = int(match[-1]) - first + 1 if len(match) else 0
     totals = np.full((rows, players), np.nan)
-    totals[match - first, who] = table.column(column).to_numpy()
+    totals[match - first, who] = values_of(table.column(column))
     deals = np.empty(rows, dtype=np.int64)
-    deals[match - first] = table.column("deal").to_numpy()
+    deals[match - first] = values_of(table.column("deal"))
     return totals, deals
 
 

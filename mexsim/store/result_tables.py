@@ -65,8 +65,47 @@ def match_outcomes(totals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rank, win
 
 
+def _array(values: np.ndarray) -> pa.Array:
+    """A numpy column as an Arrow array of its own type, built from its buffer:
+    ``pa.array`` looks for pandas objects first, and importing pandas (~0.2 s) was the
+    first block's (the analysis imports it after play)."""
+    values = np.ascontiguousarray(values)
+    if values.dtype == np.bool_:
+        bits = np.packbits(values, bitorder="little")
+        return pa.Array.from_buffers(pa.bool_(), len(values), [None, pa.py_buffer(bits)])
+    kind = pa.from_numpy_dtype(values.dtype)
+    return pa.Array.from_buffers(kind, len(values), [None, pa.py_buffer(values)])
+
+
+def _strings(texts: Sequence[str]) -> pa.Array:
+    """Strings as an Arrow array, as ``_array`` builds numbers."""
+    data = [t.encode() for t in texts]
+    offsets = np.zeros(len(data) + 1, dtype=np.int32)
+    offsets[1:] = np.cumsum([len(d) for d in data])
+    buffers = [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(data))]
+    return pa.Array.from_buffers(pa.string(), len(data), buffers)
+
+
+def values_of(column: pa.ChunkedArray | pa.Array) -> np.ndarray:
+    """A column of numbers or booleans without nulls as a numpy array, read from its
+    buffers (``to_numpy`` imports pandas: see ``_array``)."""
+    array = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    if array.null_count:
+        raise ValueError("a column with nulls")
+    data = array.buffers()[1]
+    n, offset = len(array), array.offset
+    if n == 0:
+        kind = np.bool_ if pa.types.is_boolean(array.type) else array.type.to_pandas_dtype()
+        return np.empty(0, dtype=kind)
+    if pa.types.is_boolean(array.type):
+        bits = np.unpackbits(np.frombuffer(data, dtype=np.uint8), bitorder="little")
+        return bits[offset : offset + n].astype(np.bool_)
+    dtype = np.dtype(array.type.to_pandas_dtype())
+    return np.frombuffer(data, dtype=dtype, count=n, offset=offset * dtype.itemsize)
+
+
 def _dictionary(indices: np.ndarray, names: Sequence[str]) -> pa.DictionaryArray:
-    return pa.DictionaryArray.from_arrays(pa.array(indices.astype(np.int8)), pa.array(names))
+    return pa.DictionaryArray.from_arrays(_array(indices.astype(np.int8)), _strings(names))
 
 
 def block_tables(
@@ -96,52 +135,48 @@ def block_tables(
     who = np.broadcast_to(player_of_seat[:, None, :], shape).ravel()
     rounds_table = pa.Table.from_arrays(
         [
-            pa.array(np.broadcast_to(match_ids[:, None, None], shape).ravel()),
-            pa.array(
-                np.broadcast_to(np.arange(rounds, dtype=np.int8)[None, :, None], shape).ravel()
-            ),
-            pa.array(
+            _array(np.broadcast_to(match_ids[:, None, None], shape).ravel()),
+            _array(np.broadcast_to(np.arange(rounds, dtype=np.int8)[None, :, None], shape).ravel()),
+            _array(
                 np.broadcast_to(
                     (max_pip - np.arange(rounds)).astype(np.int8)[None, :, None], shape
                 ).ravel()
             ),
-            pa.array(
+            _array(
                 np.broadcast_to(np.arange(players, dtype=np.int8)[None, None, :], shape).ravel()
             ),
             _dictionary(who, player_names),
             _dictionary(strategy_of_player[who], strategies),
-            pa.array(res[..., Field.penalty].ravel().astype(np.int16)),
-            pa.array(res[..., Field.tiles_left].ravel().astype(np.int16)),
-            pa.array(res[..., Field.went_out].ravel().astype(bool)),
-            pa.array(res[..., Field.blocked].ravel().astype(bool)),
-            pa.array(res[..., Field.tiles_played].ravel().astype(np.int16)),
-            pa.array(res[..., Field.draws].ravel().astype(np.int16)),
-            pa.array(res[..., Field.first].ravel().astype(bool)),
-            pa.array(res[..., Field.turns].ravel().astype(np.int16)),
-            pa.array(res[..., Field.passes].ravel().astype(np.int16)),
-            pa.array(np.broadcast_to(deal_ids[:, None, None], shape).ravel()),
+            _array(res[..., Field.penalty].ravel().astype(np.int16)),
+            _array(res[..., Field.tiles_left].ravel().astype(np.int16)),
+            _array(res[..., Field.went_out].ravel().astype(bool)),
+            _array(res[..., Field.blocked].ravel().astype(bool)),
+            _array(res[..., Field.tiles_played].ravel().astype(np.int16)),
+            _array(res[..., Field.draws].ravel().astype(np.int16)),
+            _array(res[..., Field.first].ravel().astype(bool)),
+            _array(res[..., Field.turns].ravel().astype(np.int16)),
+            _array(res[..., Field.passes].ravel().astype(np.int16)),
+            _array(np.broadcast_to(deal_ids[:, None, None], shape).ravel()),
         ],
         schema=ROUNDS_SCHEMA,
     )
     if luck is not None:
         for (name, kind), values in zip(LUCK_ROUNDS_FIELDS, luck, strict=True):
-            rounds_table = rounds_table.append_column(
-                pa.field(name, kind), pa.array(values.ravel())
-            )
+            rounds_table = rounds_table.append_column(pa.field(name, kind), _array(values.ravel()))
 
     totals = res[..., Field.penalty].sum(axis=1)  # [match, seat]
     rank, win = match_outcomes(totals)
     who = player_of_seat.ravel()
     matches_table = pa.Table.from_arrays(
         [
-            pa.array(np.repeat(match_ids, players)),
-            pa.array(np.tile(np.arange(players, dtype=np.int8), n)),
+            _array(np.repeat(match_ids, players)),
+            _array(np.tile(np.arange(players, dtype=np.int8), n)),
             _dictionary(who, player_names),
             _dictionary(strategy_of_player[who], strategies),
-            pa.array(totals.ravel().astype(np.int32)),
-            pa.array(rank.ravel().astype(np.int8)),
-            pa.array(win.ravel().astype(np.float64)),
-            pa.array(np.repeat(deal_ids, players)),
+            _array(totals.ravel().astype(np.int32)),
+            _array(rank.ravel().astype(np.int8)),
+            _array(win.ravel().astype(np.float64)),
+            _array(np.repeat(deal_ids, players)),
         ],
         schema=MATCHES_SCHEMA,
     )
@@ -149,7 +184,7 @@ def block_tables(
         name, kind = LUCK_MATCHES_FIELDS[0]
         match_luck = (luck[0] + luck[1]).sum(axis=1)  # [match, seat]
         matches_table = matches_table.append_column(
-            pa.field(name, kind), pa.array(match_luck.ravel())
+            pa.field(name, kind), _array(match_luck.ravel())
         )
     if variant is not None:
         code, variants = variant
