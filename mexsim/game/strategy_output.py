@@ -95,3 +95,43 @@ def collect_output(ev: np.ndarray, status: np.ndarray) -> Iterator[list[Said]]:
 def said_event(line: Said) -> dict:
     """A printed line as a trace event (docs/interface.md, "Game trace")."""
     return {"event": "print", "round": line.round, "seat": line.seat, "text": line.text}
+
+
+class LineCount:
+    """A stand-in for sys.stdout that keeps nothing but the count of lines written."""
+
+    def __init__(self) -> None:
+        self.lines = 0
+
+    def write(self, text: str) -> int:
+        self.lines += text.count("\n")
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+@contextmanager
+def output_counted() -> Iterator[LineCount]:
+    """Within the block, what is printed (by a strategy deciding, on any thread) is
+    counted and not shown: a run or a check prints its own results, not thousands of a
+    strategy's debugging lines between them (`mexsim replay` shows those at their
+    decisions)."""
+    count = LineCount()
+    saved = sys.stdout
+    sys.stdout = count
+    try:
+        yield count
+    finally:
+        sys.stdout = saved
+
+
+def printed_note(lines: int, who: str = "the strategies") -> str:
+    """What a run or a check says of the lines ``who`` printed (none: '')."""
+    if not lines:
+        return ""
+    noun = "line" if lines == 1 else "lines"
+    return (
+        f"{who} printed {lines:,} {noun} while deciding, not shown here: "
+        "mexsim replay CONFIG --match K shows them at their decisions"
+    )

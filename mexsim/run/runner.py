@@ -33,6 +33,7 @@ from typing import Any
 
 from mexsim.analysis.accumulate import RunStatistics
 from mexsim.errors import ConfigError, Interrupted, OutputError, ResourceShortage, StrategyError
+from mexsim.game.strategy_output import output_counted, printed_note
 from mexsim.jit.ast_guard import serialise_ast_parse
 from mexsim.run.dask.cluster import ClusterPlayer, open_player, parse_address, start_workers_early
 from mexsim.run.in_order import Played, StopRule, stop_rule, take_in_order, unjoined_threads
@@ -142,9 +143,12 @@ def run(
                 note(f"playing on {player.workers} Dask workers; dashboard {player.dashboard}")
             kept = sink.open(rid, identity, len(run_blocks(config.matches, len(variants))), note)
             play_start = time.perf_counter()
-            played = _play(
-                config, players, sink, rid, kept, workers, progress, until, player, model
-            )
+            with output_counted() as printed:  # a strategy's debugging prints
+                played = _play(
+                    config, players, sink, rid, kept, workers, progress, until, player, model
+                )
+            if printed.lines:
+                note(printed_note(printed.lines))
             if played.stopped is not None:
                 note(played.stopped.describe())
             play_seconds = time.perf_counter() - play_start

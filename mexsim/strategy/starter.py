@@ -18,7 +18,7 @@ TEMPLATE = '''"""{name}: what it plays, in a sentence or two (shown to whoever r
 
 Started from `mexsim strategies --new {name}`. Try it with
     mexsim check {name}          # the contract: legal, deterministic, in bounds, timed
-    mexsim run configs/default.toml   # after naming it in a config's [[players]]
+    mexsim run mine.toml         # a config of your own naming it in [[players]]
 """
 
 from mexsim.strategy.api import (

@@ -229,6 +229,8 @@ def compile_error_line(path: Path, exc: NumbaError) -> str:
     where = f"{path}:{line}" if line is not None else str(path)
     cause = _cause(text)
     advice = _advice(cause)
+    if advice is not None and line is not None:
+        advice = _named(advice, _source_line(path, line))
     return f"{where}: decide does not compile: {cause}{f' ({advice})' if advice else ''}"
 
 
@@ -260,6 +262,24 @@ _ADVICE = (
         "constants, tuples or numpy arrays at the top level",
     ),
 )
+
+
+# the parameter a string index names in the failing line: params["w"] -> P.w
+_STRING_INDEX = re.compile(r"""params\[\s*["']([A-Za-z_]\w*)["']\s*\]""")
+
+
+def _source_line(path: Path, line: int) -> str:
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return ""
+    return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+def _named(advice: str, source: str) -> str:
+    """The advice with the parameter the line names (params["w"]: params[P.w])."""
+    found = _STRING_INDEX.search(source)
+    return advice.replace("P.weight", f"P.{found.group(1)}") if found else advice
 
 
 def _advice(cause: str) -> str | None:

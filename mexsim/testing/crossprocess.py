@@ -48,21 +48,23 @@ def choices_elsewhere(
 
 
 def main() -> None:
+    from mexsim.game.strategy_output import output_counted
     from mexsim.strategy.registry import load_strategy_file
 
     info = load_strategy_file(Path(sys.argv[1]))
     data = np.load(io.BytesIO(sys.stdin.buffer.read()))
     views, params = data["views"], data["params"]
-    out = [
-        str(
-            int(
-                info.decide_with(tuple(params[k][: len(info.params)]))(
-                    views[k].copy(), params[k].copy()
+    with output_counted():  # what the strategy prints is not one of its choices
+        out = [
+            str(
+                int(
+                    info.decide_with(tuple(params[k][: len(info.params)]))(
+                        views[k].copy(), params[k].copy()
+                    )
                 )
             )
-        )
-        for k in range(len(views))
-    ]
+            for k in range(len(views))
+        ]
     sys.stdout.write("\n".join(out) + "\n")
 
 

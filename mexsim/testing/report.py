@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from mexsim.game import view as V
+from mexsim.game.strategy_output import printed_note
 from mexsim.testing.contract import CHECKS, ContractViolation, Decision
 from mexsim.testing.suite import ROUNDS_A_MATCH, CheckReport
 
@@ -124,7 +125,7 @@ def format_report(report: CheckReport) -> str:
             lines.append("  state:")
             lines += ["  " + line for line in state_text(state_dict(f.decision)).splitlines()]
         lines.append("  as JSON: " + json.dumps(failure_json(name, f), separators=(",", ":")))
-        return "\n".join(lines)
+        return "\n".join(lines + _printed(report))
     per_match = report.decisions_a_round * ROUNDS_A_MATCH
     return "\n".join(
         [
@@ -137,5 +138,11 @@ def format_report(report: CheckReport) -> str:
             f"{duration(report.p99_ns)} (mean {duration(report.mean_ns)})",
             f"  1,000,000 matches: ~{per_match:,.0f} decisions a match in one seat -> "
             f"~{report.million_match_seconds:,.1f} s of CPU for its decisions (one seat)",
+            *_printed(report),
         ]
     )
+
+
+def _printed(report: CheckReport) -> list[str]:
+    note = printed_note(report.printed, "it")
+    return [f"  note: {note}"] if note else []

@@ -15,6 +15,7 @@ from hypothesis import seed as hypothesis_seed
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from mexsim.errors import ConfigError
+from mexsim.game.strategy_output import output_counted
 from mexsim.strategy.registry import (
     StrategyInfo,
     available_strategies,
@@ -71,6 +72,7 @@ class CheckReport:
     p99_ns: float = 0.0
     mean_ns: float = 0.0
     decisions_a_round: float = 0.0
+    printed: int = 0  # lines the strategy printed while deciding (not shown)
 
     @property
     def passed(self) -> bool:
@@ -153,16 +155,17 @@ def check_strategy(
     def play(game):
         checker.play(game)
 
-    try:
-        play()
-    except ContractViolation as exc:
-        return CheckReport(name, exc, checker.rounds, checker.decisions)
-    report = CheckReport(name, None, checker.rounds, checker.decisions)
-    failure = _across_processes(info, checker.kept)
-    if failure is not None:
-        report.failure = failure
-        return report
-    _time(decide, checker.kept, report)
+    with output_counted() as printed:
+        try:
+            play()
+        except ContractViolation as exc:
+            report = CheckReport(name, exc, checker.rounds, checker.decisions)
+        else:
+            report = CheckReport(name, None, checker.rounds, checker.decisions)
+            report.failure = _across_processes(info, checker.kept)
+            if report.failure is None:
+                _time(decide, checker.kept, report)
+    report.printed = printed.lines
     return report
 
 

@@ -138,3 +138,27 @@ def test_a_strategy_that_plays_otherwise_when_explaining_is_refused(tmp_path: Pa
     assert len(message) == 1, result.stderr
     assert "strategy 'turncoat' (seat" in message[0] and "explain" in message[0]
     assert "Traceback" not in result.output
+
+
+def test_a_check_counts_a_strategys_prints_and_checks_it_across_processes(
+    tmp_path: Path,
+) -> None:
+    """A printing strategy passes the check (the second process's prints were read as
+    its choices: an internal error), and its thousands of lines are counted, not shown."""
+    config = project(tmp_path, ["talker", "greedy"], {"talker": TALKER})
+    path = config.parent / "strategies" / "talker.py"
+    result = runner.invoke(app, ["check", str(path), "--examples", "5"])
+    assert result.exit_code == 0, result.output
+    assert "lays" not in result.stdout
+    assert "talker: passed" in result.stdout
+    assert re.search(r"note: it printed [\d,]+ lines while deciding, not shown here", result.stdout)
+
+
+def test_a_run_counts_a_strategys_prints_and_shows_its_own_output(tmp_path: Path) -> None:
+    config = project(tmp_path, ["talker", "greedy"], {"talker": TALKER})
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["run", str(config), "--out", str(out), "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert "lays" not in result.stdout and "lays" not in result.stderr
+    assert "4 matches in" in result.stdout
+    assert re.search(r"the strategies printed [\d,]+ lines while deciding", result.stderr)

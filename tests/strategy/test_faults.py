@@ -62,9 +62,9 @@ BODIES = {
     "uses_a_class": ("    return Plan().x\n", 14, ["does not compile", "Plan"]),
     # the mistakes a new author makes most, with what to write instead (issue 35)
     "params_by_name": (
-        '    return int(params["weight"])\n',
+        '    return int(params["own_bonus"])\n',
         14,
-        ["indexed by position", "param_index(PARAMS)", "params[P.weight]"],
+        ["indexed by position", "param_index(PARAMS)", "params[P.own_bonus]"],  # its name
     ),
     "lambda_key": (
         "    return max(range(view[N_MOVES]), key=lambda i: view[i])\n",
