@@ -835,8 +835,10 @@ def init(
         typer.Argument(metavar="DIR", help="The folder to write into (created if need be)."),
     ] = ".",
 ) -> None:
-    """Start a project: a runnable config with a strategy of your own, the starter
-    strategy, and the example configs; never overwrites."""
+    """Start a project: a config with a strategy of your own, and the example configs.
+
+    Writes a runnable mexsim.toml, the starter strategy and the example configs into
+    DIR; never overwrites a file."""
     import shlex
 
     from mexsim.tournament.starter_project import CONFIG, STRATEGY, write_project
