@@ -45,6 +45,7 @@ bench: venv
 	$(BIN)/python benchmarks/bench_referee.py
 	$(BIN)/python benchmarks/bench_tournament.py
 	$(BIN)/python benchmarks/bench_run.py
+	$(BIN)/python benchmarks/bench_overhead.py
 	$(BIN)/python benchmarks/bench_cold_start.py --one-core
 	$(BIN)/python benchmarks/bench_scaling.py
 
