@@ -46,6 +46,7 @@ bench: venv
 	$(BIN)/python benchmarks/bench_tournament.py
 	$(BIN)/python benchmarks/bench_run.py
 	$(BIN)/python benchmarks/bench_overhead.py
+	$(BIN)/python benchmarks/bench_forward.py
 	$(BIN)/python benchmarks/bench_cold_start.py --one-core
 	$(BIN)/python benchmarks/bench_scaling.py
 
