@@ -401,7 +401,7 @@ def _lay(world, seat, t, tr):
     return lo == hi
 
 
-@compiled(cache=True)
+@compiled(cache=True, inline="always")
 def _choose(world, seat, nm, first, duty, laid, policy, params):
     """The seat's choice among nm listed moves, by ``policy`` with the world as its view."""
     if nm == 1:
@@ -430,7 +430,7 @@ def _choose(world, seat, nm, first, duty, laid, policy, params):
     return i
 
 
-@compiled(cache=True)
+@compiled(cache=True, inline="always")
 def play_out(world, tile, train, policy, params):
     """The mover lays ``tile`` on ``train`` (one of its legal moves) and the round is
     played to its end, every seat choosing with ``policy(world, params)``; returns the
