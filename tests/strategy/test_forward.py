@@ -233,3 +233,32 @@ def test_a_world_is_built_from_the_view_alone():
         worlds.append(world)
     assert np.array_equal(worlds[0], worlds[1])
     assert not np.array_equal(worlds[0], worlds[2])
+
+
+@pytest.mark.compiles
+def test_the_documented_search_player_plays_and_is_cached(tmp_path):
+    """docs/writing-strategies.md's search player, as a user's file: at most 40 lines,
+    it plays whole matches against longest_train, the same way twice, and numba caches
+    it (a rollout policy handed on as a value once made every run compile it afresh)."""
+    import re
+    import warnings
+    from pathlib import Path
+
+    from mexsim.game.play import play_matches_results
+
+    page = (Path(__file__).parents[2] / "docs" / "writing-strategies.md").read_text()
+    code = re.search(r'```python\n("""my_search.*?)```', page, re.S)
+    assert code is not None
+    assert len(code.group(1).splitlines()) <= 40
+    folder = tmp_path / "strategies"
+    folder.mkdir()
+    (folder / "my_search.py").write_text(code.group(1))
+    rules = resolve_rules({"preset": "seed-001"}, 2)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        seats = resolve_policies(["my_search", "longest_train"], [str(folder)])
+        first = play_matches_results(rules, seats, 2026, 0, 2)
+    assert not [w for w in caught if "Cannot cache" in str(w.message)]
+    again = play_matches_results(rules, seats, 2026, 0, 2)
+    assert np.array_equal(first, again)
+    assert first.sum() > 0
