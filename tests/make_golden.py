@@ -30,6 +30,7 @@ CASES = {  # golden file stem -> (config, match); together every built-in strate
     "counter-4p": ("tests/golden/counter-4p.toml", 1),
     "house-rules-4p": ("tests/golden/house-rules-4p.toml", 4),
     "until-playable-3p": ("tests/golden/until-playable-3p.toml", 2),
+    "search-3p": ("tests/golden/search-3p.toml", 1),
 }
 
 

@@ -124,7 +124,7 @@ _u = np.uint64
 U1 = _u(1)
 
 
-@compiled(cache=True)
+@compiled(cache=True, refcounts=True)  # whatever its caller's options: it makes an array
 def new_world():
     """A world's array (WORLD_SIZE words), to be filled by world_from_view."""
     return np.zeros(WORLD_SIZE, dtype=np.int64)
@@ -269,7 +269,7 @@ def _deal_in_order(world, hidden, players, mover):
         k += 1
 
 
-@compiled(cache=True)
+@compiled(cache=True, refcounts=True)  # (as new_world)
 def _deal_keeping_lacks(view, world, hidden):
     """Each other seat, most constrained first, takes the first tiles of the shuffle it
     may hold; the rest is the boneyard in shuffle order. False when a seat finds too

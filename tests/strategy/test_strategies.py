@@ -47,7 +47,7 @@ NAMES = sorted(BUILTINS)
 LT = sys.modules[BUILTINS["longest_train"].decide.py_func.__module__]
 PROBE_DIR = Path(__file__).resolve().parents[1] / "fixtures" / "strategies_probe"
 PARAM_VALUES = st.sampled_from([0.0, 0.1, 0.5, 1.0, 2.5])
-PLANNERS = {"longest_train"}  # exponential on big dense hands (see the docstring)
+PLANNERS = {"longest_train", "search"}  # exponential on big dense hands (see the docstring)
 PLANNED_HAND_LIMIT = 20
 MASK64 = (1 << 64) - 1
 
@@ -60,9 +60,16 @@ def tractable(name: str, view: np.ndarray) -> bool:
     return name not in PLANNERS or hand_size(view) <= PLANNED_HAND_LIMIT
 
 
+# search at its defaults plays 8 worlds of longest_train rollouts a move: as another
+# seat of a drawn game, one world of greedy rollouts (tests/strategies_hyp.py)
+CHEAP_DEFAULTS = {"search": (1.0, 0.0, 1.0, 0.0)}
+
+
 def seat(name: str, params: tuple[float, ...] | None = None, extra=()) -> Policy:
     info = available_strategies(extra)[name]
-    return Policy(info, tuple(info.params.values()) if params is None else params)
+    if params is None:
+        params = CHEAP_DEFAULTS.get(name, tuple(info.params.values()))
+    return Policy(info, params)
 
 
 def padded(params: tuple[float, ...]) -> np.ndarray:
