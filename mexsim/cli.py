@@ -565,6 +565,7 @@ class _RunDisplay:
         self.cfg, self.quiet = cfg, quiet
         self.bars: list = []  # made at the first finished block: after the output checks
         self.shown: list = []
+        self.forecast: Any = None  # made as the run starts (mexsim/run/forecast.py)
 
     def progress(self, n: int) -> None:
         if not self.bars:
@@ -579,6 +580,9 @@ class _RunDisplay:
                 )
             )
         self.bars[0].update(n)
+        line = self.forecast.update(n) if self.forecast else None
+        if line and not self.quiet:
+            self.note(line)
 
     def note(self, line: str) -> None:
         text = f"mexsim: {' '.join(line.split())}"
@@ -608,9 +612,12 @@ class _RunDisplay:
 
     def play(self, options: Any, started: float) -> Any:
         from mexsim.errors import Interrupted
+        from mexsim.run.forecast import Forecast
         from mexsim.run.runner import RunHooks
         from mexsim.run.runner import run as run_matches
 
+        total = self.cfg.matches * len(self.cfg.variant_names)
+        self.forecast = Forecast(total, options.workers, at_most=options.until is not None)
         hooks = RunHooks(self.progress, self.write_summary, self.note)
         try:
             with compile_notice(self.quiet):  # the engine, when it was never compiled
