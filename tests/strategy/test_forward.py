@@ -237,9 +237,10 @@ def test_a_world_is_built_from_the_view_alone():
 
 @pytest.mark.compiles
 def test_the_documented_search_player_plays_and_is_cached(tmp_path):
-    """docs/writing-strategies.md's search player, as a user's file: at most 40 lines,
-    it plays whole matches against longest_train, the same way twice, and numba caches
-    it (a rollout policy handed on as a value once made every run compile it afresh)."""
+    """docs/writing-strategies.md's search player (the README's too), as a user's file:
+    at most 40 lines, it plays whole matches against longest_train, the same way twice,
+    and numba caches it (a rollout policy handed on as a value once made every run
+    compile it afresh)."""
     import re
     import warnings
     from pathlib import Path
@@ -250,6 +251,8 @@ def test_the_documented_search_player_plays_and_is_cached(tmp_path):
     code = re.search(r'```python\n("""my_search.*?)```', page, re.S)
     assert code is not None
     assert len(code.group(1).splitlines()) <= 40
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    assert code.group(1) in readme  # the README's tour shows the same player
     folder = tmp_path / "strategies"
     folder.mkdir()
     (folder / "my_search.py").write_text(code.group(1))
