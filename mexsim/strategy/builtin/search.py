@@ -1,7 +1,7 @@
 """search: try every legal move in worlds that agree with what it sees; keep the best.
 
 Determinized flat Monte Carlo over the forward model (mexsim/strategy/forward.py): the
-hidden tiles are dealt ``worlds`` times from the seat's own stream (keeping what each
+hidden tiles are dealt ``worlds`` times (32) from the seat's own stream (keeping what each
 seat has shown it lacks, with ``infer``), the same worlds for every move; in each, the
 move is laid and the round played out by the rollout policy at every seat; the move
 with the lowest mean of its penalty minus the others' mean penalty is played (ties: the
@@ -41,7 +41,7 @@ from mexsim.strategy.forward import (
 NAME = "search"
 DESCRIPTION = "plays each move out in sampled worlds with a rollout policy; keeps the best"
 PARAMS = {
-    "worlds": (8.0, 1.0, 4096.0),
+    "worlds": (32.0, 1.0, 4096.0),
     "rollout": (1.0, 0.0, 2.0),
     "infer": (1.0, 0.0, 1.0),
     "budget": (0.0, 0.0, 1e6),
