@@ -37,6 +37,11 @@ A rollout policy sees the world as its view, with the seat's stream of the world
 view, the others' zero: they are theirs); what it writes over the world's public part
 corrupts only that world. A choice outside the legal moves plays the first one and
 is counted (``world_bad_choices``), so a rollout never stops a decision.
+
+``play_out`` and the policy's call are inlined into the caller: the policy is then
+called by name from the caller's own code. Passed on to a compiled function as a value,
+a dispatcher makes numba refuse to cache the caller ("uses dynamic globals"), and a
+strategy would compile afresh on every run.
 """
 
 from __future__ import annotations
