@@ -101,6 +101,24 @@ def ctrl_c() -> None:
     os.kill(os.getpid(), signal.SIGINT)
 
 
+def ctrl_c_once_written(parent: Path, blocks: int) -> None:
+    """ctrl_c() once blocks 0 .. blocks-1 of the in-process run writing into a work
+    folder under ``parent`` are on disk. Called as a later block starts: the blocks
+    before it are played (one play thread plays them in order), but their writes, on
+    threads of their own with several blocks in flight, may lag behind; what is on disk
+    when the run stops must not depend on that timing."""
+    from mexsim.store.parts import WorkFolder
+
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        folders = list(parent.glob(".*.tmp-*"))
+        parts = [WorkFolder(f).part(i, "matches") for f in folders for i in range(blocks)]
+        if folders and all(part.exists() for part in parts):  # (not done(): it tidies)
+            break
+        time.sleep(0.01)
+    ctrl_c()
+
+
 # --- the command as a process, and signals ------------------------------------------
 
 

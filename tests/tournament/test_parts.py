@@ -191,7 +191,7 @@ def _stopped_at_block_five(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     from mexsim.run import preparation, runner
     from mexsim.store.parts import WorkFolder
     from mexsim.tournament.config import load_config, with_overrides
-    from tests.tournament.runs import config_text, ctrl_c, run_cli, write_config
+    from tests.tournament.runs import config_text, ctrl_c_once_written, run_cli, write_config
 
     cfg = write_config(tmp_path, config_text(tmp_path / "whole", matches=400))
     assert run_cli(cfg, "--workers", "1", "--quiet").exit_code == 0
@@ -199,17 +199,7 @@ def _stopped_at_block_five(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 
     def ctrl_c_at_block_five(config: object, players: object, first: int, n: int) -> object:
         if first == 5 * 64:
-            # blocks 0-4 are played (one play thread, in order) but their writes, on
-            # threads of their own with several blocks in flight, may lag: wait for them
-            # so that what is on disk when the run stops does not depend on timing
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline:
-                folders = list(tmp_path.glob(".res.tmp-*"))
-                parts = [WorkFolder(f).part(i, "matches") for f in folders for i in range(5)]
-                if folders and all(part.exists() for part in parts):  # (done() tidies)
-                    break
-                time.sleep(0.01)
-            ctrl_c()
+            ctrl_c_once_written(tmp_path, 5)  # blocks 0-4 on disk, then Ctrl-C
             time.sleep(0.5)  # the main thread stops meanwhile
             raise RuntimeError("stopped")  # this block is never written
         return original(config, players, first, n)

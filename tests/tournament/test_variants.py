@@ -291,7 +291,7 @@ def test_a_resumed_variant_run_is_the_uninterrupted_one(
     from mexsim.errors import Interrupted
     from mexsim.run import preparation, runner
     from mexsim.tournament.config import load_config, with_overrides
-    from tests.tournament.runs import ctrl_c
+    from tests.tournament.runs import ctrl_c_once_written
 
     rules = 'draw_limit = [1, "until_playable"]\n'
     whole = _run(tmp_path, rules, "whole", "--workers", "1")
@@ -299,8 +299,8 @@ def test_a_resumed_variant_run_is_the_uninterrupted_one(
     original = preparation.play_block
 
     def stop_in_variant_one(config: object, players: object, first: int, n: int) -> object:
-        if first == MATCHES + 64:  # variant 1's block of matches 64..127
-            ctrl_c()
+        if first == MATCHES + 64:  # variant 1's block of matches 64..127 (block 3)
+            ctrl_c_once_written(tmp_path, 3)  # blocks 0-2 on disk, then Ctrl-C
             time.sleep(0.5)
             raise RuntimeError("stopped")
         return original(config, players, first, n)
