@@ -126,9 +126,20 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("table", list(TABLES))
-@pytest.mark.parametrize("preset, extra", CASES)
-def test_a_world_of_the_true_tiles_ends_as_the_round_did(table, preset, extra):
+# every table under seed-001, and each other rule set with the table that tries it most
+# (a whole grid took ~50 s of a CI run that has 15 minutes)
+EXACT = [
+    *[(CASES[0], table) for table in TABLES],
+    (CASES[1], "mexican_first, counter, longest_train"),
+    (CASES[2], "greedy, random, early_doubles, longest_train"),
+    (CASES[3], "greedy, random, early_doubles, longest_train"),
+    (CASES[4], "random x 2"),
+]
+
+
+@pytest.mark.parametrize(("case", "table"), EXACT)
+def test_a_world_of_the_true_tiles_ends_as_the_round_did(case, table):
+    preset, extra = case
     names = TABLES[table]
     rules = resolve_rules({"preset": preset, **extra}, len(names))
     policies = resolve_policies(names)
