@@ -96,7 +96,7 @@ from mexsim.game.view import (
     TRAIN_MARKED,
     TRAIN_TILES,
 )
-from mexsim.jit.bits import trailing_zeros
+from mexsim.jit.bits import popcount, trailing_zeros
 from mexsim.jit.options import compiled
 from mexsim.strategy.public_table import lacking_numbers
 
@@ -211,7 +211,8 @@ def _carries(world, t, numbers):
     return ((numbers >> world[TILE_LO + t]) & 1) | ((numbers >> world[TILE_HI + t]) & 1) != 0
 
 
-@compiled(cache=True)
+# (reference counts: it makes arrays, whatever its caller's options, as new_world)
+@compiled(cache=True, refcounts=True)
 def deal_world(view, world, infer):
     """Deal the tiles the mover cannot see into the other hands (their sizes) and the
     boneyard, from the mover's stream in ``view`` (advanced), keeping each seat's shown
@@ -233,6 +234,10 @@ def deal_world(view, world, infer):
         if not _holds(world, TABLE_TILES, t) and not _holds(view, HAND, t):
             world[W_SCRATCH + hidden] = t
             hidden += 1
+    lacks = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    order = np.full(MAX_PLAYERS, -1, dtype=np.int64)
+    taken = np.zeros(MAX_TILES, dtype=np.bool_)
+    constrained = _seats_by_lacks(view, world, lacks, order) if infer else 0
     dropped = 1 if infer else 0
     for _ in range(DEAL_TRIES if infer else 1):
         for i in range(hidden - 1, 0, -1):  # Fisher-Yates, as the core shuffles a deal
@@ -240,7 +245,7 @@ def deal_world(view, world, infer):
             tmp = world[W_SCRATCH + i]
             world[W_SCRATCH + i] = world[W_SCRATCH + j]
             world[W_SCRATCH + j] = tmp
-        if infer and _deal_keeping_lacks(view, world, hidden):
+        if infer and _deal_keeping_lacks(world, hidden, lacks, order, constrained, taken):
             dropped = 0
             break
     if not infer or dropped:
@@ -254,12 +259,17 @@ def deal_world(view, world, infer):
 
 
 @compiled(cache=True)
-def _deal_in_order(world, hidden, players, mover):
-    """The shuffled hidden tiles to the other seats in seat order, then the boneyard."""
+def _empty_other_hands(world, players, mover):
     for s in range(players):
         if s != mover:
             for w in range(MAX_WORDS):
                 world[W_HANDS + 4 * s + w] = 0
+
+
+@compiled(cache=True)
+def _deal_in_order(world, hidden, players, mover):
+    """The shuffled hidden tiles to the other seats in seat order, then the boneyard."""
+    _empty_other_hands(world, players, mover)
     k = 0
     for s in range(players):
         if s == mover:
@@ -274,31 +284,33 @@ def _deal_in_order(world, hidden, players, mover):
         k += 1
 
 
-@compiled(cache=True, refcounts=True)  # (as new_world)
-def _deal_keeping_lacks(view, world, hidden):
-    """Each other seat, most constrained first, takes the first tiles of the shuffle it
-    may hold; the rest is the boneyard in shuffle order. False when a seat finds too
-    few (then nothing is kept of this attempt)."""
-    players = world[PLAYERS]
-    mover = world[W_MOVER]
-    lacks = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    order = np.full(MAX_PLAYERS, -1, dtype=np.int64)
-    taken = np.zeros(MAX_TILES, dtype=np.bool_)
+@compiled(cache=True)
+def _seats_by_lacks(view, world, lacks, order):
+    """Each other seat's shown lack of numbers into ``lacks``, and the seats into
+    ``order``, most lacking numbers first (stable); returns how many. Once a deal:
+    lacking_numbers replays the round's history."""
     n = 0
-    for s in range(players):
-        if s != mover:
+    for s in range(world[PLAYERS]):
+        if s != world[W_MOVER]:
             lacks[s] = lacking_numbers(view, s)
             order[n] = s
             n += 1
-    for a in range(n):  # most lacking numbers first (insertion sort, stable)
+    for a in range(n):  # insertion sort
         b = a
-        while b > 0 and _popcount(lacks[order[b]]) > _popcount(lacks[order[b - 1]]):
+        while b > 0 and popcount(lacks[order[b]]) > popcount(lacks[order[b - 1]]):
             order[b], order[b - 1] = order[b - 1], order[b]
             b -= 1
-    for s in range(players):
-        if s != mover:
-            for w in range(MAX_WORDS):
-                world[W_HANDS + 4 * s + w] = 0
+    return n
+
+
+@compiled(cache=True)
+def _deal_keeping_lacks(world, hidden, lacks, order, n, taken):
+    """Each seat of ``order``, in turn, takes the first tiles of the shuffle it may hold;
+    the rest is the boneyard in shuffle order. False when a seat finds too few (then
+    nothing is kept of this attempt)."""
+    _empty_other_hands(world, world[PLAYERS], world[W_MOVER])
+    for k in range(hidden):
+        taken[k] = False
     for a in range(n):
         s = order[a]
         need = world[HAND_SIZE + s]
@@ -318,15 +330,6 @@ def _deal_keeping_lacks(view, world, hidden):
         if not taken[k]:
             stack_boneyard(world, world[W_SCRATCH + k])
     return True
-
-
-@compiled(cache=True)
-def _popcount(x):
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
 
 
 @compiled(cache=True)
