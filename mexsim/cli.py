@@ -909,7 +909,9 @@ def list_strategies(
         params = (
             ", ".join(
                 f"{k} = {v:g}"
-                + (" ({:g}..{:g})".format(*info.bounds[k]) if k in info.bounds else "")
+                + (" ({:g}..{:g}".format(*info.bounds[k]) if k in info.bounds else "")
+                + (" or a strategy's name" if k == info.named_param else "")
+                + (")" if k in info.bounds else "")
                 for k, v in info.params.items()
             )
             or "none"

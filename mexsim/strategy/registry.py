@@ -20,7 +20,7 @@ import sys
 import threading
 import warnings
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -63,6 +63,13 @@ class StrategyInfo:
     # a built-in's decide that also prints why it chose, for given parameter values
     # (None: it explains nothing), compiled only when `replay --moves` asks for it
     explained_for: Any = field(default=None, compare=False, repr=False)
+    # a built-in's parameter that a config may also give as a strategy's name (search's
+    # rollout): ``named_param`` is it, ``named_values`` the names that are numbers of it,
+    # ``decide_naming`` the built-in's function giving the decide that plays any other
+    # named strategy (see ``naming``); "" and None for every other strategy
+    named_param: str = ""
+    named_values: dict[str, float] = field(default_factory=dict)
+    decide_naming: Any = field(default=None, compare=False, repr=False)
     # derived from ``decide`` once, when the strategy is loaded (and again for a copy
     # with another decide): whether it is a shipped strategy's (trusted: it writes
     # nothing of the view to undo), and how the kernel asks it (game.enums.Calling)
@@ -77,6 +84,32 @@ class StrategyInfo:
     def decide_with(self, params: tuple[float, ...]) -> Any:
         """The compiled decide that plays with these parameter values."""
         return self.decide if self.decide_for is None else self.decide_for(params)
+
+    def naming(self, other: StrategyInfo) -> StrategyInfo:
+        """This strategy with its ``named_param`` naming ``other`` (search rolling out
+        with a user's strategy): a decide compiled for ``other``'s (at its default
+        values), cached on disk and fresh while ``other``'s files are what they are; its
+        code comes from both strategies' files."""
+        from mexsim.strategy.sources import sources_digest
+
+        place = hashlib.sha1(os.fsencode(other.path)).hexdigest()[:12]
+        with compiling(f"strategy {self.name} with {self.named_param} {other.name}"):
+            decide = self.decide_naming(
+                other.decide_with(tuple(other.params.values())),
+                tuple(other.params.values()),
+                f"{other.name}_{place}",
+                sources_digest(other.sources),
+            )
+        return replace(
+            self,
+            decide=decide,
+            decide_for=None,
+            explained_for=None,
+            sources=(*self.sources, *other.sources),
+            named_param="",
+            named_values={},
+            decide_naming=None,
+        )
 
 
 def strategy_dirs(extra: Iterable[str | Path] = ()) -> tuple[Path, ...]:
@@ -386,7 +419,23 @@ def _strategy_info(path: Path, module: Any) -> StrategyInfo:
         decide=decide,
         decide_for=_builtin_form(module, "decide_for") if trusted else None,
         explained_for=_builtin_form(module, "explained_for") if trusted else None,
+        **(_named_param(module, params) if trusted else {}),
     )
+
+
+def _named_param(module: Any, params: dict[str, float]) -> dict[str, Any]:
+    """A built-in's parameter that a config may give as a strategy's name (NAMED_PARAM,
+    NAMED_VALUES and decide_naming in its file: search's rollout), as StrategyInfo's
+    fields; none for a file without one."""
+    form = _builtin_form(module, "decide_naming")
+    name = getattr(module, "NAMED_PARAM", "")
+    if form is None or name not in params:
+        return {}
+    return {
+        "named_param": name,
+        "named_values": dict(module.NAMED_VALUES),
+        "decide_naming": form,
+    }
 
 
 def _builtin_form(module: Any, name: str) -> Any:

@@ -54,6 +54,9 @@ SEATING_KEYS = ("rotate",)
 TOURNAMENT_KEYS = ("duplicate", "table_size")
 ANALYSIS_KEYS = ("luck",)
 PLAYER_KEYS = ("name", "strategy", "params")
+# a parameter's value: a number, or the name of a strategy where a built-in's parameter
+# names one (search's rollout; StrategyInfo.naming)
+Param = float | str
 _SECTION_KEYS = {
     "run": RUN_KEYS,
     "rules": RULE_KEYS,
@@ -69,7 +72,7 @@ class PlayerSpec:
 
     name: str
     strategy: str
-    params: dict[str, float]
+    params: dict[str, Param]
     sweep: str = ""  # a parameter sweep's name for all its players ("" if not swept)
     swept: tuple[str, ...] = ()  # the parameters the sweep varies
 
@@ -406,7 +409,7 @@ def _players(
     )
     every = strategy_names(dirs)
     explicit: dict[str, int] = {}
-    parsed: list[tuple[str | None, str, dict[str, float | list[float]]]] = []
+    parsed: list[tuple[str | None, str, dict[str, Param | list[Param]]]] = []
     for index, table in enumerate(tables):
         player_where = f"{where} [[players]] #{index + 1}"
         if "strategy" not in table:
@@ -432,7 +435,7 @@ def _players(
                     f"[[players]] #{explicit[name] + 1}; names must be unique)"
                 )
             explicit[name] = index
-        params = _params(player_where, strategies[strategy], table.get("params", {}))
+        params = _params(player_where, strategies[strategy], table.get("params", {}), dirs)
         parsed.append((name, strategy, params))
 
     # the players the sweeps will give, counted before any is made: 20 values for each
@@ -455,18 +458,21 @@ def _players(
             taken.add(name)
         if not swept:
             players.append(
-                PlayerSpec(name=name, strategy=strategy, params=cast(dict[str, float], params))
+                PlayerSpec(
+                    name=name, strategy=strategy, params=_numbered(strategies[strategy], params)
+                )
             )
             continue
         # A parameter sweep: one player per combination of the listed values, named by
         # them, e.g. longest_train[pip_weight=0.5].
-        for values in itertools.product(*(cast(list[float], params[key]) for key in swept)):
-            label = ",".join(f"{key}={show(v)}" for key, v in zip(swept, values, strict=True))
+        for values in itertools.product(*(cast(list[Param], params[key]) for key in swept)):
+            label = ",".join(
+                f"{key}={v if isinstance(v, str) else show(v)}"
+                for key, v in zip(swept, values, strict=True)
+            )
             variant = _unique(f"{name}[{label}]", taken)
             taken.add(variant)
-            chosen = cast(dict[str, float], dict(params)) | {
-                key: float(v) for key, v in zip(swept, values, strict=True)
-            }
+            chosen = _numbered(strategies[strategy], params | dict(zip(swept, values, strict=True)))
             players.append(
                 PlayerSpec(name=variant, strategy=strategy, params=chosen, sweep=name, swept=swept)
             )
@@ -476,7 +482,8 @@ def _players(
             f"players (allowed: {MIN_PLAYERS}..{MAX_POOL} players, parameter sweeps "
             f"expanded; a table seats {MIN_PLAYERS}..{MAX_PLAYERS}, R2)"
         )
-    distinct = sorted({p.strategy for p in players})
+    # a strategy naming another (search rolling out with "mine") is a decide of its own
+    distinct = {(p.strategy, *sorted(named_strategies([p]))) for p in players}
     if len(distinct) > MAX_STRATEGIES:
         raise ConfigError(
             f"{where}: 'players' use {len(distinct)} different strategies (allowed: at most "
@@ -495,17 +502,22 @@ def _unique(base: str, taken: set[str]) -> str:
     return f"{base}-{suffix}"
 
 
-def _params(where: str, info: StrategyInfo, given: Any) -> dict[str, float | list[float]]:
+def _params(
+    where: str, info: StrategyInfo, given: Any, dirs: tuple[str, ...]
+) -> dict[str, Param | list[Param]]:
     """The full parameter set; a list of numbers is a sweep over those values. Every
     value is finite and within the bounds the strategy declares: a strategy cannot be
-    asked to play with weights it was never meant to (an infinite one can hang it)."""
+    asked to play with weights it was never meant to (an infinite one can hang it).
+    The one parameter a built-in lets name a strategy (search's rollout) also takes a
+    strategy's name: a name that is one of its numbers becomes that number, another
+    stays a name (StrategyInfo.naming)."""
     strategy, defaults = info.name, info.params
     if not isinstance(given, dict):
         raise ConfigError(
             f"{where}: 'params' must be a table of numbers, got {show(given)} "
             f"(allowed keys: {_param_names(strategy, defaults)})"
         )
-    params: dict[str, float | list[float]] = {key: float(value) for key, value in defaults.items()}
+    params: dict[str, Param | list[Param]] = {key: float(value) for key, value in defaults.items()}
     for key, value in given.items():
         if key not in defaults:
             raise ConfigError(
@@ -513,13 +525,19 @@ def _params(where: str, info: StrategyInfo, given: Any) -> dict[str, float | lis
                 f"(allowed: {_param_names(strategy, defaults)}){_suggest(key, defaults)}"
             )
         values = value if isinstance(value, list) else [value]
-        if not values or any(isinstance(v, bool) or not isinstance(v, int | float) for v in values):
+        if key == info.named_param:
+            values = [_named(where, info, key, v, dirs) for v in values]
+        kinds = int | float | str if key == info.named_param else int | float
+        if not values or any(isinstance(v, bool) or not isinstance(v, kinds) for v in values):
             raise ConfigError(
                 f"{where}: 'params.{key}' must be a number or a non-empty list of numbers "
                 f"(a sweep), got {show(value)} (default: {defaults[key]!r})"
+                + (" or a strategy's name" if key == info.named_param else "")
             )
         lowest, highest = info.bounds.get(key, (-math.inf, math.inf))
         for v in values:
+            if isinstance(v, str):  # a strategy's name, checked by _named
+                continue
             if not math.isfinite(v) or not lowest <= v <= highest:
                 allowed = f"{lowest:g}..{highest:g}" if key in info.bounds else "a finite number"
                 what = "out of range" if math.isfinite(v) else "not a finite number"
@@ -527,13 +545,64 @@ def _params(where: str, info: StrategyInfo, given: Any) -> dict[str, float | lis
                     f"{where}: 'params.{key}' = {show(v)} is {what} for strategy "
                     f"{strategy!r} (allowed: {allowed}; default: {defaults[key]:g})"
                 )
-        if len({float(v) for v in values}) < len(values):
+        distinct = {info.named_values.get(v, v) if isinstance(v, str) else float(v) for v in values}
+        if len(distinct) < len(values):
             raise ConfigError(
                 f"{where}: 'params.{key}' = {show(value)} lists a value twice (a sweep "
                 "needs distinct values)"
             )
-        params[key] = list(values) if isinstance(value, list) else float(value)
+        kept = [v if isinstance(v, str) else float(v) for v in values]
+        params[key] = kept if isinstance(value, list) else kept[0]
     return params
+
+
+def _named(where: str, info: StrategyInfo, key: str, value: Any, dirs: tuple[str, ...]) -> Any:
+    """A value of the parameter that may name a strategy, checked: a number, a name
+    among the parameter's numbers, another strategy's name that loads; a name of no
+    strategy, or of this one, is refused."""
+    if not isinstance(value, str) or value in info.named_values:
+        return value  # a name that is a number becomes it once the player is named
+    every = strategy_names(dirs)
+    if value == info.name or value not in every:
+        why = (
+            f"is {info.name!r} itself"
+            if value == info.name
+            else f"is not a known strategy{_suggest(value, every)}"
+        )
+        raise ConfigError(
+            f"{where}: 'params.{key}' = {value!r} {why} (allowed: a number "
+            f"{_bounds(info, key)} or the name of another strategy: "
+            f"{_names([n for n in every if n != info.name])})"
+        )
+    if value not in available_strategies(dirs, {value}):
+        broken = broken_strategies(dirs, [value]).get(value, "it did not load")
+        raise ConfigError(f"{where}: 'params.{key}' = {value!r} cannot be loaded: {broken}")
+    return value
+
+
+def _numbered(info: StrategyInfo, params: Mapping[str, Any]) -> dict[str, Param]:
+    """A player's parameters, a name that is one of its parameter's numbers (search's
+    rollout = "greedy") that number: the same player, the same run, however spelled."""
+    return {
+        key: info.named_values.get(value, value) if key == info.named_param else value
+        for key, value in params.items()
+    }
+
+
+def _bounds(info: StrategyInfo, key: str) -> str:
+    lowest, highest = info.bounds.get(key, (-math.inf, math.inf))
+    return f"{lowest:g}..{highest:g}"
+
+
+def named_strategies(players: Iterable[PlayerSpec]) -> set[str]:
+    """The strategies the players' parameters name (search's rollout = "mine")."""
+    return {v for p in players for v in p.params.values() if isinstance(v, str)}
+
+
+def played_strategies(players: Iterable[PlayerSpec]) -> set[str]:
+    """Every strategy the players play: their own and those their parameters name."""
+    listed = list(players)
+    return {p.strategy for p in listed} | named_strategies(listed)
 
 
 def _param_names(strategy: str, defaults: Mapping[str, float]) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from mexsim.strategy.registry import available_strategies
-from mexsim.tournament.config import Config, config_schedule
+from mexsim.tournament.config import Config, config_schedule, played_strategies
 from mexsim.tournament.identity import run_identity
 
 
@@ -54,6 +54,7 @@ def _variants(config: Config) -> dict[str, Any]:
 
 
 def config_identity(config: Config) -> dict[str, Any]:
-    known = available_strategies(config.strategy_dirs, {p.strategy for p in config.players})
-    used = {p.strategy: known[p.strategy].sources for p in config.players}
+    played = played_strategies(config.players)  # with those a parameter names
+    known = available_strategies(config.strategy_dirs, played)
+    used = {name: known[name].sources for name in played}
     return run_identity(resolved_config(config), used)

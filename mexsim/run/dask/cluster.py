@@ -58,7 +58,7 @@ from mexsim.run.machine_limits import (
     machine_memory,
     max_workers,
 )
-from mexsim.tournament.config import Config
+from mexsim.tournament.config import Config, played_strategies
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from mexsim.store.location_sink import Totals
@@ -157,10 +157,11 @@ def strategy_sources(config: Config) -> dict[str, tuple[str, str, str]]:
     from mexsim.strategy.origin import BUILTIN_FOLDER
     from mexsim.strategy.registry import available_strategies
 
-    known = available_strategies(config.strategy_dirs, {p.strategy for p in config.players})
+    played = played_strategies(config.players)  # with those a parameter names
+    known = available_strategies(config.strategy_dirs, played)
     sources: dict[str, tuple[str, str, str]] = {}
     placed: dict[str, Path] = {}  # file name in the workers' folder -> the file here
-    for name in sorted({p.strategy for p in config.players}):
+    for name in sorted(played):
         path = Path(known[name].path)
         if path.parent == BUILTIN_FOLDER:
             continue
@@ -260,7 +261,7 @@ def _worker_strategies(
 
     _forget_other_runs_helpers(config, sources)
     known = {}
-    for name in sorted({p.strategy for p in config.players}):
+    for name in sorted(played_strategies(config.players)):
         path: Path | None
         if name in sources:
             path = Path(config.strategy_dirs[0]) / sources[name][0]

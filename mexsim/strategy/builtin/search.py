@@ -6,16 +6,20 @@ seat has shown it lacks, with ``infer``), the same worlds for every move; in eac
 move is laid and the round played out by the rollout policy at every seat; the move
 with the lowest mean of its penalty minus the others' mean penalty is played (ties: the
 earliest move). ``rollout``: 0 greedy, 1 longest_train (the default), 2 counter, each
-with its default parameters. ``budget`` > 0 caps the rollouts of one decision: with
-many legal moves, fewer worlds each (at least one).
+with its default parameters; a config may also name any strategy, a user's included
+(``params = { rollout = "mine" }``: decide_naming). ``budget`` > 0 caps the
+rollouts of one decision: with many legal moves, fewer worlds each (at least one).
 
 What it costs and how strong it is: docs/strategies.md, "Search". A search of your own,
 with your own rollout policy or scoring: docs/writing-strategies.md, "Playing ahead".
 """
 
+import types
+from functools import cache
+
 import numpy as np
 
-from mexsim.jit.options import compiled
+from mexsim.jit.options import compiled, key_cache_on
 from mexsim.strategy.api import (
     RNG,
     move_count,
@@ -47,6 +51,10 @@ PARAMS = {
     "budget": (0.0, 0.0, 1e6),
 }
 P = param_index(PARAMS)
+# The parameter a config may also give as a strategy's name (mexsim/strategy/registry.py,
+# StrategyInfo.naming): these names are its numbers; any other is played by decide_naming
+NAMED_PARAM = "rollout"
+NAMED_VALUES = {"greedy": 0.0, "longest_train": 1.0, "counter": 2.0}
 
 # the rollout policies' parameters: their defaults (PARAMS order)
 _LT_PIP_WEIGHT = LONGEST_TRAIN_PARAMS["pip_weight"][0]
@@ -64,19 +72,17 @@ def _rollout_params(rollout):
     return values
 
 
-# Compiled with reference counts (the worlds are arrays it makes), unlike decide: the
-# built-ins' decide keeps none (mexsim/strategy/api.py, strategy)
-@compiled(cache=True, refcounts=True)
-def _search(view, params):
+# Inlined where it is called, so that ``policy`` is a direct call of the strategy named
+# there: passed on as a value, numba would refuse to cache the caller (forward.py)
+@compiled(cache=True, inline="always")
+def _best_move(view, params, policy, values):
     n = move_count(view)
     worlds = max(1, int(params[P.worlds]))
     if params[P.budget] > 0:
         worlds = max(1, min(worlds, int(params[P.budget]) // n))
-    rollout = int(params[P.rollout])
     infer = params[P.infer] >= 0.5
     seats = players(view)
     world = new_world()
-    values = _rollout_params(rollout)
     start = view[RNG : RNG + 4].copy()  # the same worlds for every move
     best, best_score = 0, np.inf
     for i in range(n):
@@ -87,12 +93,7 @@ def _search(view, params):
         for _ in range(worlds):
             world_from_view(view, world)
             deal_world(view, world, infer)
-            if rollout == 0:
-                mine = play_out(world, tile, train, greedy, values)
-            elif rollout == 1:
-                mine = play_out(world, tile, train, longest_train, values)
-            else:
-                mine = play_out(world, tile, train, counter, values)
+            mine = play_out(world, tile, train, policy, values)
             others = -mine
             for s in range(seats):
                 others += world_penalty(world, s)
@@ -102,6 +103,58 @@ def _search(view, params):
     return best
 
 
+# Compiled with reference counts (the worlds are arrays it makes), unlike decide: the
+# built-ins' decide keeps none (mexsim/strategy/api.py, strategy)
+@compiled(cache=True, refcounts=True)
+def _search(view, params):
+    rollout = int(params[P.rollout])
+    values = _rollout_params(rollout)
+    if rollout == 0:
+        return _best_move(view, params, greedy, values)
+    if rollout == 1:
+        return _best_move(view, params, longest_train, values)
+    return _best_move(view, params, counter, values)
+
+
 @strategy
 def decide(view, params):
     return _search(view, params)
+
+
+@compiled(cache=True, refcounts=True)
+def _values(defaults):
+    values = np.zeros(len(defaults))
+    for k in range(len(defaults)):
+        values[k] = defaults[k]
+    return values
+
+
+def _rolling_out(view, params):
+    """decide_naming's form: ROLLOUT and ROLLOUT_DEFAULTS are each copy's own."""
+    return _best_move(view, params, ROLLOUT, _values(ROLLOUT_DEFAULTS))  # type: ignore[name-defined]  # noqa: F821
+
+
+def decide_naming(rollout, defaults, key, digest):
+    """search's decide with the strategy whose compiled decide is ``rollout`` (its
+    default parameter values ``defaults``) as the rollout policy of every seat.
+
+    A copy of _rolling_out whose globals name that strategy, so the rollout is a direct
+    call, compiled once and cached on disk under its own name (``key``: the strategy's
+    name and place) and kept fresh by ``digest`` (its source files' contents: numba
+    checks only this file's timestamp)."""
+    return _rolling_out_form(rollout, tuple(float(v) for v in defaults), key, digest)
+
+
+@cache
+def _rolling_out_form(rollout, defaults, key, digest):
+    padded = (*defaults, *(0.0,) * (8 - len(defaults)))  # the kernels pad them so too
+    scope = dict(globals(), ROLLOUT=rollout, ROLLOUT_DEFAULTS=padded)
+    func = types.FunctionType(_rolling_out.__code__, scope, "decide")
+    func.__qualname__ = f"decide_rolling_out_{key}"
+    form = compiled(cache=True, refcounts=True)(func)
+    key_cache_on(form, digest)
+    from mexsim.game.signature import DECIDE_SIGNATURE
+
+    form.compile(DECIDE_SIGNATURE)
+    form.disable_compile()
+    return form

@@ -1,0 +1,125 @@
+"""A config naming search's rollout policy: ``params = { rollout = "mine" }`` (issue 33).
+
+The name is checked as a strategy's name is, the built-in rollouts' names are their
+numbers, the named strategy's files are in the run's identity, and the run is the same
+on any number of workers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mexsim.errors import ConfigError
+from mexsim.tournament.config import load_config
+from mexsim.tournament.identity import run_id
+from mexsim.tournament.resolved import config_identity
+from tests.tournament.runs import run_cli
+
+LAST_MOVE = """
+from mexsim.strategy.api import move_count, strategy
+
+NAME = "last_move"
+DESCRIPTION = "the last legal move"
+
+@strategy
+def decide(view, params):
+    return move_count(view) - 1
+"""
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One strategies folder for the tests that leave it as it is: its files are loaded
+    (and last_move compiled and vetted) once."""
+    folder = tmp_path_factory.mktemp("named") / "strategies"
+    folder.mkdir()
+    (folder / "last_move.py").write_text(LAST_MOVE)
+    (folder / "broken.py").write_text('NAME = "broken"\nraise ValueError\n')
+    return folder
+
+
+def _project(tmp_path: Path, rollout: str, folder: Path | None = None) -> Path:
+    if folder is None:
+        folder = tmp_path / "strategies"
+        folder.mkdir(exist_ok=True)
+        (folder / "last_move.py").write_text(LAST_MOVE)
+    path = tmp_path / "cfg.toml"
+    path.write_text(
+        f'[run]\nmatches = 6\nseed = 5\nout = "res"\nstrategies = ["{folder}"]\n'
+        '[rules]\npreset = "seed-001"\n'
+        f'[[players]]\nstrategy = "search"\nparams = {{ worlds = 1, rollout = {rollout} }}\n'
+        '[[players]]\nstrategy = "greedy"\n'
+    )
+    return path
+
+
+def test_a_rollout_is_a_strategys_name(tmp_path: Path, shared: Path) -> None:
+    cfg = load_config(_project(tmp_path, '"last_move"', shared))
+    assert cfg.players[0].params["rollout"] == "last_move"
+    # the built-in rollouts' names are their numbers: the same player, the same run
+    by_name = load_config(_project(tmp_path, '"counter"', shared))
+    by_number = load_config(_project(tmp_path, "2", shared))
+    assert by_name.players == by_number.players
+    assert run_id(config_identity(by_name)) == run_id(config_identity(by_number))
+
+
+def test_a_sweep_of_rollouts_is_one_player_each(tmp_path: Path, shared: Path) -> None:
+    cfg = load_config(_project(tmp_path, '["greedy", "last_move"]', shared))
+    assert [(p.name, p.params["rollout"]) for p in cfg.players[:2]] == [
+        ("search[rollout=greedy]", 0.0),
+        ("search[rollout=last_move]", "last_move"),
+    ]
+
+
+def test_the_named_strategys_files_are_in_the_run_id(tmp_path: Path) -> None:
+    before = run_id(config_identity(load_config(_project(tmp_path, '"last_move"'))))
+    path = _project(tmp_path, '"last_move"')
+    (tmp_path / "strategies" / "last_move.py").write_text(LAST_MOVE + "# edited\n")
+    assert run_id(config_identity(load_config(path))) != before
+
+
+@pytest.mark.parametrize(
+    ("rollout", "expected"),
+    [
+        (
+            '"last_mov"',
+            ["'params.rollout' = 'last_mov' is not a known strategy", "mean 'last_move'?"],
+        ),
+        ('"search"', ["'params.rollout' = 'search' is 'search' itself", "0..2"]),
+        ('"broken"', ["'params.rollout' = 'broken' cannot be loaded", "broken.py"]),
+        ("true", ["'params.rollout' must be a number", "or a strategy's name"]),
+        ('["greedy", 0]', ["lists a value twice"]),
+    ],
+)
+def test_a_bad_rollout_is_one_line(
+    tmp_path: Path, shared: Path, rollout: str, expected: list[str]
+) -> None:
+    path = _project(tmp_path, rollout, shared)
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    message = str(info.value)
+    assert "\n" not in message and str(path) in message
+    for part in expected:
+        assert part in message
+
+
+def test_another_parameter_takes_no_name(tmp_path: Path, shared: Path) -> None:
+    path = _project(tmp_path, "1", shared)
+    path.write_text(path.read_text().replace("worlds = 1", 'worlds = "last_move"'))
+    with pytest.raises(ConfigError, match=r"'params.worlds' must be a number or a non-empty"):
+        load_config(path)
+
+
+@pytest.mark.compiles
+def test_a_run_with_a_users_rollout_is_the_same_on_any_workers(
+    tmp_path: Path, shared: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    path = _project(tmp_path, '"last_move"', shared)
+    files = {}
+    for workers in ("1", "2"):
+        result = run_cli(path, "--workers", workers, "--out", f"w{workers}", "--quiet")
+        assert result.exit_code == 0, result.output
+        files[workers] = (tmp_path / f"w{workers}" / "matches.parquet").read_bytes()
+    assert files["1"] == files["2"]
