@@ -20,7 +20,10 @@ class Policy:
 
     @property
     def name(self) -> str:
-        return self.strategy.name
+        """The strategy's name, with the strategy a parameter names ("search with rollout
+        mine": what raised may be the named one's)."""
+        named = self.strategy.named
+        return f"{self.strategy.name} with {named}" if named else self.strategy.name
 
     @property
     def memory(self) -> int:

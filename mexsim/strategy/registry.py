@@ -70,6 +70,8 @@ class StrategyInfo:
     named_param: str = ""
     named_values: dict[str, float] = field(default_factory=dict)
     decide_naming: Any = field(default=None, compare=False, repr=False)
+    # what ``naming`` gave it: "rollout mine" (messages name it with the strategy)
+    named: str = ""
     # derived from ``decide`` once, when the strategy is loaded (and again for a copy
     # with another decide): whether it is a shipped strategy's (trusted: it writes
     # nothing of the view to undo), and how the kernel asks it (game.enums.Calling)
@@ -109,6 +111,7 @@ class StrategyInfo:
             named_param="",
             named_values={},
             decide_naming=None,
+            named=f"{self.named_param} {other.name}",
         )
 
 

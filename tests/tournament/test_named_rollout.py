@@ -36,7 +36,22 @@ def shared(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder.mkdir()
     (folder / "last_move.py").write_text(LAST_MOVE)
     (folder / "broken.py").write_text('NAME = "broken"\nraise ValueError\n')
+    (folder / "boom.py").write_text(BOOM)
     return folder
+
+
+BOOM = '''
+from mexsim.strategy.api import move_count, strategy
+
+NAME = "boom"
+DESCRIPTION = "raises where it has many moves"
+
+@strategy
+def decide(view, params):
+    if move_count(view) > 3:
+        raise ValueError("too many moves")
+    return 0
+'''
 
 
 def _project(tmp_path: Path, rollout: str, folder: Path | None = None) -> Path:
@@ -123,3 +138,15 @@ def test_a_run_with_a_users_rollout_is_the_same_on_any_workers(
         assert result.exit_code == 0, result.output
         files[workers] = (tmp_path / f"w{workers}" / "matches.parquet").read_bytes()
     assert files["1"] == files["2"]
+
+
+@pytest.mark.compiles
+def test_a_rollout_that_raises_is_named_in_one_line(
+    tmp_path: Path, shared: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = run_cli(_project(tmp_path, '"boom"', shared), "--workers", "1", "--quiet")
+    assert result.exit_code == 1, result.output  # a strategy misbehaved (docs/interface.md)
+    assert result.output.count("\n") == 1
+    assert "strategy 'search with rollout boom' (seat 0)" in result.output
+    assert "raised ValueError: too many moves" in result.output
