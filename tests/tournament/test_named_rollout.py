@@ -40,7 +40,7 @@ def shared(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-BOOM = '''
+BOOM = """
 from mexsim.strategy.api import move_count, strategy
 
 NAME = "boom"
@@ -51,7 +51,7 @@ def decide(view, params):
     if move_count(view) > 3:
         raise ValueError("too many moves")
     return 0
-'''
+"""
 
 
 def _project(tmp_path: Path, rollout: str, folder: Path | None = None) -> Path:
