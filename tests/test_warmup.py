@@ -364,3 +364,20 @@ def test_the_planner_jobs_compile_what_longest_train_calls(job):
     before = signatures()  # longest_train's, and those other tests compiled directly
     compile_jobs.compile_planner(job)
     assert signatures() == before
+
+
+def test_only_the_strategies_a_config_plays_or_names_are_jobs(tmp_path: Path):
+    """A cold start compiles what the run plays (the default table: 16-18 s rather than
+    40 s with search and counter, docs/speed.md); a strategy a parameter names (search's
+    rollout) is played too, and search, which rolls out with longest_train, waits for
+    the planner's jobs rather than compile them again."""
+    (tmp_path / "mine.py").write_text('NAME = "mine"\n')
+    (tmp_path / "other.py").write_text('NAME = "other"\n')
+    table = [{"strategy": s} for s in ("longest_train", "early_doubles", "greedy", "random")]
+    files = {Path(job).name for job, _ in compile_jobs.warm_up_jobs([tmp_path], table)}
+    assert {"search.py", "counter.py", "mexican_first.py", "mine.py"}.isdisjoint(files)
+    assert {"longest_train.py", "greedy.py", "random.py", "early_doubles.py"} <= files
+    named = [{"strategy": "search", "params": {"rollout": ["mine", 1]}}, {"strategy": "greedy"}]
+    jobs = {Path(job).name: after for job, after in compile_jobs.warm_up_jobs([tmp_path], named)}
+    assert {"search.py", "mine.py", "greedy.py"} <= set(jobs) and "other.py" not in jobs
+    assert jobs["search.py"] == BUILTIN_PLANNING

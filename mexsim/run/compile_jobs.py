@@ -50,18 +50,22 @@ def warm_up_jobs(
     """(job, the jobs it waits for), in the order they should start: the planner's
     paths and the engine, then the strategy files of these folders, largest first (the
     longest compiles start first, so that they do not end last). ``players`` are the
-    config's [[players]] tables: one that gives a pip_weight other than 0 adds the
-    weighted jobs; none of longest_train (when there are some) drops the kernel's."""
+    config's [[players]] tables: only the files of the strategies they play (and name,
+    as search's rollout) are jobs, every file without players; one that gives a
+    pip_weight other than 0 adds the weighted jobs; none of longest_train (when there
+    are some) drops the kernel's."""
     from mexsim.strategy.origin import BUILTIN_FOLDER
     from mexsim.strategy.registry import strategy_dirs as folders
 
-    players = list(players)  # read twice
+    players = list(players)  # read thrice
+    played = _played_files(strategy_dirs, players)
     sizes = {
         path: size
         for folder in folders(strategy_dirs)
         if folder.is_dir()
         for path in folder.glob("*.py")
         if not path.name.startswith("_")
+        if played is None or path in played
         if (size := _size(path)) is not None
     }
     files = sorted(sizes, key=lambda path: (-sizes[path], str(path)))
@@ -92,6 +96,32 @@ def warm_up_jobs(
     return jobs
 
 
+def _played_files(
+    strategy_dirs: Sequence[str | Path], players: list[Mapping[str, Any]]
+) -> set[Path] | None:
+    """The files of the strategies the [[players]] tables name (a table's strategy, and
+    a parameter's strategy name: search's rollout = "mine"), read without running any;
+    None (every file) without tables, or where the folders cannot be read (the
+    command reports that). A strategy no table names compiles when a command first
+    plays it, with a notice of its own: the built-in search alone was a third of a
+    cold start's compiling."""
+    from mexsim.errors import ConfigError
+    from mexsim.strategy.registry import strategy_files
+
+    if not players:
+        return None
+    given: list[Any] = []
+    for table in players:
+        given.append(table.get("strategy"))
+        params = table.get("params")
+        for value in params.values() if isinstance(params, Mapping) else ():
+            given.extend(value if isinstance(value, list) else [value])
+    try:
+        return set(strategy_files(strategy_dirs, {n for n in given if isinstance(n, str)}))
+    except (ConfigError, OSError):
+        return None
+
+
 def asks_for_weights(players: Iterable[Mapping[str, Any]]) -> bool:
     """Whether a [[players]] table gives longest_train's pip_weight a value that plans
     with weights (a positive number, or a list of them for a sweep); what is no such
@@ -120,10 +150,13 @@ def _size(path: Path) -> int | None:
 
 
 def _uses_planner(path: Path) -> bool:
+    """Whether the file calls the planner, itself or through longest_train's decide
+    (search's rollouts): its job waits for the planner's, not compile it again."""
     try:
-        return "mexsim.planner" in path.read_text(encoding="utf-8", errors="replace")
+        text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return False
+    return "mexsim.planner" in text or "mexsim.strategy.builtin.longest_train" in text
 
 
 def run_job(job: str) -> None:

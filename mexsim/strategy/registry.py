@@ -161,6 +161,13 @@ def strategy_names(extra_dirs: Sequence[str | Path] = ()) -> list[str]:
     return sorted({*index.files, *index.unnamed})
 
 
+def strategy_files(extra_dirs: Sequence[str | Path], names: Iterable[str]) -> list[Path]:
+    """The files declaring these strategy names (a name no file declares: none), read
+    without running a file."""
+    index = _index(strategy_dirs(extra_dirs))
+    return [index.files[name] for name in names if name in index.files]
+
+
 @dataclass(frozen=True)
 class _Index:
     files: dict[str, Path]  # the NAME a file declares -> the file
