@@ -551,8 +551,8 @@ def _params(
                 f"{where}: 'params.{key}' = {show(value)} lists a value twice (a sweep "
                 "needs distinct values)"
             )
-        kept = [v if isinstance(v, str) else float(v) for v in values]
-        params[key] = kept if isinstance(value, list) else kept[0]
+        # a sweep's values as given: its players are named by them (pip_weight=0)
+        params[key] = list(values) if isinstance(value, list) else _number(values[0])
     return params
 
 
@@ -584,9 +584,13 @@ def _numbered(info: StrategyInfo, params: Mapping[str, Any]) -> dict[str, Param]
     """A player's parameters, a name that is one of its parameter's numbers (search's
     rollout = "greedy") that number: the same player, the same run, however spelled."""
     return {
-        key: info.named_values.get(value, value) if key == info.named_param else value
+        key: _number(info.named_values.get(value, value) if key == info.named_param else value)
         for key, value in params.items()
     }
+
+
+def _number(value: Any) -> Param:
+    return value if isinstance(value, str) else float(value)
 
 
 def _bounds(info: StrategyInfo, key: str) -> str:
