@@ -92,7 +92,8 @@ class _Renderer:
     def on_match(self, ev: dict[str, Any]) -> None:
         for p in ev.get("players", []):
             self.names[p["seat"]] = p["player"]
-            self.strategies[p["seat"]] = p["strategy"]
+            params = ", ".join(f"{k}={_param(v)}" for k, v in p.get("params", {}).items())
+            self.strategies[p["seat"]] = p["strategy"] + (f": {params}" if params else "")
         self.rules = dict(ev.get("rules", {}))
         self.totals = [0] * len(self.names)
         self.out(RULE)
@@ -300,3 +301,8 @@ def render_text(
             renderer.tell_said()
     renderer.tell_said()
     return "\n".join(renderer.lines) + "\n"
+
+
+def _param(value: Any) -> str:
+    """A parameter's value as a config writes it: 2, 0.5, mine."""
+    return f"{value:g}" if isinstance(value, int | float) else str(value)

@@ -32,11 +32,14 @@ every decision of recorded rounds under every preset, a world given the true hid
 tiles, boneyard order and streams, played out with the strategies actually playing,
 ends as the real round did.
 
-A rollout policy sees the world as its view, with the seat's stream of the world
-(``random_below`` works) and the seat's notes in the world (the mover's own from the
-view, the others' zero: they are theirs); what it writes over the world's public part
-corrupts only that world. A choice outside the legal moves plays the first one and
-is counted (``world_bad_choices``), so a rollout never stops a decision.
+A rollout policy is shown the world's view part as its view, with the seat's stream
+of the world (``random_below`` works) and the seat's notes in the world (the mover's
+own from the view, the others' zero: they are theirs). It is shown a copy of its own
+(W_VIEW), refreshed before each call: what it writes over it reaches no world, so a
+policy that scribbles cannot make a round go wrong or never end (``play_out_trusting``
+skips the copy, for the built-ins). A choice outside the legal moves plays the first
+one and is counted (``world_bad_choices``), so a rollout never stops a decision; the
+built-in ``search`` then stops the run with the rollout's name.
 
 ``play_out`` and the policy's call are inlined into the caller: the policy is then
 called by name from the caller's own code. Passed on to a compiled function as a value,
@@ -117,8 +120,13 @@ W_MOVES_SHOWN = W_MOVER + 1  # moves listed by the last listing (beyond: zero)
 W_HISTORY_END = W_MOVES_SHOWN + 1  # how far a rollout wrote history (cleared on reuse)
 W_BAD_CHOICES = W_HISTORY_END + 1  # rollout choices outside the legal moves
 W_UNCONSTRAINED = W_BAD_CHOICES + 1  # 1: the hidden tiles were dealt without inference
-W_SCRATCH = W_UNCONSTRAINED + 1  # [MAX_TILES] the deal's shuffle
-WORLD_SIZE = W_SCRATCH + MAX_TILES
+W_SHOWN = W_UNCONSTRAINED + 1  # 1 once the policy's own view was shown this world whole
+W_SCRATCH = W_SHOWN + 1  # [MAX_TILES] the deal's shuffle
+# (beyond W_SCRATCH: kept when the world is built again)
+W_SHOWN_HISTORY = W_SCRATCH + MAX_TILES  # history entries the policy's view holds
+W_SHOWN_MOVES = W_SHOWN_HISTORY + 1  # moves its view lists (beyond them: zero)
+W_VIEW = W_SHOWN_MOVES + 1  # [SIZE] the view a policy is called with (its own copy)
+WORLD_SIZE = W_VIEW + SIZE
 
 # shuffles deal_world tries for a world that keeps every seat's shown lacks
 DEAL_TRIES = 64
@@ -410,8 +418,10 @@ def _lay(world, seat, t, tr):
 
 
 @compiled(cache=True, inline="always")
-def _choose(world, seat, nm, first, duty, laid, policy, params):
-    """The seat's choice among nm listed moves, by ``policy`` with the world as its view."""
+def _choose(world, seat, nm, first, duty, laid, policy, params, guarded):
+    """The seat's choice among nm listed moves, by ``policy`` with the world as its view:
+    its own copy of the view part when ``guarded`` (what it writes there reaches no
+    world), else the world itself (a built-in, trusted to write none of it)."""
     if nm == 1:
         return 0
     world[SEAT] = seat
@@ -427,22 +437,81 @@ def _choose(world, seat, nm, first, duty, laid, policy, params):
     notes = W_NOTES + MAX_MEMORY * seat
     for k in range(MAX_MEMORY):
         world[NOTES + k] = world[notes + k]
-    i = policy(world, params)
-    for k in range(4):
-        world[W_STREAMS + 4 * seat + k] = world[RNG + k]
-    for k in range(MAX_MEMORY):
-        world[notes + k] = world[NOTES + k]
+    if guarded:
+        _show(world, nm)
+        view = world[W_VIEW : W_VIEW + SIZE]
+        i = policy(view, params)
+        for k in range(4):
+            world[W_STREAMS + 4 * seat + k] = view[RNG + k]
+        for k in range(MAX_MEMORY):
+            world[notes + k] = view[NOTES + k]
+    else:
+        i = policy(world, params)
+        for k in range(4):
+            world[W_STREAMS + 4 * seat + k] = world[RNG + k]
+        for k in range(MAX_MEMORY):
+            world[notes + k] = world[NOTES + k]
     if i < 0 or i >= nm:
         world[W_BAD_CHOICES] += 1
         return 0
     return i
 
 
+@compiled(cache=True)
+def _show(world, nm):
+    """Bring the policy's own view (W_VIEW) up to the world's view part: the words a turn
+    changes every time, the rest (the tile tables, the history before) once a world.
+    So what a policy wrote there stays in its view until refreshed, never in the world."""
+    v = W_VIEW
+    n_hist = world[HISTORY_LEN]
+    if world[W_SHOWN] == 0:  # the world was built afresh
+        for k in range(TILE_LO, MOVE_TILE):
+            world[v + k] = world[k]
+        for k in range(n_hist, world[W_SHOWN_HISTORY]):  # the last world's rollout
+            world[v + HISTORY + k] = 0
+        for k in range(n_hist):
+            world[v + HISTORY + k] = world[HISTORY + k]
+        world[W_SHOWN_HISTORY] = n_hist
+        world[W_SHOWN] = 1
+    for k in range(TILE_LO):
+        world[v + k] = world[k]
+    for k in range(nm):
+        world[v + MOVE_TILE + k] = world[MOVE_TILE + k]
+        world[v + MOVE_TRAIN + k] = world[MOVE_TRAIN + k]
+    for k in range(nm, world[W_SHOWN_MOVES]):
+        world[v + MOVE_TILE + k] = 0
+        world[v + MOVE_TRAIN + k] = 0
+    world[W_SHOWN_MOVES] = nm
+    for k in range(TRAIN_TILES, HISTORY):
+        world[v + k] = world[k]
+    for k in range(world[W_SHOWN_HISTORY], n_hist):
+        world[v + HISTORY + k] = world[HISTORY + k]
+    world[W_SHOWN_HISTORY] = n_hist
+
+
 @compiled(cache=True, inline="always")
 def play_out(world, tile, train, policy, params):
     """The mover lays ``tile`` on ``train`` (one of its legal moves) and the round is
-    played to its end, every seat choosing with ``policy(world, params)``; returns the
-    mover's penalty (world_penalty for the others)."""
+    played to its end, every seat choosing with ``policy(view, params)``; returns the
+    mover's penalty (world_penalty for the others). The policy is shown the world's
+    view part as its own copy: whatever it writes there, the world plays on as the
+    rules say."""
+    return play_out_as(world, tile, train, policy, params, True)
+
+
+@compiled(cache=True, inline="always")
+def play_out_trusting(world, tile, train, policy, params):
+    """play_out for a policy that never writes over its view (the built-ins): it is
+    shown the world itself, without play_out's copy (10-20 % of a rollout of greedy's,
+    benchmarks/bench_forward.py).
+    A policy that writes over it corrupts the world: the round may never end."""
+    return play_out_as(world, tile, train, policy, params, False)
+
+
+@compiled(cache=True, inline="always")
+def play_out_as(world, tile, train, policy, params, guarded):
+    """play_out when ``guarded``, play_out_trusting when not: for a caller that
+    decides which by a constant (the built-in search, by its rollout's origin)."""
     players = world[PLAYERS]
     seat = world[W_MOVER]
     first = world[FIRST_TURN] != 0
@@ -493,7 +562,7 @@ def play_out(world, tile, train, policy, params):
                 if world[W_DRAWN] == world[W_BONEYARD_END] and world[PASS_COUNT] >= players:
                     outcome = OUTCOME_BLOCKED  # R15
                 break
-            i = _choose(world, seat, nm, first, duty, laid, policy, params)
+            i = _choose(world, seat, nm, first, duty, laid, policy, params, guarded)
             double = _lay(world, seat, world[MOVE_TILE + i], world[MOVE_TRAIN + i])
             drawn = 0
             if world[HAND_SIZE + seat] == 0:

@@ -101,6 +101,7 @@ class StrategyInfo:
                 tuple(other.params.values()),
                 f"{other.name}_{place}",
                 sources_digest(other.sources),
+                other.trusted,
             )
         return replace(
             self,

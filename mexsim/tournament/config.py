@@ -453,8 +453,18 @@ def _players(
     players = []
     for name, strategy, params in parsed:
         swept = tuple(key for key, value in params.items() if isinstance(value, list))
+        # a strategy the player's parameters name is in its default name, as a sweep's
+        # values are: search[rollout=mine] (a name that is a number is not a strategy)
+        naming = [
+            f"{key}={value}"
+            for key, value in params.items()
+            if name is None
+            and isinstance(value, str)
+            and value not in strategies[strategy].named_values
+        ]
         if name is None:
-            name = _unique(strategy, taken)
+            label = f"[{','.join(naming)}]" if naming and not swept else ""
+            name = _unique(f"{strategy}{label}", taken)
             taken.add(name)
         if not swept:
             players.append(
@@ -467,8 +477,11 @@ def _players(
         # them, e.g. longest_train[pip_weight=0.5].
         for values in itertools.product(*(cast(list[Param], params[key]) for key in swept)):
             label = ",".join(
-                f"{key}={v if isinstance(v, str) else show(v)}"
-                for key, v in zip(swept, values, strict=True)
+                naming
+                + [
+                    f"{key}={v if isinstance(v, str) else show(v)}"
+                    for key, v in zip(swept, values, strict=True)
+                ]
             )
             variant = _unique(f"{name}[{label}]", taken)
             taken.add(variant)
@@ -527,13 +540,22 @@ def _params(
         values = value if isinstance(value, list) else [value]
         if key == info.named_param:
             values = [_named(where, info, key, v, dirs) for v in values]
-        kinds = int | float | str if key == info.named_param else int | float
+        naming = key == info.named_param
+        kinds = int | float | str if naming else int | float
         if not values or any(isinstance(v, bool) or not isinstance(v, kinds) for v in values):
+            what = "a number, a strategy's name" if naming else "a number"
             raise ConfigError(
-                f"{where}: 'params.{key}' must be a number or a non-empty list of numbers "
-                f"(a sweep), got {show(value)} (default: {defaults[key]!r})"
-                + (" or a strategy's name" if key == info.named_param else "")
+                f"{where}: 'params.{key}' must be {what} or a non-empty list of "
+                f"{'them' if naming else 'numbers'} (a sweep), got {show(value)} "
+                f"(default: {defaults[key]:g})"
             )
+        if naming:  # its numbers are strategies too: one of them, nothing between
+            for v in values:
+                if not isinstance(v, str) and v not in info.named_values.values():
+                    raise ConfigError(
+                        f"{where}: 'params.{key}' = {show(v)} is none of its numbers "
+                        f"(allowed: {_named_numbers(info)} or another strategy's name)"
+                    )
         lowest, highest = info.bounds.get(key, (-math.inf, math.inf))
         for v in values:
             if isinstance(v, str):  # a strategy's name, checked by _named
@@ -570,8 +592,8 @@ def _named(where: str, info: StrategyInfo, key: str, value: Any, dirs: tuple[str
             else f"is not a known strategy{_suggest(value, every)}"
         )
         raise ConfigError(
-            f"{where}: 'params.{key}' = {value!r} {why} (allowed: a number "
-            f"{_bounds(info, key)} or the name of another strategy: "
+            f"{where}: 'params.{key}' = {value!r} {why} (allowed: "
+            f"{_named_numbers(info)} or the name of another strategy: "
             f"{_names([n for n in every if n != info.name])})"
         )
     if value not in available_strategies(dirs, {value}):
@@ -593,9 +615,10 @@ def _number(value: Any) -> Param:
     return value if isinstance(value, str) else float(value)
 
 
-def _bounds(info: StrategyInfo, key: str) -> str:
-    lowest, highest = info.bounds.get(key, (-math.inf, math.inf))
-    return f"{lowest:g}..{highest:g}"
+def _named_numbers(info: StrategyInfo) -> str:
+    """The numbers of the parameter that names strategies: "0 (greedy), 1 (…), …"."""
+    pairs = sorted((number, name) for name, number in info.named_values.items())
+    return ", ".join(f"{number:g} ({name})" for number, name in pairs)
 
 
 def named_strategies(players: Iterable[PlayerSpec]) -> set[str]:

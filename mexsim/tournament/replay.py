@@ -5,7 +5,7 @@ from __future__ import annotations
 from mexsim.errors import StrategyError
 from mexsim.game.play import core_trace
 from mexsim.jit.compile_notice import compiling
-from mexsim.tournament.config import Config, config_schedule, seat_players
+from mexsim.tournament.config import Config, PlayerSpec, config_schedule, seat_players
 from mexsim.tournament.lineup import match_policies
 
 
@@ -20,12 +20,20 @@ def match_header(config: Config, match: int, variant: int = 0) -> dict:
         "match": match,
         **({"deal": deal} if deal != match else {}),
         "seed": config.seed,
-        "players": [
-            {"seat": s, "player": config.players[i].name, "strategy": config.players[i].strategy}
-            for s, i in enumerate(seats)
-        ],
+        "players": [_seated(s, config.players[i]) for s, i in enumerate(seats)],
         **({"variant": config.variant_names[variant]} if config.variants else {}),
         "rules": config.variant_rules(variant).to_dict(),
+    }
+
+
+def _seated(seat: int, player: PlayerSpec) -> dict:
+    """A seat of the header: its player, strategy and parameters (when it has some)."""
+    params = dict(player.params)
+    return {
+        "seat": seat,
+        "player": player.name,
+        "strategy": player.strategy,
+        **({"params": params} if params else {}),
     }
 
 

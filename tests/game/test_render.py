@@ -208,3 +208,19 @@ def test_text_ends_with_a_newline_and_unknown_events_are_shown() -> None:
     text = render_text([{"event": "mystery", "x": 1}])
     assert text.endswith("\n")
     assert "unknown event" in text
+
+
+def test_a_seat_shows_the_parameters_its_player_plays() -> None:
+    players = [
+        {
+            "seat": 0,
+            "player": "search[rollout=mine]",
+            "strategy": "search",
+            "params": {"worlds": 8.0, "rollout": "mine", "infer": 1.0},
+        },
+        {"seat": 1, "player": "lt", "strategy": "longest_train", "params": {"pip_weight": 0.5}},
+    ]
+    header = {"event": "match", "match": 0, "seed": 1, "players": players, "rules": RULES}
+    lines = lines_of([header])
+    assert "seat 0: search[rollout=mine] [search: worlds=8, rollout=mine, infer=1]" in lines
+    assert "seat 1: lt [longest_train: pip_weight=0.5]" in lines

@@ -424,7 +424,7 @@ def test_params_fill_defaults_and_become_floats(tmp_path: Path) -> None:
             "{dept = 1}",
             ["'params.dept'", "depth (default 2.0), weight (default 0.5)", "did you mean 'depth'?"],
         ),
-        ("{depth = true}", ["'params.depth'", "must be a number", "default: 2.0"]),
+        ("{depth = true}", ["'params.depth'", "must be a number", "default: 2)"]),
         ('{depth = "3"}', ["'params.depth'", "must be a number"]),
     ],
 )

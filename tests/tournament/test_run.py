@@ -340,6 +340,9 @@ def check_against_trace(cfg: Path, rounds: pd.DataFrame, matches: pd.DataFrame, 
     header = events[0]
     assert header["event"] == "match" and header["match"] == match
     seat_names = [p["player"] for p in sorted(header["players"], key=lambda p: p["seat"])]
+    for seated in header["players"]:  # the parameters each plays, as the config resolved them
+        spec = next(p for p in config.players if p.name == seated["player"])
+        assert seated.get("params", {}) == spec.params
 
     rows = rounds[rounds["match"] == match]
     assert len(rows) == ROUNDS * players

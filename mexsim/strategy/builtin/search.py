@@ -37,7 +37,8 @@ from mexsim.strategy.builtin.longest_train import decide as longest_train
 from mexsim.strategy.forward import (
     deal_world,
     new_world,
-    play_out,
+    play_out_as,
+    world_bad_choices,
     world_from_view,
     world_penalty,
 )
@@ -75,7 +76,7 @@ def _rollout_params(rollout):
 # Inlined where it is called, so that ``policy`` is a direct call of the strategy named
 # there: passed on as a value, numba would refuse to cache the caller (forward.py)
 @compiled(cache=True, inline="always")
-def _best_move(view, params, policy, values):
+def _best_move(view, params, policy, values, guarded):
     n = move_count(view)
     worlds = max(1, int(params[P.worlds]))
     if params[P.budget] > 0:
@@ -93,7 +94,9 @@ def _best_move(view, params, policy, values):
         for _ in range(worlds):
             world_from_view(view, world)
             deal_world(view, world, infer)
-            mine = play_out(world, tile, train, policy, values)
+            mine = play_out_as(world, tile, train, policy, values, guarded)
+            if world_bad_choices(world):
+                raise ValueError("its rollout policy chose a move outside the legal moves")
             others = -mine
             for s in range(seats):
                 others += world_penalty(world, s)
@@ -110,10 +113,10 @@ def _search(view, params):
     rollout = int(params[P.rollout])
     values = _rollout_params(rollout)
     if rollout == 0:
-        return _best_move(view, params, greedy, values)
+        return _best_move(view, params, greedy, values, False)
     if rollout == 1:
-        return _best_move(view, params, longest_train, values)
-    return _best_move(view, params, counter, values)
+        return _best_move(view, params, longest_train, values, False)
+    return _best_move(view, params, counter, values, False)
 
 
 @strategy
@@ -130,25 +133,28 @@ def _values(defaults):
 
 
 def _rolling_out(view, params):
-    """decide_naming's form: ROLLOUT and ROLLOUT_DEFAULTS are each copy's own."""
-    return _best_move(view, params, ROLLOUT, _values(ROLLOUT_DEFAULTS))  # type: ignore[name-defined]  # noqa: F821
+    """decide_naming's form: ROLLOUT, ROLLOUT_DEFAULTS and GUARDED are each copy's own."""
+    values = _values(ROLLOUT_DEFAULTS)  # type: ignore[name-defined]  # noqa: F821
+    return _best_move(view, params, ROLLOUT, values, GUARDED)  # type: ignore[name-defined]  # noqa: F821
 
 
-def decide_naming(rollout, defaults, key, digest):
+def decide_naming(rollout, defaults, key, digest, trusted):
     """search's decide with the strategy whose compiled decide is ``rollout`` (its
-    default parameter values ``defaults``) as the rollout policy of every seat.
+    default parameter values ``defaults``) as the rollout policy of every seat; shown
+    its own copy of each view unless ``trusted`` (a built-in: forward.play_out_as).
 
     A copy of _rolling_out whose globals name that strategy, so the rollout is a direct
     call, compiled once and cached on disk under its own name (``key``: the strategy's
     name and place) and kept fresh by ``digest`` (its source files' contents: numba
     checks only this file's timestamp)."""
-    return _rolling_out_form(rollout, tuple(float(v) for v in defaults), key, digest)
+    values = tuple(float(v) for v in defaults)
+    return _rolling_out_form(rollout, values, key, digest, bool(trusted))
 
 
 @cache
-def _rolling_out_form(rollout, defaults, key, digest):
+def _rolling_out_form(rollout, defaults, key, digest, trusted):
     padded = (*defaults, *(0.0,) * (8 - len(defaults)))  # the kernels pad them so too
-    scope = dict(globals(), ROLLOUT=rollout, ROLLOUT_DEFAULTS=padded)
+    scope = dict(globals(), ROLLOUT=rollout, ROLLOUT_DEFAULTS=padded, GUARDED=not trusted)
     func = types.FunctionType(_rolling_out.__code__, scope, "decide")
     func.__qualname__ = f"decide_rolling_out_{key}"
     form = compiled(cache=True, refcounts=True)(func)
