@@ -337,6 +337,18 @@ class TraceFormat(StrEnum):
 
 
 ConfigArg = Annotated[Path, typer.Argument(metavar="CONFIG.toml", help="Run configuration (TOML).")]
+# mexsim/game/stall_watch.py's DECISION_LIMIT when not given (not imported here: --help
+# imports nothing heavy)
+DecisionLimitOpt = Annotated[
+    float | None,
+    typer.Option(
+        min=0.0,
+        max=1e6,
+        metavar="SECONDS",
+        help="Stop, naming the strategy, when one of its decisions has taken this long "
+        "(it seems to loop forever; default 60, 0: no limit).",
+    ),
+]
 StrategiesOpt = Annotated[
     list[Path] | None,
     typer.Option(
@@ -430,6 +442,7 @@ def run(
             help="Luck-adjusted totals beside the raw ones (docs/luck.md); sets analysis.luck.",
         ),
     ] = False,
+    decision_limit: DecisionLimitOpt = None,
 ) -> None:
     """Play the matches, write the results directory, print the comparison."""
     import os
@@ -449,6 +462,7 @@ def run(
         resume=resume,
         until=StopRule(confidence, margin) if until == StopWhen.decided else None,
         cluster=cluster or cfg.cluster,
+        **({} if decision_limit is None else {"decision_limit": decision_limit}),
     )
     display = _RunDisplay(cfg, quiet)
     result = display.play(options, started)
@@ -612,6 +626,7 @@ class _RunDisplay:
 
     def play(self, options: Any, started: float) -> Any:
         from mexsim.errors import Interrupted
+        from mexsim.game.stall_watch import StrategyStalled
         from mexsim.run.forecast import Forecast
         from mexsim.run.runner import RunHooks
         from mexsim.run.runner import run as run_matches
@@ -622,7 +637,7 @@ class _RunDisplay:
         try:
             with compile_notice(self.quiet):  # the engine, when it was never compiled
                 return run_matches(self.cfg, self.cfg.out, options, hooks, started)
-        except Interrupted as exc:
+        except (Interrupted, StrategyStalled) as exc:
             for bar in self.bars:
                 bar.close()
             print(f"mexsim: error: {' '.join(str(exc).split())}", file=sys.stderr, flush=True)
@@ -631,7 +646,7 @@ class _RunDisplay:
             # interrupt: end the process without joining them (the runner has cleaned up).
             from mexsim.run.exit_now import exit_now
 
-            exit_now(SIGNALLED + exc.signum)
+            exit_now(RUN_ERROR if isinstance(exc, StrategyStalled) else SIGNALLED + exc.signum)
         finally:
             for bar in self.bars:
                 bar.close()
@@ -783,6 +798,7 @@ def replay(
             "under (default: the baseline, the first).",
         ),
     ] = None,
+    decision_limit: DecisionLimitOpt = None,
 ) -> None:
     """Replay match K of a config (same seeds as `run`), printing every event."""
     from mexsim.run.machine_limits import check_address_space
@@ -806,10 +822,21 @@ def replay(
             "--moves shows the legal moves in the text format only "
             "(drop --format jsonl, or --moves)"
         )
+    from mexsim.game.stall_watch import StrategyStalled, run_watched
     from mexsim.tournament.replay import trace_match  # heavy: the numba engine
 
-    with compile_notice():
-        events = trace_match(cfg, match, _variant_index(cfg, variant), explained=moves)
+    variant_index = _variant_index(cfg, variant)
+    try:
+        with compile_notice():
+            events = run_watched(
+                lambda: trace_match(cfg, match, variant_index, explained=moves),
+                *(() if decision_limit is None else (decision_limit,)),
+            )
+    except StrategyStalled as exc:  # its thread cannot be stopped: end without it
+        from mexsim.run.exit_now import exit_now
+
+        print(f"mexsim: error: {exc}", file=sys.stderr, flush=True)
+        exit_now(RUN_ERROR)
     if fmt is TraceFormat.jsonl:
         text = "".join(json.dumps(ev, separators=(",", ":")) + "\n" for ev in events)
     elif moves:

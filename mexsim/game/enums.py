@@ -141,7 +141,8 @@ Calling = Callings()
 
 
 class StatusFields(NamedTuple):
-    """status[...] after a kernel returns: a strategy that chose an impossible move."""
+    """status[...]: a strategy that chose an impossible move (after a kernel returns), and
+    the strategy deciding now (while it runs)."""
 
     bad_choice: int = 0  # 1 when a strategy returned an index outside its legal moves
     match: int = 1
@@ -149,6 +150,9 @@ class StatusFields(NamedTuple):
     seat: int = 3
     choice: int = 4  # the index it returned
     n_moves: int = 5  # how many legal moves it had
+    # while the kernel runs (read by mexsim/game/stall_watch.py from another thread):
+    deciding: int = 6  # 1 while a strategy's decide runs (the seat, match and round above)
+    calls: int = 7  # decide calls begun so far
 
 
 Status = StatusFields()

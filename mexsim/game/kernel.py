@@ -652,7 +652,12 @@ def play_rounds(
                             if view[MOVE_TILE + k] < view[MOVE_TILE + i]:
                                 i = k
                     else:
+                        # a strategy that never returns is named by the run's watch
+                        # (mexsim/game/stall_watch.py): it reads these while this runs
+                        status[Status.calls] += 1
+                        status[Status.deciding] = 1
                         i = funcs[seat_func[us]](view, pbuf)
+                        status[Status.deciding] = 0
                     # R17: whatever the strategy wrote over the trains and seats is
                     # undone before anyone else sees the view (one block copy: the
                     # private table's last single stores have retired by now); a

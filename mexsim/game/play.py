@@ -28,6 +28,7 @@ from mexsim.game.kernel_longest_train import in_table_decide
 from mexsim.game.rng import MASK64
 from mexsim.game.rules import MAX_STRATEGIES, Rules
 from mexsim.game.seat import Seat, seated
+from mexsim.game.stall_watch import watched
 from mexsim.game.strategy_output import Said, collect_output, said_event
 from mexsim.game.tiles import tile_set
 from mexsim.game.trace_words import trace_train
@@ -116,6 +117,17 @@ class KernelArgs:
         """(rules, funcs, players, tiles): the arguments every kernel takes, in order."""
         return self.numbers, self.funcs, self.arrays, self.tiles
 
+    def deciding(
+        self, status: np.ndarray, player_of: Callable[[int, int], int] | None = None
+    ) -> str:
+        """ "strategy 'x' (seat s) in match m, round r": whose decide the kernel called
+        last (``player_of`` as for raise_for)."""
+        seat, match = int(status[Status.seat]), int(status[Status.match])
+        name = self.players[player_of(match, seat) if player_of else seat].name
+        return (
+            f"strategy '{name}' (seat {seat}) in match {match}, round {int(status[Status.round])}"
+        )
+
     def raise_for(
         self,
         status: np.ndarray,
@@ -127,11 +139,7 @@ class KernelArgs:
         seat)`` says who sat there (default: player i in seat i)."""
         if exc is None and not status[Status.bad_choice]:
             return
-        seat, match = int(status[Status.seat]), int(status[Status.match])
-        name = self.players[player_of(match, seat) if player_of else seat].name
-        where = (
-            f"strategy '{name}' (seat {seat}) in match {match}, round {int(status[Status.round])}"
-        )
+        where = self.deciding(status, player_of)
         if exc is not None:
             raise StrategyError(f"{where} raised {type(exc).__name__}: {exc}") from exc
         raise StrategyError(
@@ -162,7 +170,8 @@ def _run_kernel(
     kernel put in ``status`` before calling it (not the view's: the strategy may have
     written over them)."""
     try:
-        result = call()
+        with watched(status, lambda words: args.deciding(words, player_of)):
+            result = call()
     except (StrategyError, NumbaError):
         # NumbaError: the kernel itself failed to compile, a fault of mexsim's (every
         # strategy was compiled, and any error of its own reported, when it was loaded)

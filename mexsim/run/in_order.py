@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 
 from mexsim.analysis.accumulate import RunAccumulator
 from mexsim.analysis.sequential import DEFAULT_MARGIN, Verdict, verdict
+from mexsim.game.stall_watch import DECISION_LIMIT, POLL, stalled
 from mexsim.tournament.config import Config
 
 
@@ -74,6 +75,7 @@ def take_in_order(
     progress: Callable[[int], None] | None = None,
     decided: Callable[[int], Verdict | None] = lambda end: None,
     drain_on_stop: bool = False,
+    decision_limit: float = DECISION_LIMIT,
 ) -> Played:
     """Play every block of ``all_blocks`` (first match, count) not in ``kept``, at most
     ``in_flight`` at a time, and take every block in order.
@@ -84,7 +86,9 @@ def take_in_order(
     ``progress(n)``: the kept blocks' matches once at the start, then each played
     block's. ``decided(end)`` after each block: a verdict stops the run there; with
     ``drain_on_stop`` the blocks still in flight are waited for first (so that none is
-    still writing when the caller tidies up). Futures not taken are cancelled."""
+    still writing when the caller tidies up). Futures not taken are cancelled. A decide
+    of this process running for ``decision_limit`` seconds raises StrategyStalled
+    (mexsim/game/stall_watch.py; 0: no limit)."""
     if progress:
         progress(sum(n for index, (_, n) in enumerate(all_blocks) if index in kept))
     index = 0
@@ -118,7 +122,7 @@ def take_in_order(
                 take(done, first, n, None)
             else:
                 flying -= 1
-                take(done, first, n, future.result())
+                take(done, first, n, _waited(future, decision_limit))
                 played += n
                 if progress:
                     progress(n)
@@ -136,3 +140,16 @@ def take_in_order(
         for *_, future in pending:
             if future is not None:
                 future.cancel()
+
+
+def _waited(future: Any, decision_limit: float) -> Any:
+    """``future.result()``, looking every POLL seconds for a decide that never returns."""
+    while True:
+        try:
+            return future.result(timeout=POLL)
+        except TimeoutError:
+            if future.done():  # the block itself raised TimeoutError (an OSError)
+                raise
+            error = stalled(decision_limit)
+            if error is not None:
+                raise error from None

@@ -33,6 +33,7 @@ from typing import Any
 
 from mexsim.analysis.accumulate import RunStatistics
 from mexsim.errors import ConfigError, Interrupted, OutputError, ResourceShortage, StrategyError
+from mexsim.game.stall_watch import DECISION_LIMIT
 from mexsim.game.strategy_output import output_counted, printed_note
 from mexsim.jit.ast_guard import serialise_ast_parse
 from mexsim.run.dask.cluster import ClusterPlayer, open_player, parse_address, start_workers_early
@@ -65,13 +66,15 @@ class RunOptions:
     """How to play: ``workers`` threads (or a cluster's workers), replacing results
     (``force``), continuing an interrupted run (``resume``), stopping once decided
     (``until``: ``--until decided``) and on a Dask cluster (``cluster``: ``local:N`` or
-    a scheduler address, mexsim/run/dask/cluster.py)."""
+    a scheduler address, mexsim/run/dask/cluster.py); a decide running for
+    ``decision_limit`` seconds stops the run (mexsim/game/stall_watch.py; 0: never)."""
 
     workers: int = 1
     force: bool = False
     resume: bool = False
     until: StopRule | None = None
     cluster: str | None = None
+    decision_limit: float = DECISION_LIMIT
 
 
 @dataclass(frozen=True)
@@ -145,7 +148,17 @@ def run(
             play_start = time.perf_counter()
             with output_counted() as printed:  # a strategy's debugging prints
                 played = _play(
-                    config, players, sink, rid, kept, workers, progress, until, player, model
+                    config,
+                    players,
+                    sink,
+                    rid,
+                    kept,
+                    workers,
+                    progress,
+                    until,
+                    player,
+                    model,
+                    options.decision_limit,
                 )
             if printed.lines:
                 note(printed_note(printed.lines))
@@ -209,6 +222,7 @@ def _play(
     until: StopRule | None = None,
     cluster: ClusterPlayer | None = None,
     model: LuckModel | None = None,
+    decision_limit: float = DECISION_LIMIT,
 ) -> Played:
     """Play the blocks not ``kept`` (kept by an interrupted run), taking every block into
     the sink in match order (mexsim/run/in_order.py). Blocks are played on ``cluster``
@@ -263,4 +277,5 @@ def _play(
             progress,
             stop_rule(until, config, sink.statistics),
             drain_on_stop=sink.drain_on_stop,
+            decision_limit=decision_limit,
         )

@@ -1,0 +1,89 @@
+"""A strategy that never returns from some decisions: `mexsim run` names it in one line
+and ends (exit 1), seated or as search's rollout, rather than never ending."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+# Loops forever once it has many moves: after many good decisions, as a user's bug does
+LOOPS = """
+from mexsim.strategy.api import move_count, strategy
+
+NAME = "loops"
+DESCRIPTION = "never returns where it has many moves"
+
+@strategy
+def decide(view, params):
+    n = move_count(view)
+    k = 0
+    while n > 6:
+        k += 1
+        view[0] = k  # a side effect: the loop is not compiled away
+    return 0
+"""
+
+
+@pytest.mark.compiles
+@pytest.mark.processes
+@pytest.mark.parametrize(
+    ("player", "named"),
+    [
+        ('strategy = "loops"', "strategy 'loops' (seat "),
+        (
+            'strategy = "search"\nparams = { worlds = 1, rollout = "loops" }',
+            "strategy 'search with rollout loops' (seat ",
+        ),
+    ],
+)
+def test_a_decide_that_never_returns_is_named(tmp_path: Path, player: str, named: str) -> None:
+    (tmp_path / "strategies").mkdir()
+    (tmp_path / "strategies" / "loops.py").write_text(LOOPS)
+    config = tmp_path / "cfg.toml"
+    config.write_text(
+        '[run]\nmatches = 20\nseed = 3\nout = "res"\n[rules]\npreset = "seed-001"\n'
+        f'[[players]]\n{player}\n[[players]]\nstrategy = "greedy"\n'
+    )
+    command = [sys.executable, "-m", "mexsim", "run", str(config), "--workers", "2"]
+    proc = subprocess.run(
+        [*command, "--quiet", "--decision-limit", "2"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert proc.returncode == 1, proc.stderr  # a strategy misbehaved (docs/interface.md)
+    lines = [line for line in proc.stderr.splitlines() if line.startswith("mexsim: error:")]
+    assert len(lines) == 1, proc.stderr
+    assert named in lines[0] and "has not returned in 2 s" in lines[0]
+    assert not (tmp_path / "res").exists()  # nothing of the run is left
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".res")]
+
+
+@pytest.mark.compiles
+@pytest.mark.processes
+def test_a_replay_names_a_decide_that_never_returns(tmp_path: Path) -> None:
+    (tmp_path / "strategies").mkdir()
+    (tmp_path / "strategies" / "loops.py").write_text(LOOPS)
+    config = tmp_path / "cfg.toml"
+    config.write_text(
+        '[run]\nmatches = 2\nseed = 3\n[rules]\npreset = "seed-001"\n'
+        '[[players]]\nstrategy = "loops"\n[[players]]\nstrategy = "greedy"\n'
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "mexsim", "replay", str(config), "--match", "0"]
+        + ["--decision-limit", "2"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert proc.returncode == 1, proc.stderr
+    lines = [line for line in proc.stderr.splitlines() if line.startswith("mexsim: error:")]
+    assert len(lines) == 1, proc.stderr
+    assert "strategy 'loops' (seat " in lines[0] and "has not returned in 2 s" in lines[0]
