@@ -152,7 +152,8 @@ class StatusFields(NamedTuple):
     n_moves: int = 5  # how many legal moves it had
     # while the kernel runs (read by mexsim/game/stall_watch.py from another thread):
     deciding: int = 6  # 1 while a strategy's decide runs (the seat, match and round above)
-    calls: int = 7  # decide calls begun so far
+    calls: int = 7  # decide calls begun so far (a counter kept here, not in a local of the
+    # kernel's: that measured 5-7 % slower, its loops laid out otherwise)
 
 
 Status = StatusFields()

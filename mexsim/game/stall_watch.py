@@ -2,8 +2,9 @@
 
 Compiled code cannot be interrupted, and a strategy's ``decide`` may loop forever in
 some state of the game only (``while n > 3:`` with n never changing), after thousands of
-good decisions. The kernel says, in its status words, when a decide is running and how
-many it has begun (enums.Status.deciding, calls); every kernel call of this process is
+good decisions. The kernel says, in its status words, when a decide is running and which
+and how many it has begun (enums.Status.deciding, calls); every kernel call of this
+process is
 registered here while it runs (``watched``). The thread waiting for the blocks asks
 ``stalled(limit)`` now and then: a decide that has been running for ``limit`` seconds is
 taken to loop, and the run stops with one line naming the strategy, seat, match and round
@@ -41,7 +42,7 @@ class StrategyStalled(StrategyError):
 class _Watched:
     status: np.ndarray
     describe: Callable[[np.ndarray], str]  # "strategy 'x' (seat s) in match m, round r"
-    calls: int = -1  # status[calls] when last looked at
+    call: int = -1  # status[calls] of the decide running when last looked at
     since: float = 0.0  # when that call was first seen running
 
 
@@ -73,12 +74,12 @@ def stalled(limit: float, now: float | None = None) -> StrategyStalled | None:
     with _lock:
         watching = list(_live.values())
     for w in watching:
-        calls = int(w.status[Status.calls])
+        call = int(w.status[Status.calls])
         if not w.status[Status.deciding]:
-            w.calls = -1
+            w.call = -1
             continue
-        if calls != w.calls:
-            w.calls, w.since = calls, now
+        if call != w.call:
+            w.call, w.since = call, now
             continue
         if now - w.since >= limit:
             return StrategyStalled(

@@ -9,15 +9,15 @@ from mexsim.game.enums import N_STATUS, Status
 from mexsim.game.stall_watch import StrategyStalled, stalled, watched
 
 
-def _status(calls: int, deciding: int) -> np.ndarray:
+def _status(calls: int) -> np.ndarray:
     status = np.zeros(N_STATUS, dtype=np.int64)
-    status[Status.calls], status[Status.deciding] = calls, deciding
+    status[Status.calls], status[Status.deciding] = calls, 1
     status[Status.seat], status[Status.match], status[Status.round] = 1, 7, 3
     return status
 
 
 def test_a_decide_running_past_the_limit_is_named() -> None:
-    status = _status(calls=5, deciding=1)
+    status = _status(calls=5)
     with watched(status, lambda s: f"strategy 'x' (seat {s[Status.seat]})"):
         assert stalled(10, now=100.0) is None  # first seen running: timed from here
         assert stalled(10, now=109.0) is None
@@ -30,7 +30,7 @@ def test_a_decide_running_past_the_limit_is_named() -> None:
 
 
 def test_decides_that_return_are_not_stalled() -> None:
-    status = _status(calls=5, deciding=1)
+    status = _status(calls=5)
     with watched(status, lambda s: "x"):
         assert stalled(10, now=0.0) is None
         status[Status.calls] = 6  # another decide began since: timed afresh
@@ -38,6 +38,7 @@ def test_decides_that_return_are_not_stalled() -> None:
         assert stalled(10, now=24.0) is None
         status[Status.deciding] = 0  # the kernel between decides (its own rules)
         assert stalled(10, now=100.0) is None
-        status[Status.deciding] = 1
+        status[Status.calls], status[Status.deciding] = 7, 1
         assert stalled(10, now=101.0) is None
+        assert stalled(10, now=110.0) is None
         assert stalled(10, now=111.0) is not None
