@@ -74,9 +74,9 @@ def test_a_replay_names_a_decide_that_never_returns(tmp_path: Path) -> None:
         '[run]\nmatches = 2\nseed = 3\n[rules]\npreset = "seed-001"\n'
         '[[players]]\nstrategy = "loops"\n[[players]]\nstrategy = "greedy"\n'
     )
+    replay = [sys.executable, "-m", "mexsim", "replay", str(config), "--match", "0"]
     proc = subprocess.run(
-        [sys.executable, "-m", "mexsim", "replay", str(config), "--match", "0"]
-        + ["--decision-limit", "2"],
+        [*replay, "--decision-limit", "2"],
         cwd=tmp_path,
         capture_output=True,
         text=True,
