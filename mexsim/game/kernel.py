@@ -783,7 +783,9 @@ def seed_streams(rng, seed, deal):
         rng[s, 0], rng[s, 1], rng[s, 2], rng[s, 3] = seed_words(strategy_key(seed, deal, s))
 
 
-@njit(cache=True)
+# nogil: `mexsim replay` waits for it on another thread, watching for a decide that
+# never returns (mexsim/game/stall_watch.py, run_watched)
+@njit(cache=True, nogil=True)
 def play_match(seed, match, deal, rules, funcs, seats, tiles, out, record, dispatch):
     """Play match ``match`` (R4: N+1 rounds) into out.res[round, seat, Field.*]. Seat s
     plays funcs[seats.func[s]] with seats.params[s]; the shuffles and the seats' random

@@ -94,6 +94,7 @@ def stalled(limit: float, now: float | None = None) -> StrategyStalled | None:
 def run_watched(work: Callable[[], T], limit: float = DECISION_LIMIT) -> T:
     """``work()`` (kernel calls: `mexsim replay`) on a thread of its own, this thread
     looking every POLL seconds for a decide running past ``limit``: StrategyStalled.
+    Its kernels must release the GIL (``nogil``), else this thread never looks.
     The thread is a daemon: one stuck in a strategy's compiled code is never waited
     for (the caller then ends the process at once, mexsim/run/exit_now.py)."""
     outcome: list[Any] = []

@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -143,7 +143,10 @@ def take_in_order(
 
 
 def _waited(future: Any, decision_limit: float) -> Any:
-    """``future.result()``, looking every POLL seconds for a decide that never returns."""
+    """``future.result()``, looking every POLL seconds for a decide that never returns
+    while a thread of this process plays (a cluster's block is played elsewhere)."""
+    if not isinstance(future, Future):
+        return future.result()
     while True:
         try:
             return future.result(timeout=POLL)

@@ -29,7 +29,7 @@ def test_a_group_numbers_its_members_densely(group):
 
 def test_row_widths_follow_the_groups():
     assert enums.N_FIELDS == len(enums.Field) == 9
-    assert enums.N_STATUS == len(enums.Status) == 6
+    assert enums.N_STATUS == len(enums.Status) == 8
     assert enums.N_EVENT_FIELDS == len(enums.EventField) == 5
 
 
