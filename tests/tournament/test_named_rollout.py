@@ -6,8 +6,6 @@ on any number of workers."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,7 +14,7 @@ from mexsim.errors import ConfigError
 from mexsim.tournament.config import load_config
 from mexsim.tournament.identity import run_id
 from mexsim.tournament.resolved import config_identity
-from tests.tournament.runs import run_cli
+from tests.tournament.runs import mexsim_in, run_cli
 
 LAST_MOVE = """
 from mexsim.strategy.api import move_count, strategy
@@ -208,14 +206,7 @@ def test_a_rollout_that_writes_over_its_view_harms_no_world(
 ) -> None:
     # a process of its own with a time limit: the bug it guards against was a hang
     path = _project(tmp_path, '"scribbler"', shared)
-    proc = subprocess.run(
-        [sys.executable, "-m", "mexsim", "run", str(path), "--workers", "1", "--quiet"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=400,
-        check=False,
-    )
+    proc = mexsim_in(tmp_path, "run", str(path), "--workers", "1", "--quiet", timeout=400)
     assert proc.returncode == 0, proc.stderr
 
 

@@ -3,11 +3,11 @@ and ends (exit 1), seated or as search's rollout, rather than never ending."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.tournament.runs import mexsim_in
 
 # Loops forever once it has many moves: after many good decisions, as a user's bug does
 LOOPS = """
@@ -47,14 +47,8 @@ def test_a_decide_that_never_returns_is_named(tmp_path: Path, player: str, named
         '[run]\nmatches = 20\nseed = 3\nout = "res"\n[rules]\npreset = "seed-001"\n'
         f'[[players]]\n{player}\n[[players]]\nstrategy = "greedy"\n'
     )
-    command = [sys.executable, "-m", "mexsim", "run", str(config), "--workers", "2"]
-    proc = subprocess.run(
-        [*command, "--quiet", "--decision-limit", "2"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
+    proc = mexsim_in(
+        tmp_path, "run", str(config), "--workers", "2", "--quiet", "--decision-limit", "2"
     )
     assert proc.returncode == 1, proc.stderr  # a strategy misbehaved (docs/interface.md)
     lines = [line for line in proc.stderr.splitlines() if line.startswith("mexsim: error:")]
@@ -74,15 +68,7 @@ def test_a_replay_names_a_decide_that_never_returns(tmp_path: Path) -> None:
         '[run]\nmatches = 2\nseed = 3\n[rules]\npreset = "seed-001"\n'
         '[[players]]\nstrategy = "loops"\n[[players]]\nstrategy = "greedy"\n'
     )
-    replay = [sys.executable, "-m", "mexsim", "replay", str(config), "--match", "0"]
-    proc = subprocess.run(
-        [*replay, "--decision-limit", "2"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    proc = mexsim_in(tmp_path, "replay", str(config), "--match", "0", "--decision-limit", "2")
     assert proc.returncode == 1, proc.stderr
     lines = [line for line in proc.stderr.splitlines() if line.startswith("mexsim: error:")]
     assert len(lines) == 1, proc.stderr
