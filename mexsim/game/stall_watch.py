@@ -84,15 +84,16 @@ def stalled(limit: float, now: float | None = None) -> StrategyStalled | None:
         if now - w.since >= limit:
             return StrategyStalled(
                 f"{w.describe(w.status)} has not returned in {limit:g} s: its decide seems "
-                "never to end (a loop whose condition does not change?); `mexsim check "
-                "NAME` times a strategy's decisions, and --decision-limit SECONDS allows "
-                "a slower one (0: no limit)"
+                "never to end (a loop whose condition does not change?); `mexsim check` "
+                "times a strategy's decisions, and --decision-limit SECONDS allows a "
+                "slower one (0: no limit)"
             )
     return None
 
 
 def run_watched(work: Callable[[], T], limit: float = DECISION_LIMIT) -> T:
-    """``work()`` (kernel calls: `mexsim replay`) on a thread of its own, this thread
+    """``work()`` (kernel calls: `mexsim replay`, the luck model's pilot) on a thread
+    of its own, this thread
     looking every POLL seconds for a decide running past ``limit``: StrategyStalled.
     Its kernels must release the GIL (``nogil``), else this thread never looks.
     The thread is a daemon: one stuck in a strategy's compiled code is never waited

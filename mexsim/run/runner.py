@@ -33,7 +33,7 @@ from typing import Any
 
 from mexsim.analysis.accumulate import RunStatistics
 from mexsim.errors import ConfigError, Interrupted, OutputError, ResourceShortage, StrategyError
-from mexsim.game.stall_watch import DECISION_LIMIT
+from mexsim.game.stall_watch import DECISION_LIMIT, run_watched
 from mexsim.game.strategy_output import output_counted, printed_note
 from mexsim.jit.ast_guard import serialise_ast_parse
 from mexsim.run.dask.cluster import ClusterPlayer, open_player, parse_address, start_workers_early
@@ -138,7 +138,9 @@ def run(
             rid = run_id(identity)
             sink.reserve()
             sink.check(rid, identity, resume, force, note)
-            model = luck_model(config, players)
+            # the luck model's pilot plays strategies too: on a thread of its own, so that
+            # a decide that never returns is named and a stop signal is heard meanwhile
+            model = run_watched(lambda: luck_model(config, players), options.decision_limit)
             load_engine(config, players, cluster, model)  # before any thread
             player, close_cluster = open_player(cluster, config)
             if player is not None:

@@ -30,16 +30,22 @@ def decide(view, params):
 @pytest.mark.compiles
 @pytest.mark.processes
 @pytest.mark.parametrize(
-    ("player", "named"),
+    ("player", "luck", "named"),
     [
-        ('strategy = "loops"', "strategy 'loops' (seat "),
+        ('strategy = "loops"', False, "strategy 'loops' (seat "),
+        # the luck model's pilot, played on its own before the run's blocks (it once hung,
+        # deaf to SIGTERM: the main thread was in the strategy's code)
+        ('strategy = "loops"', True, "strategy 'loops' (seat "),
         (
             'strategy = "search"\nparams = { worlds = 1, rollout = "loops" }',
+            False,
             "strategy 'search with rollout loops' (seat ",
         ),
     ],
 )
-def test_a_decide_that_never_returns_is_named(tmp_path: Path, player: str, named: str) -> None:
+def test_a_decide_that_never_returns_is_named(
+    tmp_path: Path, player: str, luck: bool, named: str
+) -> None:
     (tmp_path / "strategies").mkdir()
     (tmp_path / "strategies" / "loops.py").write_text(LOOPS)
     config = tmp_path / "cfg.toml"
@@ -47,9 +53,8 @@ def test_a_decide_that_never_returns_is_named(tmp_path: Path, player: str, named
         '[run]\nmatches = 20\nseed = 3\nout = "res"\n[rules]\npreset = "seed-001"\n'
         f'[[players]]\n{player}\n[[players]]\nstrategy = "greedy"\n'
     )
-    proc = mexsim_in(
-        tmp_path, "run", str(config), "--workers", "2", "--quiet", "--decision-limit", "2"
-    )
+    flags = ("--quiet", "--decision-limit", "2", *(("--luck",) if luck else ()))
+    proc = mexsim_in(tmp_path, "run", str(config), "--workers", "2", *flags)
     assert proc.returncode == 1, proc.stderr  # a strategy misbehaved (docs/interface.md)
     lines = [line for line in proc.stderr.splitlines() if line.startswith("mexsim: error:")]
     assert len(lines) == 1, proc.stderr
