@@ -452,6 +452,7 @@ def run(
 
     started = time.perf_counter()
     check_address_space("run", workers or os.cpu_count() or 1)  # before numba loads
+    from mexsim.game.stall_watch import DECISION_LIMIT
     from mexsim.run.runner import RunOptions, StopRule
 
     cfg = _run_config(config, matches, seed, out, workers, strategies, luck, resume, cluster, quiet)
@@ -462,7 +463,7 @@ def run(
         resume=resume,
         until=StopRule(confidence, margin) if until == StopWhen.decided else None,
         cluster=cluster or cfg.cluster,
-        **({} if decision_limit is None else {"decision_limit": decision_limit}),
+        decision_limit=DECISION_LIMIT if decision_limit is None else decision_limit,
     )
     display = _RunDisplay(cfg, quiet)
     result = display.play(options, started)
@@ -822,7 +823,7 @@ def replay(
             "--moves shows the legal moves in the text format only "
             "(drop --format jsonl, or --moves)"
         )
-    from mexsim.game.stall_watch import StrategyStalled, run_watched
+    from mexsim.game.stall_watch import DECISION_LIMIT, StrategyStalled, run_watched
     from mexsim.tournament.replay import trace_match  # heavy: the numba engine
 
     variant_index = _variant_index(cfg, variant)
@@ -830,7 +831,7 @@ def replay(
         with compile_notice():
             events = run_watched(
                 lambda: trace_match(cfg, match, variant_index, explained=moves),
-                *(() if decision_limit is None else (decision_limit,)),
+                DECISION_LIMIT if decision_limit is None else decision_limit,
             )
     except StrategyStalled as exc:  # its thread cannot be stopped: end without it
         from mexsim.run.exit_now import exit_now

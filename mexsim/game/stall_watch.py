@@ -2,9 +2,8 @@
 
 Compiled code cannot be interrupted, and a strategy's ``decide`` may loop forever in
 some state of the game only (``while n > 3:`` with n never changing), after thousands of
-good decisions. The kernel says, in its status words, when a decide is running and which
-and how many it has begun (enums.Status.deciding, calls); every kernel call of this
-process is
+good decisions. The kernel says, in its status words, when a decide is running and how
+many it has begun (enums.Status.deciding, calls); every kernel call of this process is
 registered here while it runs (``watched``). The thread waiting for the blocks asks
 ``stalled(limit)`` now and then: a decide that has been running for ``limit`` seconds is
 taken to loop, and the run stops with one line naming the strategy, seat, match and round
@@ -93,9 +92,9 @@ def stalled(limit: float, now: float | None = None) -> StrategyStalled | None:
 
 def run_watched(work: Callable[[], T], limit: float = DECISION_LIMIT) -> T:
     """``work()`` (kernel calls: `mexsim replay`, the luck model's pilot) on a thread
-    of its own, this thread
-    looking every POLL seconds for a decide running past ``limit``: StrategyStalled.
-    Its kernels must release the GIL (``nogil``), else this thread never looks.
+    of its own, this thread looking every POLL seconds for a decide running past
+    ``limit``: StrategyStalled. Its kernels must release the GIL (``nogil``), else this
+    thread never looks.
     The thread is a daemon: one stuck in a strategy's compiled code is never waited
     for (the caller then ends the process at once, mexsim/run/exit_now.py)."""
     outcome: list[Any] = []
