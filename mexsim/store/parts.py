@@ -44,6 +44,14 @@ from mexsim.tournament.identity import RUN_ID_KEY
 MIN_BLOCK = 64
 MAX_BLOCK = 4096  # ~0.1-1 s of play: resume loses little, memory stays small
 BLOCKS_WANTED = 256
+# A block costs ~4 ms of CPU beside play whatever its size (two part files created,
+# fsynced and renamed, a row group of each results file, the statistics' fold): 64 µs a
+# match at 64 matches, more than 4 x greedy's play. So a run of over MIN_BLOCK *
+# FEWEST_BLOCKS matches has blocks of SMALL_BLOCK or more (4,000 matches of 4 x greedy:
+# 0.50 -> 0.69 of the kernel's rate, docs/speed.md); not larger, for a search player's
+# few matches a second (progress and --until are heard block by block)
+SMALL_BLOCK = 128
+FEWEST_BLOCKS = 32
 WORK_FILE = "work.json"
 COMPRESSION = "zstd"  # the results files
 # Columns that number rows (kept plain: a dictionary of nearly as many distinct values
@@ -77,8 +85,11 @@ def parquet_options(schema: pa.Schema) -> dict[str, Any]:
 
 
 def block_size(matches: int) -> int:
-    """Matches per block (and per row group): from the match count alone."""
-    return min(MAX_BLOCK, max(MIN_BLOCK, -(-matches // BLOCKS_WANTED)))
+    """Matches per block (and per row group): from the match count alone. At least
+    64, ⌈matches / 32⌉ up to 128, and ⌈matches / 256⌉ up to 4,096: 4,000 matches play
+    in 32 blocks of 125, 16,000 in 125 of 128, 40,000 in 255 of 157."""
+    least = min(SMALL_BLOCK, max(MIN_BLOCK, -(-matches // FEWEST_BLOCKS)))
+    return min(MAX_BLOCK, max(least, -(-matches // BLOCKS_WANTED)))
 
 
 def blocks(matches: int) -> list[tuple[int, int]]:

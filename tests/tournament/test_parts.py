@@ -10,7 +10,27 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from mexsim.store.parts import Appender, parquet_options
+from mexsim.store.parts import Appender, blocks, parquet_options
+
+
+@pytest.mark.parametrize(
+    ("matches", "count", "size"),
+    [
+        (1, 1, 1),
+        (200, 4, 64),
+        (2_048, 32, 64),
+        (4_000, 32, 125),  # a small run: few blocks, each's fixed cost spread
+        (16_000, 125, 128),
+        (40_000, 255, 157),
+        (1_000_000, 256, 3_907),
+        (2_000_000, 489, 4_096),
+    ],
+)
+def test_a_run_is_cut_into_blocks_by_its_match_count(matches: int, count: int, size: int) -> None:
+    cut = blocks(matches)
+    assert len(cut) == count and cut[0] == (0, size)
+    assert [first for first, _ in cut] == list(range(0, matches, size))
+    assert sum(n for _, n in cut) == matches
 
 
 def tables(count: int) -> list[pa.Table]:

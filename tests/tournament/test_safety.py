@@ -43,7 +43,7 @@ from tests.tournament.runs import (
 
 SPIN = ROOT / "tests" / "fixtures" / "strategies_spin"
 BIG = 20_000  # matches of a run that is killed on the way
-BLOCKS = len(blocks(BIG))  # 254 blocks of 79 matches
+BLOCKS = len(blocks(BIG))  # 157 blocks of 128 matches
 RESULT_FILES = ("rounds.parquet", "matches.parquet", "summary.csv", "head_to_head.csv", MARKER)
 
 
@@ -88,7 +88,7 @@ def test_files_are_byte_identical_for_any_worker_count(
     assert run_cli(cfg, "--out", out, "--workers", "1", "--quiet").exit_code == 0
     same_results(reference, out)
     groups = pq.ParquetFile(out / "matches.parquet").metadata.num_row_groups
-    assert groups == BLOCKS  # one per block of 79 matches, whatever the timing
+    assert groups == BLOCKS  # one per block, whatever the timing
 
 
 # --- rows 2 and 7: killed runs keep their blocks; --resume gives the same bytes -------
@@ -349,7 +349,7 @@ def test_a_full_disk_is_one_line_and_keeps_the_old_results(
     assert run_cli(cfg, "--out", out, "--matches", "64", "--quiet").exit_code == 0
     before = {p.name: p.read_bytes() for p in out.iterdir()}
     code, _, stderr = finish(
-        mexsim("run", cfg, "--out", out, "--force", "--quiet", preexec_fn=limited_files(64_000))
+        mexsim("run", cfg, "--out", out, "--force", "--quiet", preexec_fn=limited_files(160_000))
     )
     assert code == 4, stderr
     lines = stderr.splitlines()
