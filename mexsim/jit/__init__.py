@@ -4,8 +4,9 @@ bottom layer: it imports nothing of mexsim but ``errors`` and the version.
 
 Importing it chooses numba's cache folder, once: every module of mexsim that caches
 compiled code imports from here (tests/jit/test_cache_folders.py holds them to it), so
-the folder is set before the first such function is defined. ``import mexsim`` alone
-changes nothing.
+the folder is set before the first such function is defined; and it installs the hook
+that spares numba's BLAS probe its import of scipy.linalg (options.BlasProbeAnswered),
+which imports nothing itself. ``import mexsim`` alone changes nothing.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import sys
 from pathlib import Path
 
 from mexsim import __version__
+from mexsim.jit.options import BlasProbeAnswered
 
 
 def numba_cache_dir() -> str:
@@ -43,3 +45,4 @@ if "numba" in sys.modules:
     # beside the sources, keyed on no version of mexsim. Its functions look the folder
     # up when they are defined, so tell it now.
     sys.modules["numba"].config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
+BlasProbeAnswered.install()

@@ -7,7 +7,8 @@ C entry points (``no_cpython_wrapper``, ``no_cfunc_wrapper``: mexsim/jit/callee.
 dispatcher's options changed before its first compile (a user's helpers get the bounds
 check), its disk cache switched off after ``cache=True`` or keyed on more than its own
 file, the index file of its cache entry, and the LLVM code and return type of a compiled
-signature (vetting). A numba upgrade that renames or drops any of them would fail
+signature (vetting); and numba's BLAS probe, answered without importing scipy.linalg
+(``BlasProbeAnswered``). A numba upgrade that renames or drops any of them would fail
 silently elsewhere (a user's helper without its bounds check, code with reference counts
 again); here it fails loudly:
 tests/jit/test_numba_options.py holds each one to what mexsim needs of it.
@@ -15,6 +16,7 @@ tests/jit/test_numba_options.py holds each one to what mexsim needs of it.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -57,6 +59,39 @@ def check_bounds(dispatcher: Any) -> None:
 def checks_bounds(dispatcher: Any) -> bool:
     """Whether ``dispatcher`` was compiled (or will be) with the bounds check."""
     return bool(dispatcher.targetoptions.get("boundscheck"))
+
+
+class BlasProbeAnswered:
+    """An import hook: numba's ``numba.np.arraymath`` probes for BLAS as it is imported
+    (when numba first types or loads compiled code) by importing scipy.linalg, ~0.1 s of
+    every mexsim process's start. mexsim's compiled code calls no BLAS, and scipy is
+    one of its dependencies, so that one probe is answered yes without the import;
+    ``numba.np.linalg``'s own BLAS functions still call the real probe, put back as
+    soon as the answered one is asked. Installed once, by mexsim/jit/__init__.py, it
+    imports nothing until numba imports arraymath."""
+
+    MODULE = "numba.np.arraymath"
+    asked = False
+
+    @classmethod
+    def install(cls) -> None:
+        if cls.MODULE not in sys.modules and cls not in sys.meta_path:
+            sys.meta_path.insert(0, cls)
+
+    @classmethod
+    def find_spec(cls, name: str, path: Any = None, target: Any = None) -> None:
+        # it stays in sys.meta_path (import is iterating over it): one comparison an import
+        if name != cls.MODULE or cls.asked:
+            return  # found as before
+        cls.asked = True
+        import numba.np.linalg as linalg
+
+        probe = linalg.ensure_blas
+
+        def answered() -> None:  # arraymath's import-time probe, and nothing after it
+            linalg.ensure_blas = probe
+
+        linalg.ensure_blas = answered  # arraymath imports this name, then calls it once
 
 
 def options_of(dispatcher: Any, names: Iterable[str]) -> dict[str, Any]:

@@ -5,6 +5,9 @@ reference counts again."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from numba import njit, types
@@ -176,3 +179,40 @@ def test_a_direct_call_plays_as_the_dispatcher_and_retypes_what_differs():
     readonly = view.copy()
     readonly.flags.writeable = False
     assert options._fingerprint(view) != options._fingerprint(readonly)
+
+
+_BLAS_PROBE = """
+import sys
+import mexsim.jit  # installs the hook
+import numba.np.linalg as linalg
+from numba import njit
+import numpy as np
+
+@njit
+def first(a):
+    return a[0]
+
+first(np.ones(2))  # numba types its first function: arraymath is imported
+import numba.np.arraymath as arraymath
+assert "scipy.linalg" not in sys.modules, "the probe imported scipy.linalg"
+assert arraymath._HAVE_BLAS  # answered yes: np.dot takes BLAS, as with the probe
+assert linalg.ensure_blas.__qualname__ == "ensure_blas", linalg.ensure_blas  # the real one back
+
+@njit
+def dot(a, b):
+    return np.dot(a, b)
+
+assert dot(np.arange(3.0), np.arange(3.0)) == 5.0  # BLAS itself, scipy loaded for it now
+assert "scipy.linalg.cython_blas" in sys.modules
+print("ok")
+"""
+
+
+def test_numbas_blas_probe_is_answered_without_scipy_linalg_and_blas_still_works():
+    """mexsim's compiled code loads without scipy.linalg (~0.1 s of every start), and a
+    function that does call BLAS still gets it (a fresh process: this one has numba's
+    arraymath and scipy loaded already)."""
+    done = subprocess.run(
+        [sys.executable, "-c", _BLAS_PROBE], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
