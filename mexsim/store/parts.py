@@ -46,10 +46,10 @@ MAX_BLOCK = 4096  # ~0.1-1 s of play: resume loses little, memory stays small
 BLOCKS_WANTED = 256
 # A block costs ~4 ms of CPU beside play whatever its size (two part files created,
 # fsynced and renamed, a row group of each results file, the statistics' fold): 64 µs a
-# match at 64 matches, more than 4 x greedy's play. So a run of over MIN_BLOCK *
-# FEWEST_BLOCKS matches has blocks of SMALL_BLOCK or more (4,000 matches of 4 x greedy:
-# 0.50 -> 0.69 of the kernel's rate, docs/speed.md); not larger, for a search player's
-# few matches a second (progress and --until are heard block by block)
+# match at 64 matches, more than 4 x greedy's play. So a run has at most FEWEST_BLOCKS
+# blocks until they reach SMALL_BLOCK matches (4,000 matches of 4 x greedy: 0.50 ->
+# 0.69-0.79 of the kernel's rate, docs/speed.md); not larger, for a search player's few
+# matches a second (progress, --until and a stop are heard block by block)
 SMALL_BLOCK = 128
 FEWEST_BLOCKS = 32
 WORK_FILE = "work.json"
