@@ -138,6 +138,17 @@ class Callings(NamedTuple):
 
 
 Calling = Callings()
+# the shipped strategies whose rule the kernel makes itself under Dispatch.plugin (every
+# run), never calling their decide: a kernel slot holds a stand-in for them
+# (mexsim/game/stand_in.py), and their decide compiles when something else calls it
+IN_KERNEL_CALLINGS = frozenset(
+    {
+        Calling.greedy_in_kernel,
+        Calling.random_in_kernel,
+        Calling.early_doubles_in_kernel,
+        Calling.longest_train_in_kernel,
+    }
+)
 
 
 class StatusFields(NamedTuple):

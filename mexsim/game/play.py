@@ -14,6 +14,7 @@ from mexsim.errors import StrategyError
 from mexsim.game import kernel, view
 from mexsim.game.contexts import Outputs, PlayerArrays, RuleNumbers, TileTables
 from mexsim.game.enums import (
+    IN_KERNEL_CALLINGS,
     N_EVENT_FIELDS,
     N_FIELDS,
     N_STATUS,
@@ -28,7 +29,9 @@ from mexsim.game.kernel_longest_train import in_table_decide
 from mexsim.game.rng import MASK64
 from mexsim.game.rules import MAX_STRATEGIES, Rules
 from mexsim.game.seat import Seat, seated
+from mexsim.game.signature import ready
 from mexsim.game.stall_watch import watched
+from mexsim.game.stand_in import stand_in_decide
 from mexsim.game.strategy_output import Said, collect_output, said_event
 from mexsim.game.tiles import tile_set
 from mexsim.game.trace_words import trace_train
@@ -60,6 +63,7 @@ class KernelArgs:
     numbers: RuleNumbers
     arrays: PlayerArrays
     tiles: TileTables
+    decides: tuple  # the players' own decides, by slot (funcs holds stand-ins: build)
 
     @classmethod
     def build(cls, rules: Rules, players: Sequence[Seat]) -> KernelArgs:
@@ -84,14 +88,20 @@ class KernelArgs:
             n_params[i] = len(player.params)
             n_memory[i] = player.memory
             calling[i] = player.calling(played)
+        # A slot whose every seat the kernel plays itself (IN_KERNEL_CALLINGS) holds the
+        # stand-in under Dispatch.plugin: that decide is never called there, nor compiled
+        in_kernel = {
+            int(f) for f, c in zip(player_func, calling, strict=True) if c in IN_KERNEL_CALLINGS
+        }
+        slots = [stand_in_decide() if i in in_kernel else d for i, d in enumerate(decides)]
         # Pad to MAX_STRATEGIES so the kernels' type, and so their cache, is the same
         # for every table; the padding is never called. The last slot
         # (LONGEST_TRAIN_SLOT) is longest_train as the kernel plays it on its private
         # table, compiled only for a table that has it (mexsim/game/kernel_longest_train.py)
         in_table = (
-            in_table_decide() if (calling == Calling.longest_train_in_kernel).any() else decides[0]
+            in_table_decide() if (calling == Calling.longest_train_in_kernel).any() else slots[0]
         )
-        funcs = (*decides, *(decides[0],) * (MAX_STRATEGIES - len(decides)), in_table)
+        funcs = (*slots, *(slots[0],) * (MAX_STRATEGIES - len(slots)), in_table)
         ts = tile_set(rules.max_pip)
         numbers = RuleNumbers(
             rules.players,
@@ -111,11 +121,20 @@ class KernelArgs:
             numbers,
             PlayerArrays(player_func, params, n_params, n_memory, calling),
             TileTables(ts.lo, ts.hi, ts.pips, ts.number_mask),
+            tuple(decides),
         )
 
-    def kernel_args(self) -> tuple[RuleNumbers, tuple, PlayerArrays, TileTables]:
-        """(rules, funcs, players, tiles): the arguments every kernel takes, in order."""
-        return self.numbers, self.funcs, self.arrays, self.tiles
+    def kernel_args(
+        self, dispatch: int = Dispatch.plugin
+    ) -> tuple[RuleNumbers, tuple, PlayerArrays, TileTables]:
+        """(rules, funcs, players, tiles): the arguments every kernel takes, in order.
+        Another ``dispatch`` than Dispatch.plugin (benchmarks, `replay --moves`) calls
+        every seat's own decide: the slots hold them all, compiled now if not yet."""
+        funcs = self.funcs
+        if dispatch != Dispatch.plugin:
+            called = tuple(ready(d) for d in self.decides)
+            funcs = (*called, *funcs[len(called) :])
+        return self.numbers, funcs, self.arrays, self.tiles
 
     def deciding(
         self, status: np.ndarray, player_of: Callable[[int, int], int] | None = None
@@ -227,7 +246,7 @@ def _play_match(
                 _seed(seed),
                 match,
                 match if deal is None else deal,
-                *args.kernel_args(),
+                *args.kernel_args(dispatch),
                 Outputs(work, res, ev, status),
                 record,
                 dispatch,
@@ -324,7 +343,7 @@ def play_scheduled(
             b.match_ids,
             b.deal_ids,
             b.seating,
-            *b.args.kernel_args(),
+            *b.args.kernel_args(dispatch),
             b.work,
             b.res,
             b.status,

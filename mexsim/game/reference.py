@@ -17,6 +17,7 @@ from mexsim.game import view as V
 from mexsim.game.rng import MASK64, STREAM_SHUFFLE, Xoshiro, key_py, strategy_key_py
 from mexsim.game.rules import Rules
 from mexsim.game.seat import Seat, seated
+from mexsim.game.signature import ready
 from mexsim.game.tiles import TileSet, tile_set
 from mexsim.game.trace_words import trace_train
 
@@ -34,7 +35,7 @@ class Player:
     view filled from the reference's own state, with the seat's own random stream."""
 
     def __init__(self, seat: Seat, rng: Xoshiro) -> None:
-        self.decide = seat.decide
+        self.decide = ready(seat.decide)  # a shipped one the kernel plays: compiled now
         self.name = seat.name
         # a user's strategy may write over the view's fixed part (a built-in does not)
         self.user = not seat.trusted

@@ -2,6 +2,24 @@
 with the view an int64 array (mexsim/game/view.py) and the parameter values float64,
 returning the index of the chosen move."""
 
+from typing import Any
+
 from numba import types
+from numba.core.dispatcher import Dispatcher
+
+from mexsim.jit.compile_notice import compiling
+from mexsim.jit.options import closed
 
 DECIDE_SIGNATURE = types.int64(types.int64[::1], types.float64[::1])
+
+
+def ready(decide: Any) -> Any:
+    """``decide`` compiled for DECIDE_SIGNATURE (or loaded from the cache) and closed to
+    any other, as njit(signature) leaves a function: at once for every decide but a
+    shipped one the kernel plays itself (mexsim/strategy/api.py's ``strategy``). A plain
+    Python function (the reference engine plays one too) is as it is."""
+    if isinstance(decide, Dispatcher) and not closed(decide):
+        with compiling(f"strategy {decide.py_func.__module__.rsplit('.', 1)[-1]}"):
+            decide.compile(DECIDE_SIGNATURE)
+        decide.disable_compile()
+    return decide

@@ -175,7 +175,7 @@ def _remembering(lookup: Any) -> Any:
         if hit is not None and hit[0] is func:
             return hit[1]
         addr: int = lookup(func, sig)
-        if isinstance(func, Dispatcher) and _closed(func) and addr > 0:
+        if isinstance(func, Dispatcher) and closed(func) and addr > 0:
             known[key] = (func, addr)
         return addr
 
@@ -217,7 +217,7 @@ def _functions(value: Any) -> bool:
     return (
         type(value) is tuple
         and len(value) > 0
-        and all(isinstance(v, Dispatcher) and _closed(v) for v in value)
+        and all(isinstance(v, Dispatcher) and closed(v) for v in value)
     )
 
 
@@ -241,6 +241,6 @@ def _fingerprint(value: Any) -> Any:
     return type(value)
 
 
-def _closed(dispatcher: Any) -> bool:
+def closed(dispatcher: Any) -> bool:
     """Whether a dispatcher is closed to new compiles (``disable_compile``)."""
     return not getattr(dispatcher, "_can_compile", True)

@@ -47,8 +47,8 @@ WEIGHTED_PARAM = "pip_weight"  # its parameter that asks for weighted plans
 def warm_up_jobs(
     strategy_dirs: Sequence[str | Path] = (), players: Iterable[Mapping[str, Any]] = ()
 ) -> list[tuple[str, tuple[str, ...]]]:
-    """(job, the jobs it waits for), in the order they should start: the planner's
-    paths and the engine, then the strategy files of these folders, largest first (the
+    """(job, the jobs it waits for), in the order they should start: the engine and
+    the planner's paths, then the strategy files of these folders, largest first (the
     longest compiles start first, so that they do not end last). ``players`` are the
     config's [[players]] tables: only the files of the strategies they play (and name,
     as search's rollout) are jobs, every file without players; one that gives a
@@ -86,8 +86,12 @@ def warm_up_jobs(
         if (not players or any(table.get("strategy") == LONGEST_TRAIN for table in players))
         else []
     )
+    # the engine (~12 CPU-s) beside the planner's paths and longest_train as the kernel
+    # plays it (~12 together, one after another): on 2 cores they end together. A
+    # shipped decide the kernel plays itself compiles nothing now (mexsim/game/stand_in.py),
+    # so longest_train's file no longer follows them (it was 4.6 s)
     jobs = [
-        *((job, ()) for job in (*first, PLANNER, SPARSE_PLANNER, ENGINE)),
+        *((job, ()) for job in (*first, ENGINE, PLANNER, SPARSE_PLANNER)),
         *in_table,
         *((str(path), waits[path]) for path in files),
     ]

@@ -34,8 +34,9 @@ from collections.abc import Callable
 import numpy as np
 from numba.core.dispatcher import Dispatcher
 
+from mexsim.game.enums import IN_KERNEL_CALLINGS
 from mexsim.game.rng import xoshiro_bounded
-from mexsim.game.signature import DECIDE_SIGNATURE
+from mexsim.game.signature import DECIDE_SIGNATURE, ready
 from mexsim.game.view import H_DRAW, H_ENGINE, H_MARK, H_PASS, H_PLAY, RNG
 from mexsim.jit.options import check_bounds, compiled, key_cache_on, never_cache
 from mexsim.strategy.access import (
@@ -92,7 +93,7 @@ from mexsim.strategy.access import (
     train_length,
     train_owner,
 )
-from mexsim.strategy.origin import imported_by_mexsim, is_builtin
+from mexsim.strategy.origin import imported_by_mexsim, is_builtin, kernel_calling
 from mexsim.strategy.public_table import (
     draws_this_round,
     first_mover,
@@ -232,9 +233,13 @@ def strategy(func: Callable) -> Dispatcher:
     helpers = helpers_digest(func) if cache and checked else None
     if helpers is not None:  # numba checks decide's own file only: an edited helper
         key_cache_on(decide, helpers)  # module was played by the old code (issue 32, row 6)
-    decide.compile(DECIDE_SIGNATURE)  # as njit(signature) does, once the key is set
-    decide.disable_compile()
-    return decide
+    if kernel_calling(func) in IN_KERNEL_CALLINGS:
+        # a shipped decide whose rule the kernel makes itself (greedy, random,
+        # early_doubles, longest_train) is compiled when first called (signature.ready):
+        # a run never calls it (mexsim/game/stand_in.py), a benchmark or a replay may
+        decide.compiled_when_called = True
+        return decide
+    return ready(decide)
 
 
 def _own_uncompiled_helpers(func: Callable) -> list[Dispatcher]:

@@ -92,12 +92,13 @@ class StrategyInfo:
         with a user's strategy): a decide compiled for ``other``'s (at its default
         values), cached on disk and fresh while ``other``'s files are what they are; its
         code comes from both strategies' files."""
+        from mexsim.game.signature import ready
         from mexsim.strategy.sources import sources_digest
 
         place = hashlib.sha1(os.fsencode(other.path)).hexdigest()[:12]
         with compiling(f"strategy {self.name} with {self.named_param} {other.name}"):
             decide = self.decide_naming(
-                other.decide_with(tuple(other.params.values())),
+                ready(other.decide_with(tuple(other.params.values()))),
                 tuple(other.params.values()),
                 f"{other.name}_{place}",
                 sources_digest(other.sources),
@@ -406,6 +407,8 @@ def _strategy_info(path: Path, module: Any) -> StrategyInfo:
         raise ConfigError(f"{path}: MEMORY must be an integer 0..{MAX_MEMORY}, got {memory!r}")
     decide: Any = getattr(module, "decide", None)
     signatures = getattr(decide, "signatures", None)
+    if getattr(decide, "compiled_when_called", False) and is_builtin(decide.py_func):
+        signatures = [DECIDE_SIGNATURE.args]  # @strategy left it for its first call
     trusted = bool(signatures) and is_builtin(decide.py_func)
     if (
         not signatures

@@ -22,8 +22,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mexsim.game import view as V
+from mexsim.game.enums import Dispatch
 from mexsim.game.play import play_match_results
 from mexsim.game.rules import resolve_rules
+from mexsim.game.stand_in import stand_in_decide
 from mexsim.planner.router import longest_unweighted_chain
 from mexsim.strategy.policy import Policy
 from mexsim.strategy.registry import available_strategies, load_strategy_file
@@ -208,8 +210,12 @@ def test_two_forms_share_a_slot_when_the_kernels_have_none_to_spare(monkeypatch)
     longest = known["longest_train"]
     players = [Policy(longest, (0.0,)), Policy(known["greedy"], ()), Policy(longest, (0.5,))]
     args = play.KernelArgs.build(resolve_rules({}, 3), players)
-    assert args.funcs[:2] == (Policy(longest, (0.5,)).decide, known["greedy"].decide)
+    assert args.decides == (Policy(longest, (0.5,)).decide, known["greedy"].decide)
+    # greedy's rule is the kernel's own: its slot holds the stand-in (mexsim/game/stand_in.py)
+    assert args.funcs[:2] == (Policy(longest, (0.5,)).decide, stand_in_decide())
     assert args.arrays.func.tolist() == [0, 1, 0]
     assert args.arrays.params[:, 0].tolist() == [0.0, 0.0, 0.5]
     roomy = play.KernelArgs.build(resolve_rules({}, 2), players[:2])  # a slot each
-    assert roomy.funcs[:2] == (longest.decide, known["greedy"].decide)
+    assert roomy.decides == (longest.decide, known["greedy"].decide)
+    assert roomy.funcs[:2] == (stand_in_decide(), stand_in_decide())
+    assert roomy.kernel_args(Dispatch.called)[1][:2] == (longest.decide, known["greedy"].decide)

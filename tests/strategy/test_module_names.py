@@ -75,8 +75,10 @@ def test_a_built_in_loaded_by_the_registry_then_imported_by_its_own_name() -> No
     greedy = ROOT / "mexsim" / "strategy" / "builtin" / "greedy.py"
     first = _python(LOAD, greedy)  # compiles it, or loads it: cached either way
     assert first.returncode == 0 and first.stdout.split() == ["greedy"], first.stderr
-    then = _python(
-        "from mexsim.strategy.builtin.greedy import decide; print(len(decide.overloads))"
+    then = _python(  # the kernel plays greedy itself: its decide compiles when asked
+        "from mexsim.game.signature import ready\n"
+        "from mexsim.strategy.builtin.greedy import decide\n"
+        "print(len(ready(decide).overloads))"
     )
     assert then.returncode == 0 and then.stdout.split() == ["1"], then.stderr
 
