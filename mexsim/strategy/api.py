@@ -201,7 +201,8 @@ __all__ = [
 def strategy(func: Callable) -> Dispatcher:
     """Compile ``decide`` once for the fixed signature, cached on disk (keyed on the
     strategy file's timestamp and the contents of the helper files it imports, so an
-    edited strategy or helper is recompiled, never stale) when mexsim imports the file.
+    edited strategy or helper is recompiled, never stale) when mexsim imports the file;
+    a shipped decide whose rule the kernel makes itself, when first called.
 
     A user's strategy, and the not yet compiled ``@njit`` helpers of its own file, get
     numba's bounds check: a stray index must raise, never corrupt the game's memory. So
