@@ -6,8 +6,6 @@ stops the run rather than play a move."""
 from __future__ import annotations
 
 import dataclasses
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -19,7 +17,7 @@ from mexsim.game.rules import resolve_rules
 from mexsim.game.stand_in import stand_in_decide
 from mexsim.strategy.policy import Policy, resolve_policies
 from mexsim.strategy.registry import available_strategies
-from tests.tournament.runs import ROOT
+from tests.tournament.runs import python_in
 
 KERNEL_PLAYED = ["longest_train", "early_doubles", "greedy", "random"]
 
@@ -42,14 +40,7 @@ print(*(len(p.strategy.decide.overloads) for p in players))
 
 @pytest.mark.processes
 def test_a_run_compiles_no_decide_the_kernel_plays_itself() -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", NEVER_COMPILED],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    done = python_in(NEVER_COMPILED)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["0", "0", "0", "0"]  # longest_train's was 4.6 CPU-s
 

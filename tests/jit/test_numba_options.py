@@ -5,15 +5,13 @@ reference counts again."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 from numba import njit, types
 
 from mexsim.jit import options
 from mexsim.jit.callee import CALLEES, CalleeDispatcher, callee
+from tests.tournament.runs import python_in
 
 ARRAY = (types.int64[::1],)
 
@@ -212,7 +210,5 @@ def test_numbas_blas_probe_is_answered_without_scipy_linalg_and_blas_still_works
     """mexsim's compiled code loads without scipy.linalg (~0.1 s of every start), and a
     function that does call BLAS still gets it (a fresh process: this one has numba's
     arraymath and scipy loaded already)."""
-    done = subprocess.run(
-        [sys.executable, "-c", _BLAS_PROBE], capture_output=True, text=True, timeout=300
-    )
+    done = python_in(_BLAS_PROBE)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.tournament.runs import ROOT
+from tests.tournament.runs import ROOT, python_in
 
 CALLS_GREEDY = """\
 from mexsim.strategy.api import strategy
@@ -50,18 +50,6 @@ def decide(view, params):
 """
 
 
-def _python(code: str, *args: str | Path) -> subprocess.CompletedProcess:
-    """``code`` in a new process: nothing of this one's imports, as a user's session."""
-    return subprocess.run(
-        [sys.executable, "-c", code, *map(str, args)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-
-
 LOAD = (
     "import sys; from pathlib import Path; "
     "from mexsim.strategy.registry import load_strategy_file; "
@@ -73,9 +61,9 @@ LOAD = (
 @pytest.mark.processes
 def test_a_built_in_loaded_by_the_registry_then_imported_by_its_own_name() -> None:
     greedy = ROOT / "mexsim" / "strategy" / "builtin" / "greedy.py"
-    first = _python(LOAD, greedy)  # compiles it, or loads it: cached either way
+    first = python_in(LOAD, greedy)  # compiles it, or loads it: cached either way
     assert first.returncode == 0 and first.stdout.split() == ["greedy"], first.stderr
-    then = _python(  # the kernel plays greedy itself: its decide compiles when asked
+    then = python_in(  # the kernel plays greedy itself: its decide compiles when asked
         "from mexsim.game.signature import ready\n"
         "from mexsim.strategy.builtin.greedy import decide\n"
         "print(len(ready(decide).overloads))"
@@ -89,8 +77,8 @@ def test_a_built_in_loaded_by_the_registry_then_imported_by_its_own_name() -> No
 def test_a_strategy_that_calls_a_built_in_loads_in_a_process_of_its_own(tmp_path: Path) -> None:
     mine = tmp_path / "calls_greedy.py"
     mine.write_text(CALLS_GREEDY)
-    assert _python(LOAD, ROOT / "mexsim" / "strategy" / "builtin" / "greedy.py").returncode == 0
-    done = _python(LOAD, mine)
+    assert python_in(LOAD, ROOT / "mexsim" / "strategy" / "builtin" / "greedy.py").returncode == 0
+    done = python_in(LOAD, mine)
     assert done.returncode == 0 and done.stdout.split() == ["calls_greedy"], done.stderr
     check = subprocess.run(
         [sys.executable, "-m", "mexsim", "check", str(mine), "--examples", "4"],
@@ -122,6 +110,6 @@ def test_a_user_s_strategy_file_imported_by_the_user(tmp_path: Path, mexsim_firs
     (tmp_path / f"{name}.py").write_text(OWN.format(name=name))
     steps = [(LOAD, tmp_path / f"{name}.py"), (IMPORT_IT.format(name=name), tmp_path)]
     for code, argument in steps if mexsim_first else steps[::-1]:
-        done = _python(code, argument)
+        done = python_in(code, argument)
         assert done.returncode == 0, done.stderr
         assert done.stdout.split() in ([name], ["decide"]), done.stdout

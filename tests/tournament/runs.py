@@ -134,6 +134,19 @@ def mexsim_in(folder: Path, *args: str, timeout: float = 600) -> subprocess.Comp
     )
 
 
+def python_in(code: str, *args: str | Path, timeout: float = 600) -> subprocess.CompletedProcess:
+    """``code`` run to its end in a new Python process (nothing of this one's imports,
+    as a user's session), in the project's folder, output captured."""
+    return subprocess.run(
+        [sys.executable, "-c", code, *map(str, args)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
 def mexsim(*args: str | Path, **kw: Any) -> subprocess.Popen:
     """`mexsim ARGS` as a real process (its signals are real), output captured."""
     return subprocess.Popen(
