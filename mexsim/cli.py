@@ -339,11 +339,24 @@ class TraceFormat(StrEnum):
 ConfigArg = Annotated[Path, typer.Argument(metavar="CONFIG.toml", help="Run configuration (TOML).")]
 # mexsim/game/stall_watch.py's DECISION_LIMIT when not given (not imported here: --help
 # imports nothing heavy)
+MOST_DECISION_LIMIT = 1e6
+
+
+def _decision_limit(value: float | None) -> float | None:
+    # the range checked here, not by typer's min/max: nan passed those as "should be
+    # less than or equal to 1000000"
+    if value is not None and not 0 <= value <= MOST_DECISION_LIMIT:
+        raise typer.BadParameter(
+            f"must be a number of seconds from 0 (no limit) to {MOST_DECISION_LIMIT:.0f}, "
+            f"got {value}"
+        )
+    return value
+
+
 DecisionLimitOpt = Annotated[
     float | None,
     typer.Option(
-        min=0.0,
-        max=1e6,
+        callback=_decision_limit,
         metavar="SECONDS",
         help="Stop, naming the strategy, when one of its decisions has taken this long "
         "(it seems to loop forever; default 60, 0: no limit).",

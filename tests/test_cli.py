@@ -367,3 +367,14 @@ def test_a_full_standard_output_is_an_output_error(tmp_path: Path, args: list[st
     assert done.returncode == 4, done.stderr
     errors = [line for line in done.stderr.splitlines() if "compiling" not in line]
     assert errors == ["mexsim: error: standard output: cannot write (No space left on device)"]
+
+
+@pytest.mark.parametrize("value", ["nan", "-1", "inf", "1e7"])
+@pytest.mark.parametrize("command", ["run", "replay"])
+def test_a_decision_limit_out_of_range_is_one_line(
+    tmp_path: Path, command: str, value: str
+) -> None:
+    """nan was refused as "should be less than or equal to 1000000" (typer's range)."""
+    args = [command, str(write(tmp_path, GOOD)), "--decision-limit", value]
+    result = runner.invoke(app, [*args, *(["--match", "0"] if command == "replay" else [])])
+    assert_usage_error(result, "--decision-limit", "from 0 (no limit) to 1000000")
