@@ -29,7 +29,7 @@ from mexsim.jit.cache_folders import mark_used, prune_unused
 
 SILENT_FOR = 1.0  # seconds a step may take unannounced: a warm start takes ~0.5 s
 REDRAW = 0.2  # seconds between spinner frames
-FIRST_RUN_SECONDS = 30  # a cold compile of the default config: 12–35 s on the development hosts
+FIRST_RUN_SECONDS = 20  # a cold compile of the default config: 13–15 s on 2 cores, 16–35 s before
 RECORD = "cold-compile-seconds"  # in the parent of the numba cache folders
 FRAMES = "|/-\\"
 
