@@ -939,10 +939,10 @@ def list_strategies(
     )
 
     refuse_missing_folders(strategy_dirs(strategies or ()))  # before a cold compile
+    # no warm-up: listing plays nothing, and a shipped strategy compiles when first
+    # needed; only a file of yours compiles as it loads (a first run's warm-up compiled
+    # the engine and every built-in here: 35 s for a list)
     with compile_notice():
-        from mexsim.run.warmup import warm_up
-
-        warm_up(strategies or ())
         found = available_strategies(strategies or ())
     width = max((len(name) for name in found), default=0)
     for name in sorted(found):

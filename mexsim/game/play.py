@@ -89,11 +89,12 @@ class KernelArgs:
             n_memory[i] = player.memory
             calling[i] = player.calling(played)
         # A slot whose every seat the kernel plays itself (IN_KERNEL_CALLINGS) holds the
-        # stand-in under Dispatch.plugin: that decide is never called there, nor compiled
+        # stand-in under Dispatch.plugin: that decide is never called there, nor compiled;
+        # any other is compiled now if it was not (a shipped one: signature.ready)
         in_kernel = {
             int(f) for f, c in zip(player_func, calling, strict=True) if c in IN_KERNEL_CALLINGS
         }
-        slots = [stand_in_decide() if i in in_kernel else d for i, d in enumerate(decides)]
+        slots = [stand_in_decide() if i in in_kernel else ready(d) for i, d in enumerate(decides)]
         # Pad to MAX_STRATEGIES so the kernels' type, and so their cache, is the same
         # for every table; the padding is never called. The last slot
         # (LONGEST_TRAIN_SLOT) is longest_train as the kernel plays it on its private

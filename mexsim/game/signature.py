@@ -15,8 +15,8 @@ DECIDE_SIGNATURE = types.int64(types.int64[::1], types.float64[::1])
 
 def ready(decide: Any) -> Any:
     """``decide`` compiled for DECIDE_SIGNATURE (or loaded from the cache) and closed to
-    any other, as njit(signature) leaves a function: at once for every decide but a
-    shipped one the kernel plays itself (mexsim/strategy/api.py's ``strategy``). A plain
+    any other, as njit(signature) leaves a function: a user's as its file is imported, a
+    shipped one when first needed (mexsim/strategy/api.py's ``strategy``). A plain
     Python function (the reference engine plays one too) is as it is."""
     if isinstance(decide, Dispatcher) and not closed(decide):
         with compiling(f"strategy {decide.py_func.__module__.rsplit('.', 1)[-1]}"):

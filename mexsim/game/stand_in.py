@@ -4,9 +4,10 @@ kernel makes itself.
 The kernels take the strategies' decides as a tuple of compiled functions, so a slot
 needs a compiled function of a decide's type; but under Dispatch.plugin (every run)
 the kernel never calls the slot of greedy, random, early_doubles or longest_train at
-pip_weight 0: it makes their rule itself (enums.Calling). Their own decides are compiled
-only when something calls them (mexsim/strategy/api.py's ``strategy``): longest_train's
-was 4.6 s of a first run's ~29 CPU-seconds of compiling, for nothing. This one is
+pip_weight 0: it makes their rule itself (enums.Calling). A shipped decide is compiled
+only when first needed (mexsim/strategy/api.py's ``strategy``), and these are not
+needed by a run: longest_train's was 4.6 s of a first run's ~29 CPU-seconds of
+compiling, for nothing. This one is
 compiled (and cached) once for all of them, in a moment.
 """
 

@@ -180,9 +180,13 @@ def run_job(job: str) -> None:
         info = load_strategy_file(BUILTIN_FOLDER / f"{LONGEST_TRAIN}.py")
         info.decide_with(tuple(1.0 for _ in info.params))
     else:
+        from mexsim.game.enums import IN_KERNEL_CALLINGS
+        from mexsim.game.signature import ready
         from mexsim.strategy.registry import load_strategy_file
 
-        load_strategy_file(Path(job))
+        info = load_strategy_file(Path(job))  # a user's decide compiles as it loads
+        if info.calling not in IN_KERNEL_CALLINGS:  # a shipped one, when first needed
+            ready(info.decide)
 
 
 def compile_engine() -> None:

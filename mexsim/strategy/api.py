@@ -34,7 +34,6 @@ from collections.abc import Callable
 import numpy as np
 from numba.core.dispatcher import Dispatcher
 
-from mexsim.game.enums import IN_KERNEL_CALLINGS
 from mexsim.game.rng import xoshiro_bounded
 from mexsim.game.signature import DECIDE_SIGNATURE, ready
 from mexsim.game.view import H_DRAW, H_ENGINE, H_MARK, H_PASS, H_PLAY, RNG
@@ -93,7 +92,7 @@ from mexsim.strategy.access import (
     train_length,
     train_owner,
 )
-from mexsim.strategy.origin import imported_by_mexsim, is_builtin, kernel_calling
+from mexsim.strategy.origin import imported_by_mexsim, is_builtin
 from mexsim.strategy.public_table import (
     draws_this_round,
     first_mover,
@@ -202,7 +201,7 @@ def strategy(func: Callable) -> Dispatcher:
     """Compile ``decide`` once for the fixed signature, cached on disk (keyed on the
     strategy file's timestamp and the contents of the helper files it imports, so an
     edited strategy or helper is recompiled, never stale) when mexsim imports the file;
-    a shipped decide whose rule the kernel makes itself, when first called.
+    a shipped strategy's, when first needed (mexsim.game.signature.ready).
 
     A user's strategy, and the not yet compiled ``@njit`` helpers of its own file, get
     numba's bounds check: a stray index must raise, never corrupt the game's memory. So
@@ -234,10 +233,11 @@ def strategy(func: Callable) -> Dispatcher:
     helpers = helpers_digest(func) if cache and checked else None
     if helpers is not None:  # numba checks decide's own file only: an edited helper
         key_cache_on(decide, helpers)  # module was played by the old code (issue 32, row 6)
-    if kernel_calling(func) in IN_KERNEL_CALLINGS:
-        # a shipped decide whose rule the kernel makes itself (greedy, random,
-        # early_doubles, longest_train) is compiled when first called (signature.ready):
-        # a run never calls it (mexsim/game/stand_in.py), a benchmark or a replay may
+    if not checked:
+        # a shipped decide is compiled when first needed (signature.ready), not when its
+        # file is imported: `mexsim strategies` lists them all (counter and search took
+        # 30 s to compile for that), and a run never calls those whose rule the kernel
+        # makes itself (greedy, random, early_doubles, longest_train: mexsim/game/stand_in.py)
         decide.compiled_when_called = True
         return decide
     return ready(decide)

@@ -25,6 +25,7 @@ from mexsim.game import view as V
 from mexsim.game.enums import Dispatch
 from mexsim.game.play import play_match_results
 from mexsim.game.rules import resolve_rules
+from mexsim.game.signature import DECIDE_SIGNATURE, ready
 from mexsim.game.stand_in import stand_in_decide
 from mexsim.planner.router import longest_unweighted_chain
 from mexsim.strategy.policy import Policy
@@ -48,12 +49,16 @@ def test_the_counting_entry_plans_the_chain_longest_chain_plans_at_weight_0(case
     assert (chain[:length].tolist(), value) == plan(max_pip, hand, start, 0.0)
 
 
+ARGS = DECIDE_SIGNATURE.args
+
+
 def test_pip_weight_picks_the_form():
     info = available_strategies()["longest_train"]
     assert Policy(info, (0.0,)).decide is info.decide
     weighted = Policy(info, (0.5,)).decide
     assert weighted is not info.decide and weighted is Policy(info, (2.0,)).decide
-    assert list(weighted.signatures) == list(info.decide.signatures)  # compiled, one form
+    # compiled when asked for; the plain form when first needed (signature.ready)
+    assert list(weighted.signatures) == list(ready(info.decide).signatures) == [ARGS]
 
 
 @settings(max_examples=examples(25), deadline=None)

@@ -31,6 +31,7 @@ from functools import cache
 import numpy as np
 from numba import njit
 
+from mexsim.game.signature import ready
 from mexsim.jit.bits import popcount
 from mexsim.jit.compile_notice import compiling
 from mexsim.jit.options import compiled
@@ -235,7 +236,7 @@ def _decide_explained(view, params):
 @cache
 def _explained():
     with compiling("strategy counter, explaining its moves"):
-        return strategy(_decide_explained)
+        return ready(strategy(_decide_explained))  # asked for now: compiled now
 
 
 def explained_for(params):

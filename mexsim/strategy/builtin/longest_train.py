@@ -24,6 +24,7 @@ from functools import cache
 import numpy as np
 from numba import njit
 
+from mexsim.game.signature import ready
 from mexsim.jit.bits import popcount, trailing_zeros
 from mexsim.jit.compile_notice import compiling
 from mexsim.jit.options import compiled
@@ -330,7 +331,7 @@ def _decide_weighted(view, params):
 @cache
 def _weighted():
     with compiling("strategy longest_train (pip_weight > 0)"):
-        return strategy(_decide_weighted)
+        return ready(strategy(_decide_weighted))  # asked for now: compiled now
 
 
 @compiled(cache=True, refcounts=True)  # it builds text
@@ -363,7 +364,7 @@ def _decide_explained(view, params):
 @cache
 def _explained():
     with compiling("strategy longest_train, explaining its moves"):
-        return strategy(_decide_explained)
+        return ready(strategy(_decide_explained))  # asked for now: compiled now
 
 
 def explained_for(params):
