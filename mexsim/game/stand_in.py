@@ -7,8 +7,8 @@ the kernel never calls the slot of greedy, random, early_doubles or longest_trai
 pip_weight 0: it makes their rule itself (enums.Calling). A shipped decide is compiled
 only when first needed (mexsim/strategy/api.py's ``strategy``), and these are not
 needed by a run: longest_train's was 4.6 s of a first run's ~29 CPU-seconds of
-compiling, for nothing. This one is
-compiled (and cached) once for all of them, in a moment.
+compiling, for nothing. This one is compiled (and cached) once for all of them, in a
+moment.
 """
 
 from __future__ import annotations

@@ -73,3 +73,12 @@ def test_the_stand_in_called_stops_the_run_naming_the_seat() -> None:
     impostor = Policy(dataclasses.replace(greedy, name="impostor", decide=stand_in_decide()), ())
     with pytest.raises(StrategyError, match=r"strategy 'impostor' .* chose move -1"):
         play_match_results(resolve_rules({}, 2), [impostor, Policy(greedy, ())], 1, 0)
+
+
+def test_the_kernel_played_callings_are_the_shipped_files_twins() -> None:
+    """enums.IN_KERNEL_CALLINGS (the game's layer) names the callings that
+    mexsim/strategy/origin.py gives the shipped files the kernel plays itself."""
+    from mexsim.game.enums import IN_KERNEL_CALLINGS
+    from mexsim.strategy.origin import _KERNEL_TWINS
+
+    assert set(_KERNEL_TWINS.values()) == IN_KERNEL_CALLINGS

@@ -33,7 +33,6 @@ from numba import njit
 
 from mexsim.game.signature import ready
 from mexsim.jit.bits import popcount
-from mexsim.jit.compile_notice import compiling
 from mexsim.jit.options import compiled
 from mexsim.strategy.api import (
     carrying_word,
@@ -235,8 +234,9 @@ def _decide_explained(view, params):
 
 @cache
 def _explained():
-    with compiling("strategy counter, explaining its moves"):
-        return ready(strategy(_decide_explained))  # asked for now: compiled now
+    return ready(
+        strategy(_decide_explained), "strategy counter, explaining its moves"
+    )  # asked for now: compiled now
 
 
 def explained_for(params):

@@ -26,7 +26,6 @@ from numba import njit
 
 from mexsim.game.signature import ready
 from mexsim.jit.bits import popcount, trailing_zeros
-from mexsim.jit.compile_notice import compiling
 from mexsim.jit.options import compiled
 from mexsim.planner import longest_chain
 from mexsim.planner.router import longest_unweighted_chain
@@ -330,8 +329,9 @@ def _decide_weighted(view, params):
 
 @cache
 def _weighted():
-    with compiling("strategy longest_train (pip_weight > 0)"):
-        return ready(strategy(_decide_weighted))  # asked for now: compiled now
+    return ready(
+        strategy(_decide_weighted), "strategy longest_train (pip_weight > 0)"
+    )  # asked for now: compiled now
 
 
 @compiled(cache=True, refcounts=True)  # it builds text
@@ -363,8 +363,9 @@ def _decide_explained(view, params):
 
 @cache
 def _explained():
-    with compiling("strategy longest_train, explaining its moves"):
-        return ready(strategy(_decide_explained))  # asked for now: compiled now
+    return ready(
+        strategy(_decide_explained), "strategy longest_train, explaining its moves"
+    )  # asked for now: compiled now
 
 
 def explained_for(params):
