@@ -71,20 +71,30 @@ class Verdict:
     differences: dict[str, float] = field(default_factory=dict)
     confidence: float = 0.95
 
-    def describe(self) -> str:
+    def describe(self, cap: int | None = None) -> str:
         """One paragraph: decided or not, after how many deals (it looks once a block),
         and for each other player, in rank order, its difference from the best with the
         sequential interval, labelled as such (issue 35: the table beside it shows a
-        narrower t interval for the same pair)."""
+        narrower t interval for the same pair). ``cap``: the run played all of
+        run.matches, this many, rather than being stopped by the verdict."""
         parts = []
         for name, state in self.states.items():
             lo, hi = self.intervals[name]
             diff = self.differences.get(name)
             shown = f"{diff:+.2f} points, " if diff is not None else ""
             parts.append(f"{name} {shown}{state} [{lo:+.2f}, {hi:+.2f}]")
-        head = "decided" if self.decided else "not yet decided"
+        if cap is None:
+            head = f"{'decided' if self.decided else 'not yet decided'} after {self.deals:,} deals"
+            head += " (it looks once per block of matches)"
+        elif self.decided:
+            head = f"decided after {self.deals:,} deals: run.matches ({cap:,}) reached"
+        else:
+            head = (
+                f"not decided after {self.deals:,} deals: run.matches ({cap:,}) reached, "
+                "raise it (or --matches) to play on"
+            )
         return (
-            f"{head} after {self.deals:,} deals (it looks once per block of matches); best "
+            f"{head}; best "
             f"{self.best}; " + "; ".join(parts) + f" (sequential {self.confidence:.0%} "
             "intervals: valid at every look, so wider than the table's t intervals for the "
             "same differences)"

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mexsim import __version__
-from mexsim.analysis.sequential import Verdict
 from mexsim.run.in_order import StopRule
 from mexsim.tournament.config import Config
 from mexsim.tournament.luck import LuckModel
@@ -50,9 +49,12 @@ def write_run_json(
     result: RunResult,
     resumed_blocks: int,
     until: StopRule | None = None,
-    stopped: Verdict | None = None,
+    verdict: str | None = None,
+    decided: bool = False,
     model: LuckModel | None = None,
 ) -> None:
+    """run.json. ``verdict``: under ``until``, the comparison's verdict as the run said
+    it (when it stopped the run, or at the cap), and ``decided`` whether it was."""
     import numba
 
     (folder / "run.json").write_text(
@@ -71,8 +73,8 @@ def write_run_json(
                     "confidence": until.confidence,
                     "margin": until.margin,
                     "max_matches": config.matches,
-                    "decided": stopped is not None,
-                    "verdict": None if stopped is None else stopped.describe(),
+                    "decided": decided,
+                    "verdict": verdict,
                 },
             }
             | ({} if model is None else {"luck": model.to_dict()})

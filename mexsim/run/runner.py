@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from mexsim.analysis.accumulate import RunStatistics
+from mexsim.analysis.sequential import verdict
 from mexsim.errors import ConfigError, Interrupted, OutputError, ResourceShortage, StrategyError
 from mexsim.game.stall_watch import DECISION_LIMIT, run_watched
 from mexsim.game.strategy_output import output_counted, printed_note
@@ -164,8 +165,14 @@ def run(
                 )
             if printed.lines:
                 note(printed_note(printed.lines))
-            if played.stopped is not None:
-                note(played.stopped.describe())
+            judged, said = played.stopped, None
+            if judged is not None:
+                said = judged.describe()
+            elif until is not None:  # played to the cap: where the comparison stands
+                judged = verdict(sink.statistics.settled(), names, until.confidence, until.margin)
+                said = judged.describe(cap=config.matches)
+            if said is not None:
+                note(said)
             play_seconds = time.perf_counter() - play_start
             summary_start = time.perf_counter()
             statistics = sink.close()
@@ -189,7 +196,15 @@ def run(
                     write_tables(folder, statistics)
                 summary_seconds = time.perf_counter() - summary_start
                 write_run_json(
-                    folder, config, rid, outcome(), len(kept), until, played.stopped, model
+                    folder,
+                    config,
+                    rid,
+                    outcome(),
+                    len(kept),
+                    until,
+                    said,
+                    judged is not None and judged.decided,
+                    model,
                 )
 
             sink.publish(fill, lambda: setattr(signals, "finishing", True))

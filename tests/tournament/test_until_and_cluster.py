@@ -81,6 +81,28 @@ def test_until_decided_plays_to_the_cap_when_undecided(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stderr
     run = json.loads((tmp_path / "r" / "run.json").read_text())
     assert run["matches"] == 300 and not run["until"]["decided"]
+    # it says so, and why it stopped there: the cap, not a verdict (it said nothing)
+    said = [line for line in result.stderr.splitlines() if "decided after" in line]
+    assert len(said) == 1, result.stderr
+    assert said[0].startswith("mexsim: not decided after 300 deals: run.matches (300) "), said
+    assert "raise it (or --matches) to play on" in said[0]
+    assert run["until"]["verdict"] == said[0].removeprefix("mexsim: ")
+
+
+def test_until_decided_says_a_verdict_reached_at_the_cap(tmp_path: Path) -> None:
+    """A comparison decided by the last block, the cap's, is decided: said and recorded
+    (the looks that stop a run early are taken before the cap). 192 matches are three
+    blocks of 64: greedy and random are not yet separated after 128, and are at the cap."""
+    cfg = write_config(tmp_path, config_text(tmp_path / "r", matches=192, players=DIFFERENT))
+    result = run_cli(cfg, "--until", "decided", "--margin", "0.5", "--quiet")
+    assert result.exit_code == 0, result.stderr
+    run = json.loads((tmp_path / "r" / "run.json").read_text())
+    said = [line for line in result.stderr.splitlines() if "decided after" in line]
+    assert len(said) == 1, result.stderr
+    assert said[0].startswith(
+        "mexsim: decided after 192 deals: run.matches (192) reached; best greedy"
+    )
+    assert run["until"]["decided"] and run["until"]["verdict"] == said[0].removeprefix("mexsim: ")
 
 
 @pytest.mark.processes
