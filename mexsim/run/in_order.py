@@ -13,12 +13,13 @@ from __future__ import annotations
 import contextlib
 from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from mexsim.analysis.accumulate import RunAccumulator
 from mexsim.analysis.sequential import DEFAULT_MARGIN, Verdict, verdict
+from mexsim.errors import StrategyError
 from mexsim.game.stall_watch import DECISION_LIMIT, POLL, stalled
 from mexsim.tournament.config import Config
 
@@ -75,7 +76,7 @@ def take_in_order(
     progress: Callable[[int], None] | None = None,
     decided: Callable[[int], Verdict | None] = lambda end: None,
     drain_on_stop: bool = False,
-    decision_limit: float = DECISION_LIMIT,
+    watch: Callable[[], StrategyError | None] = lambda: stalled(DECISION_LIMIT),
 ) -> Played:
     """Play every block of ``all_blocks`` (first match, count) not in ``kept``, at most
     ``in_flight`` at a time, and take every block in order.
@@ -86,9 +87,9 @@ def take_in_order(
     ``progress(n)``: the kept blocks' matches once at the start, then each played
     block's. ``decided(end)`` after each block: a verdict stops the run there; with
     ``drain_on_stop`` the blocks still in flight are waited for first (so that none is
-    still writing when the caller tidies up). Futures not taken are cancelled. A decide
-    of this process running for ``decision_limit`` seconds raises StrategyStalled
-    (mexsim/game/stall_watch.py; 0: no limit)."""
+    still writing when the caller tidies up). Futures not taken are cancelled. While it
+    waits for a block, ``watch()`` is asked every POLL seconds: the error it returns (a
+    decide that never returns, mexsim/game/stall_watch.py) is raised."""
     if progress:
         progress(sum(n for index, (_, n) in enumerate(all_blocks) if index in kept))
     index = 0
@@ -122,7 +123,7 @@ def take_in_order(
                 take(done, first, n, None)
             else:
                 flying -= 1
-                take(done, first, n, _waited(future, decision_limit))
+                take(done, first, n, _waited(future, watch))
                 played += n
                 if progress:
                     progress(n)
@@ -142,17 +143,15 @@ def take_in_order(
                 future.cancel()
 
 
-def _waited(future: Any, decision_limit: float) -> Any:
-    """``future.result()``, looking every POLL seconds for a decide that never returns
-    while a thread of this process plays (a cluster's block is played elsewhere)."""
-    if not isinstance(future, Future):
-        return future.result()
+def _waited(future: Any, watch: Callable[[], StrategyError | None]) -> Any:
+    """``future.result()`` (a thread's or a Dask task's block), asking ``watch()`` every
+    POLL seconds for a decide that never returns, in this process or on a worker."""
     while True:
         try:
             return future.result(timeout=POLL)
         except TimeoutError:
             if future.done():  # the block itself raised TimeoutError (an OSError)
                 raise
-            error = stalled(decision_limit)
+            error = watch()
             if error is not None:
                 raise error from None

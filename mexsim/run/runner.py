@@ -34,7 +34,7 @@ from typing import Any
 from mexsim.analysis.accumulate import RunStatistics
 from mexsim.analysis.sequential import verdict
 from mexsim.errors import ConfigError, Interrupted, OutputError, ResourceShortage, StrategyError
-from mexsim.game.stall_watch import DECISION_LIMIT, run_watched
+from mexsim.game.stall_watch import DECISION_LIMIT, run_watched, stalled
 from mexsim.game.strategy_output import output_counted, printed_note
 from mexsim.jit.ast_guard import serialise_ast_parse
 from mexsim.run.dask.cluster import ClusterPlayer, open_player, parse_address, start_workers_early
@@ -294,5 +294,7 @@ def _play(
             progress,
             stop_rule(until, config, sink.statistics),
             drain_on_stop=sink.drain_on_stop,
-            decision_limit=decision_limit,
+            watch=lambda: (
+                stalled(decision_limit) or (cluster.stalled(decision_limit) if cluster else None)
+            ),
         )

@@ -27,7 +27,7 @@ class FakeTask:
         self.cancelled = False
         self.fetched = 0
 
-    def result(self) -> list[str]:
+    def result(self, timeout: float | None = None) -> list[str]:
         self.fetched += 1  # a Dask future gathers from the worker on every call
         return [f"block {i}" for i in self.indices]
 

@@ -63,6 +63,34 @@ def test_a_decide_that_never_returns_is_named(
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".res")]
 
 
+@pytest.mark.slow
+@pytest.mark.compiles
+@pytest.mark.processes
+@pytest.mark.parametrize("out", ["res", "file://{tmp}/res"], ids=["folder", "shared-location"])
+def test_a_decide_that_never_returns_on_a_cluster_is_named(tmp_path: Path, out: str) -> None:
+    """On --cluster the decide runs in a worker process, which this process's watch does
+    not see: the run waited for ever. The client now asks the workers' own watches."""
+    pytest.importorskip("distributed")
+    (tmp_path / "strategies").mkdir()
+    (tmp_path / "strategies" / "loops.py").write_text(LOOPS)
+    config = tmp_path / "cfg.toml"
+    config.write_text(
+        f'[run]\nmatches = 20\nseed = 3\nout = "{out.format(tmp=tmp_path)}"\n'
+        '[rules]\npreset = "seed-001"\n'
+        '[[players]]\nstrategy = "loops"\n[[players]]\nstrategy = "greedy"\n'
+    )
+    flags = ("--quiet", "--decision-limit", "2", "--cluster", "local:2")
+    proc = mexsim_in(tmp_path, "run", str(config), *flags, timeout=120)
+    assert proc.returncode == 1, proc.stderr
+    lines = [line for line in proc.stderr.splitlines() if line.startswith("mexsim: error:")]
+    assert len(lines) == 1, proc.stderr
+    assert "strategy 'loops' (seat " in lines[0] and "has not returned in 2 s" in lines[0]
+    assert "stays busy" not in lines[0]  # local:2's workers end with the command
+    if out == "res":  # a shared location's parts stay, never removed unasked
+        assert not (tmp_path / "res").exists()
+        assert not [p for p in tmp_path.iterdir() if p.name.startswith(".res")]
+
+
 @pytest.mark.compiles
 @pytest.mark.processes
 def test_a_replay_names_a_decide_that_never_returns(tmp_path: Path) -> None:

@@ -48,11 +48,13 @@ class _Task:
         self._items: list | None = None
         self._taken: set[int] = set()
 
-    def take(self, position: int) -> Any:
+    def take(self, position: int, timeout: float | None = None) -> Any:
+        """Block ``position``'s item; TimeoutError when the task has not ended within
+        ``timeout`` seconds (None: waits)."""
         with self._lock:
             items = self._items
             if items is None:  # the first block to ask, or one asking again
-                items = self._items = list(self.future.result())
+                items = self._items = list(self.future.result(timeout))
             self._taken.add(position)
             if len(self._taken) == self.blocks:
                 self._items = None
@@ -69,8 +71,11 @@ class _Share:
         self.task = task
         self.position = position
 
-    def result(self) -> Any:
-        return self.task.take(self.position)
+    def result(self, timeout: float | None = None) -> Any:
+        return self.task.take(self.position, timeout)
+
+    def done(self) -> bool:
+        return bool(self.task.future.done())
 
     def cancel(self) -> None:
         self.task.cancel()  # only when the run stops: its other blocks go with it

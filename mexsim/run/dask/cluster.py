@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from mexsim import __version__
-from mexsim.errors import ConfigError
+from mexsim.errors import ConfigError, StrategyError
 from mexsim.jit.ast_guard import serialise_ast_parse
 from mexsim.run.dask.block_tasks import BlockTasks, blocks_per_task
 from mexsim.run.dask.socket_folder import own_fork_server_folder
@@ -504,6 +504,26 @@ class ClusterPlayer:
             pure=False,
             key=f"mexsim-blocks-{first}-{matches}",
         )
+
+    def stalled(self, limit: float) -> StrategyError | None:
+        """The error naming a decide that has run ``limit`` seconds or more on a worker,
+        if one has (worker_stall.py); 0: none is watched. A worker that cannot answer
+        now (it died: the scheduler plays its blocks elsewhere) is asked next time."""
+        if limit <= 0:
+            return None
+        from mexsim.game.stall_watch import StrategyStalled
+        from mexsim.run.dask.worker_stall import stalled_here
+
+        try:
+            answers = self.client.run(stalled_here, limit)
+        except Exception:  # asked again at the next look
+            return None
+        for worker, message in sorted(answers.items()):
+            if message is not None:
+                if self._cluster is None:  # the user's own: its thread cannot be stopped
+                    message += f"; worker {worker} stays busy with it until restarted"
+                return StrategyStalled(message)
+        return None
 
     def tasks(
         self,
