@@ -35,6 +35,16 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 #: round, the first mover's share of the round's lowest penalty (ties split), and the
 #: mean match total of a seat.
 FACTS = ("turns_per_round", "blocked_share", "first_mover_edge", "first_mover_lowest", "mean_total")
+#: The values each fact can take: its t interval is cut to them (an interval cut to
+#: the parameter's range covers it as often; four deals of a share near 1 ran past
+#: 100 %), and a difference between variants to the widths of these ranges.
+FACT_RANGES = {
+    "turns_per_round": (0.0, np.inf),
+    "blocked_share": (0.0, 1.0),
+    "first_mover_edge": (-np.inf, np.inf),
+    "first_mover_lowest": (0.0, 1.0),
+    "mean_total": (0.0, np.inf),
+}
 ROUND_COLUMNS = ("match", "seat", "penalty", "blocked", "first", "turns", "deal")
 BASE = "base"  # the baseline's name when a run has no variants
 
@@ -220,6 +230,8 @@ def designer_table(stats: DesignerStatistics) -> pd.DataFrame:
             cols = np.arange(v) * k + f
             n, mean, var = m.n[cols], m.mean[cols], m.var[cols]
             lo, hi, p = t_interval(n.copy(), mean, var)
+            least, most = FACT_RANGES[name]
+            lo, hi = np.clip(lo, least, most), np.clip(hi, least, most)
             rows[name], rows[f"{name}_lo"], rows[f"{name}_hi"] = list(mean), list(lo), list(hi)
             if name == "first_mover_edge":
                 rows["first_mover_edge_p"] = list(p)
@@ -230,6 +242,8 @@ def designer_table(stats: DesignerStatistics) -> pd.DataFrame:
                 dcols = v * k + np.arange(v - 1) * k + f
                 dn, dmean, dvar = m.n[dcols], m.mean[dcols], m.var[dcols]
                 dlo, dhi, dp = t_interval(dn.copy(), dmean, dvar)
+                span = most - least
+                dlo, dhi = np.clip(dlo, -span, span), np.clip(dhi, -span, span)
                 finite = np.isfinite(dp)
                 holm = np.full(v - 1, np.nan)
                 holm[finite] = holm_adjusted(dp[finite])

@@ -183,3 +183,42 @@ def test_unit_moments_hold_a_deal_back_until_it_is_whole() -> None:
     acc.add(np.array([[5.0], [7.0]]), np.array([0, 1]))
     assert acc.moments.n[0] == 1 and acc.moments.mean[0] == 3.0
     assert acc.close().n[0] == 2
+
+
+def test_a_shares_interval_stays_within_what_a_share_can_be() -> None:
+    """Four deals of a share near 0 or 1: the t interval ran past it (a 4-match run said
+    "the round's lowest penalty in 20.2 % of rounds [-6.0, 46.3]"). A confidence
+    interval cut to the values the quantity can take covers it as often."""
+    n = 4
+    rng = np.random.default_rng(5)
+    facts = np.zeros((n, len(FACTS)))
+    facts[:, FACTS.index("turns_per_round")] = [0.5, 9.0, 0.2, 0.1]
+    facts[:, FACTS.index("blocked_share")] = [0.0, 0.0, 0.0, 0.6]
+    facts[:, FACTS.index("first_mover_lowest")] = [1.0, 1.0, 1.0, 0.3]
+    facts[:, FACTS.index("first_mover_edge")] = [-30.0, 20.0, -25.0, 5.0]
+    facts[:, FACTS.index("mean_total")] = [10.0, 400.0, 5.0, 3.0]
+    base = MatchFacts(np.arange(n), np.arange(n), facts, rng.integers(0, 9, n * 13), 4)
+    moved = facts.copy()
+    moved[:, FACTS.index("blocked_share")] = [1.0, 1.0, 0.1, 0.9]
+    moved[:, FACTS.index("first_mover_lowest")] = [0.0, 0.0, 0.0, 1.0]
+    other = MatchFacts(np.arange(n), np.arange(n), moved, base.round_turns, 4)
+    acc = DesignerAccumulator(2)
+    acc.add(0, base)
+    acc.add(1, other)
+    table = designer_table(acc.close(["base", "other"], []))
+    for name, least, most in [
+        ("blocked_share", 0, 1),
+        ("first_mover_lowest", 0, 1),
+        ("turns_per_round", 0, np.inf),
+        ("mean_total", 0, np.inf),
+    ]:
+        assert (table[f"{name}_lo"] >= least).all() and (table[f"{name}_hi"] <= most).all()
+        assert (table[f"{name}_lo"] <= table[name]).all()
+        assert (table[name] <= table[f"{name}_hi"]).all()
+        span = most - least
+        diff = table.loc[1, [f"{name}_diff_lo", f"{name}_diff_hi"]]
+        assert -span <= diff.iloc[0] <= diff.iloc[1] <= span
+    assert table.loc[0, "first_mover_lowest_hi"] == 1.0  # cut: the t interval was wider
+    assert table.loc[1, "blocked_share_diff_hi"] == 1.0
+    edge = table.loc[0, ["first_mover_edge_lo", "first_mover_edge_hi"]]
+    assert edge.iloc[0] < -30 and edge.iloc[1] > 20  # a difference of penalties: uncut
