@@ -19,6 +19,7 @@ import itertools
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -41,6 +42,7 @@ class StrategyStalled(StrategyError):
 class _Watched:
     status: np.ndarray
     describe: Callable[[np.ndarray], str]  # "strategy 'x' (seat s) in match m, round r"
+    tag: str | None = None  # whose kernel it is (``tagged``)
     call: int = -1  # status[calls] of the decide running when last looked at
     since: float = 0.0  # when that call was first seen running
 
@@ -48,6 +50,19 @@ class _Watched:
 _live: dict[int, _Watched] = {}
 _lock = threading.Lock()
 _keys = itertools.count()
+# whose kernels are watched: a Dask worker plays the tasks of one command after another,
+# and a decide stuck in an earlier command's task is not the current one's (``tagged``)
+_tag: ContextVar[str | None] = ContextVar("mexsim_stall_tag", default=None)
+
+
+@contextlib.contextmanager
+def tagged(tag: str) -> Iterator[None]:
+    """The kernels this thread runs meanwhile are ``tag``'s (``stalled(..., which)``)."""
+    token = _tag.set(tag)
+    try:
+        yield
+    finally:
+        _tag.reset(token)
 
 
 @contextlib.contextmanager
@@ -55,7 +70,7 @@ def watched(status: np.ndarray, describe: Callable[[np.ndarray], str]) -> Iterat
     """While the block runs, its kernel's ``status`` is looked at by ``stalled``."""
     key = next(_keys)
     with _lock:
-        _live[key] = _Watched(status, describe)
+        _live[key] = _Watched(status, describe, _tag.get())
     try:
         yield
     finally:
@@ -63,15 +78,20 @@ def watched(status: np.ndarray, describe: Callable[[np.ndarray], str]) -> Iterat
             del _live[key]
 
 
-def stalled(limit: float, now: float | None = None) -> StrategyStalled | None:
-    """The error naming a decide running for ``limit`` seconds or more, if one is; a
-    ``limit`` of 0 watches nothing. Call it every second or so: a decide is timed from
-    the first call that saw it running."""
+def stalled(
+    limit: float,
+    now: float | None = None,
+    which: Callable[[str | None], bool] = lambda tag: True,
+) -> StrategyStalled | None:
+    """The error naming a decide running for ``limit`` seconds or more, if one is,
+    among the kernels whose tag ``which`` accepts; a ``limit`` of 0 watches nothing.
+    Call it every second or so: a decide is timed from the first call that saw it
+    running."""
     if limit <= 0:
         return None
     now = time.monotonic() if now is None else now
     with _lock:
-        watching = list(_live.values())
+        watching = [w for w in _live.values() if which(w.tag)]
     for w in watching:
         call = int(w.status[Status.calls])
         if not w.status[Status.deciding]:

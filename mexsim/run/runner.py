@@ -47,7 +47,7 @@ from mexsim.store.folder_sink import FolderSink, interrupted_seed
 from mexsim.store.location import is_url
 from mexsim.store.location_sink import LocationSink
 from mexsim.store.parts import run_blocks
-from mexsim.store.sink import ResultsSink
+from mexsim.store.sink import Note, ResultsSink
 from mexsim.strategy.policy import Policy
 from mexsim.tournament.config import Config
 from mexsim.tournament.identity import run_id
@@ -162,6 +162,7 @@ def run(
                     player,
                     model,
                     options.decision_limit,
+                    note,
                 )
             if printed.lines:
                 note(printed_note(printed.lines))
@@ -240,6 +241,7 @@ def _play(
     cluster: ClusterPlayer | None = None,
     model: LuckModel | None = None,
     decision_limit: float = DECISION_LIMIT,
+    note: Note = lambda text: None,
 ) -> Played:
     """Play the blocks not ``kept`` (kept by an interrupted run), taking every block into
     the sink in match order (mexsim/run/in_order.py). Blocks are played on ``cluster``
@@ -295,6 +297,7 @@ def _play(
             stop_rule(until, config, sink.statistics),
             drain_on_stop=sink.drain_on_stop,
             watch=lambda: (
-                stalled(decision_limit) or (cluster.stalled(decision_limit) if cluster else None)
+                stalled(decision_limit)
+                or (cluster.stalled(decision_limit, note) if cluster else None)
             ),
         )

@@ -37,6 +37,7 @@ import shutil
 import signal
 import sys
 import tempfile
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -45,6 +46,7 @@ import numpy as np
 
 from mexsim import __version__
 from mexsim.errors import ConfigError, StrategyError
+from mexsim.game.stall_watch import tagged
 from mexsim.jit.ast_guard import serialise_ast_parse
 from mexsim.run.dask.block_tasks import BlockTasks, blocks_per_task
 from mexsim.run.dask.socket_folder import own_fork_server_folder
@@ -325,20 +327,23 @@ def play_remote_blocks(
     config: Config,
     sources: dict[str, tuple[str, str, str]],
     version: str,
+    tag: str,
     spans: list[tuple[int, int]],
 ) -> list[np.ndarray]:
     """A worker's task: for each (first, n) of ``spans``, the res array of matches
     first … first+n-1 of the config (mexsim/run/dask/block_tasks.py)."""
     from mexsim.run.block_play import play_block
 
-    worker_config, players = _worker_players(config, sources, version)
-    return [for_transfer(play_block(worker_config, players, first, n)) for first, n in spans]
+    with tagged(tag):
+        worker_config, players = _worker_players(config, sources, version)
+        return [for_transfer(play_block(worker_config, players, first, n)) for first, n in spans]
 
 
 def play_remote_luck_blocks(
     config: Config,
     sources: dict[str, tuple[str, str, str]],
     version: str,
+    tag: str,
     model: LuckModel,
     spans: list[tuple[int, int]],
 ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
@@ -346,19 +351,21 @@ def play_remote_luck_blocks(
     luck scored by the client's model (fitted once, before the run: docs/luck.md)."""
     from mexsim.run.block_play import play_luck_block
 
-    worker_config, players = _worker_players(config, sources, version)
-    return [
-        (for_transfer(res), deal_luck, draw_luck)
-        for res, deal_luck, draw_luck in (
-            play_luck_block(worker_config, players, first, n, model) for first, n in spans
-        )
-    ]
+    with tagged(tag):
+        worker_config, players = _worker_players(config, sources, version)
+        return [
+            (for_transfer(res), deal_luck, draw_luck)
+            for res, deal_luck, draw_luck in (
+                play_luck_block(worker_config, players, first, n, model) for first, n in spans
+            )
+        ]
 
 
 def play_write_remote_blocks(
     config: Config,
     sources: dict[str, tuple[str, str, str]],
     version: str,
+    tag: str,
     url: str,
     run_id: str,
     indices: list[int],
@@ -371,11 +378,12 @@ def play_write_remote_blocks(
     what the client's statistics fold of each block (location_sink.Totals)."""
     from mexsim.run.url_block import play_and_write
 
-    worker_config, players = _worker_players(config, sources, version)
-    return [
-        play_and_write(url, run_id, worker_config, players, index, first, n, model)
-        for index, (first, n) in zip(indices, spans, strict=True)
-    ]
+    with tagged(tag):
+        worker_config, players = _worker_players(config, sources, version)
+        return [
+            play_and_write(url, run_id, worker_config, players, index, first, n, model)
+            for index, (first, n) in zip(indices, spans, strict=True)
+        ]
 
 
 def _worker_version() -> str:
@@ -458,6 +466,12 @@ class ClusterPlayer:
             self.dashboard = "none (Dask's dashboard needs bokeh: pip install 'bokeh>=3.1')"
         self._config = config
         self._sources = strategy_sources(config)
+        # this command's tasks: in their keys, since Dask takes a key for the task itself
+        # (two commands on one cluster playing the same span of matches got one task:
+        # one waited for the other's decide stuck in a worker, or could be handed its
+        # results), and told from an earlier command's on a worker (worker_stall.py)
+        self._tag = uuid.uuid4().hex
+        self._stuck_told: set[str] = set()
 
     def submit(
         self,
@@ -478,11 +492,12 @@ class ClusterPlayer:
                 self._config,
                 self._sources,
                 __version__,
+                self._tag,
                 *write,
                 spans,
                 model,
                 pure=False,
-                key=f"mexsim-parts-{first}-{matches}",
+                key=f"mexsim-parts-{first}-{matches}-{self._tag}",
             )
         if model is not None:
             return self.client.submit(
@@ -490,39 +505,52 @@ class ClusterPlayer:
                 self._config,
                 self._sources,
                 __version__,
+                self._tag,
                 model,
                 spans,
                 pure=False,
-                key=f"mexsim-luck-blocks-{first}-{matches}",
+                key=f"mexsim-luck-blocks-{first}-{matches}-{self._tag}",
             )
         return self.client.submit(
             play_remote_blocks,
             self._config,
             self._sources,
             __version__,
+            self._tag,
             spans,
             pure=False,
-            key=f"mexsim-blocks-{first}-{matches}",
+            key=f"mexsim-blocks-{first}-{matches}-{self._tag}",
         )
 
-    def stalled(self, limit: float) -> StrategyError | None:
-        """The error naming a decide that has run ``limit`` seconds or more on a worker,
-        if one has (worker_stall.py); 0: none is watched. A worker that cannot answer
-        now (it died: the scheduler plays its blocks elsewhere) is asked next time."""
+    def stalled(
+        self, limit: float, note: Callable[[str], None] = lambda text: None
+    ) -> StrategyError | None:
+        """The error naming a decide of this command's tasks that has run ``limit``
+        seconds or more on a worker, if one has (worker_stall.py); 0: none is watched. A
+        worker still stuck in an earlier command's decide is ``note``d once: it holds
+        one of the cluster's threads until restarted. A worker that cannot answer now
+        (it died: the scheduler plays its blocks elsewhere) is asked next time."""
         if limit <= 0:
             return None
         from mexsim.game.stall_watch import StrategyStalled
         from mexsim.run.dask.worker_stall import stalled_here
 
         try:
-            answers = self.client.run(stalled_here, limit)
+            answers = self.client.run(stalled_here, limit, self._tag)
         except Exception:  # asked again at the next look
             return None
-        for worker, message in sorted(answers.items()):
-            if message is not None:
+        for worker, (mine, earlier) in sorted(answers.items()):
+            if mine is not None:
                 if self._cluster is None:  # the user's own: its thread cannot be stopped
-                    message += f"; worker {worker} stays busy with it until restarted"
-                return StrategyStalled(message)
+                    mine += f"; worker {worker} stays busy with it until restarted"
+                return StrategyStalled(mine)
+            if earlier is not None and worker not in self._stuck_told:
+                self._stuck_told.add(worker)
+                note(
+                    f"worker {worker} is still stuck in an earlier run's decide "
+                    f"({earlier.split(' has not returned')[0]}): it holds one of the "
+                    "cluster's threads until it is restarted"
+                )
         return None
 
     def tasks(
