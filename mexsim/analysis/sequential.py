@@ -81,17 +81,22 @@ class Verdict:
         for name, state in self.states.items():
             lo, hi = self.intervals[name]
             diff = self.differences.get(name)
-            shown = f"{diff:+.2f} points, " if diff is not None else ""
-            parts.append(f"{name} {shown}{state} [{lo:+.2f}, {hi:+.2f}]")
+            if diff is None or not np.isfinite(diff):  # no deal shared with the best yet
+                parts.append(f"{name} {state} (no deal shared with the best yet)")
+            elif not (np.isfinite(lo) and np.isfinite(hi)):
+                parts.append(f"{name} {diff:+.2f} points, {state} (too few deals for an interval)")
+            else:
+                parts.append(f"{name} {diff:+.2f} points, {state} [{lo:+.2f}, {hi:+.2f}]")
+        after = f"after {self.deals:,} deal{'' if self.deals == 1 else 's'}"
         if cap is None:
-            head = f"{'decided' if self.decided else 'not yet decided'} after {self.deals:,} deals"
+            head = f"{'decided' if self.decided else 'not yet decided'} {after}"
             head += " (it looks once per block of matches)"
         elif self.decided:
-            head = f"decided after {self.deals:,} deals: run.matches ({cap:,}) reached"
+            head = f"decided {after}: run.matches ({cap:,} matches) reached"
         else:
             head = (
-                f"not decided after {self.deals:,} deals: run.matches ({cap:,}) reached, "
-                "raise it (or --matches) to play on"
+                f"not decided {after}: run.matches ({cap:,} matches) reached; a run of more "
+                "matches (run.matches or --matches) would tell more"
             )
         return (
             f"{head}; best "
@@ -148,7 +153,7 @@ def verdict(
         decided &= state != "open"
         states[players[other]] = state
         intervals[players[other]] = (float(lo), float(hi))
-        differences[players[other]] = float(mean)
+        differences[players[other]] = float(mean) if n > 0 else float("nan")
     return Verdict(
         bool(decided), players[best], run.deals, states, intervals, differences, confidence
     )

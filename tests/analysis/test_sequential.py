@@ -111,3 +111,16 @@ def test_the_verdict_reads_like_the_table() -> None:
     table = analyze(totals, np.arange(deals), names, ["x"] * 3, {}, 13).summary
     near = table.set_index("player").loc["near", "diff_vs_best"]
     assert f"near {near:+.2f} points, " in said
+
+
+def test_a_player_who_never_met_the_best_or_too_few_deals_show_no_number() -> None:
+    """A pool's verdict said "greedy +0.00 points, open [-inf, +inf]" for a player that
+    had not played a deal with the best (attacking helper, session 27)."""
+    totals = np.array([[10.0, 20.0, np.nan], [12.0, 25.0, np.nan], [11.0, 30.0, np.nan]])
+    said = verdict(accumulate(totals), ["a", "b", "c"]).describe(cap=3)
+    assert said.startswith("not decided after 3 deals: run.matches (3 matches) reached; ")
+    assert "b +14.00 points, open [" in said
+    assert "c open (no deal shared with the best yet)" in said and "inf" not in said
+    once = verdict(accumulate(totals[:1]), ["a", "b", "c"]).describe()
+    assert once.startswith("not yet decided after 1 deal (")
+    assert "b +10.00 points, open (too few deals for an interval)" in once

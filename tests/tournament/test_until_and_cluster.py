@@ -84,8 +84,10 @@ def test_until_decided_plays_to_the_cap_when_undecided(tmp_path: Path) -> None:
     # it says so, and why it stopped there: the cap, not a verdict (it said nothing)
     said = [line for line in result.stderr.splitlines() if "decided after" in line]
     assert len(said) == 1, result.stderr
-    assert said[0].startswith("mexsim: not decided after 300 deals: run.matches (300) "), said
-    assert "raise it (or --matches) to play on" in said[0]
+    assert said[0].startswith(
+        "mexsim: not decided after 300 deals: run.matches (300 matches) reached; "
+    ), said
+    assert "a run of more matches (run.matches or --matches) would tell more" in said[0]
     assert run["until"]["verdict"] == said[0].removeprefix("mexsim: ")
 
 
@@ -100,7 +102,7 @@ def test_until_decided_says_a_verdict_reached_at_the_cap(tmp_path: Path) -> None
     said = [line for line in result.stderr.splitlines() if "decided after" in line]
     assert len(said) == 1, result.stderr
     assert said[0].startswith(
-        "mexsim: decided after 192 deals: run.matches (192) reached; best greedy"
+        "mexsim: decided after 192 deals: run.matches (192 matches) reached; best greedy"
     )
     assert run["until"]["decided"] and run["until"]["verdict"] == said[0].removeprefix("mexsim: ")
 
