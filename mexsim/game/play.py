@@ -138,14 +138,19 @@ class KernelArgs:
         return self.numbers, funcs, self.arrays, self.tiles
 
     def deciding(
-        self, status: np.ndarray, player_of: Callable[[int, int], int] | None = None
+        self,
+        status: np.ndarray,
+        player_of: Callable[[int, int], int] | None = None,
+        match_word: str = "match",
     ) -> str:
         """ "strategy 'x' (seat s) in match m, round r": whose decide the kernel called
-        last (``player_of`` as for raise_for)."""
+        last (``player_of`` as for raise_for; ``match_word`` names matches that are not
+        the run's: the luck model's pilot)."""
         seat, match = int(status[Status.seat]), int(status[Status.match])
         name = self.players[player_of(match, seat) if player_of else seat].name
         return (
-            f"strategy '{name}' (seat {seat}) in match {match}, round {int(status[Status.round])}"
+            f"strategy '{name}' (seat {seat}) in {match_word} {match}, "
+            f"round {int(status[Status.round])}"
         )
 
     def raise_for(
@@ -153,13 +158,14 @@ class KernelArgs:
         status: np.ndarray,
         exc: BaseException | None = None,
         player_of: Callable[[int, int], int] | None = None,
+        match_word: str = "match",
     ) -> None:
         """Turn a failed kernel (status flag, or an exception from a strategy) into
         StrategyError naming the strategy, the match and the round. ``player_of(match,
         seat)`` says who sat there (default: player i in seat i)."""
         if exc is None and not status[Status.bad_choice]:
             return
-        where = self.deciding(status, player_of)
+        where = self.deciding(status, player_of, match_word)
         if exc is not None:
             raise StrategyError(f"{where} raised {type(exc).__name__}: {exc}") from exc
         raise StrategyError(
@@ -167,6 +173,10 @@ class KernelArgs:
             f"{int(status[Status.n_moves])} legal moves (allowed: 0.."
             f"{int(status[Status.n_moves]) - 1})"
         )
+
+
+# how a strategy's fault in the luck model's pilot (docs/luck.md) names its match
+PILOT_MATCH = "the luck model's pilot match"
 
 
 def event_capacity(rules: Rules) -> int:
@@ -184,21 +194,25 @@ def _seed(seed: int) -> np.uint64:
 
 
 def _run_kernel(
-    args: KernelArgs, status: np.ndarray, call, player_of: Callable[[int, int], int] | None = None
+    args: KernelArgs,
+    status: np.ndarray,
+    call,
+    player_of: Callable[[int, int], int] | None = None,
+    match_word: str = "match",
 ):
     """Run a kernel; a strategy's exception is named by the seat, match and round the
     kernel put in ``status`` before calling it (not the view's: the strategy may have
-    written over them)."""
+    written over them), the match as ``match_word`` says (deciding)."""
     try:
-        with watched(status, lambda words: args.deciding(words, player_of)):
+        with watched(status, lambda words: args.deciding(words, player_of, match_word)):
             result = call()
     except (StrategyError, NumbaError):
         # NumbaError: the kernel itself failed to compile, a fault of mexsim's (every
         # strategy was compiled, and any error of its own reported, when it was loaded)
         raise
     except Exception as exc:  # raised inside a user's strategy: name it
-        args.raise_for(status, exc, player_of)
-    args.raise_for(status, player_of=player_of)
+        args.raise_for(status, exc, player_of, match_word)
+    args.raise_for(status, player_of=player_of, match_word=match_word)
     return result
 
 
@@ -406,6 +420,8 @@ def play_scheduled_luck(
             draw_luck,
         ),
         b.player_of,
+        # the pilot's matches are deals of its own: `mexsim replay --match` shows others
+        PILOT_MATCH if weights is None else "match",
     )
     return b.res, deal_luck, draw_luck, sums
 

@@ -65,6 +65,9 @@ def test_a_decide_that_never_returns_is_named(
     lines = [line for line in proc.stderr.splitlines() if line.startswith("mexsim: error:")]
     assert len(lines) == 1, proc.stderr
     assert named in lines[0] and "has not returned in 2 s" in lines[0]
+    # the pilot's matches are deals of its own: it said "in match 25", which a replay of
+    # the run's match 25 did not stall in (attacking helper, session 27)
+    assert (") in the luck model's pilot match " in lines[0]) == luck, lines[0]
     assert not (tmp_path / "res").exists()  # nothing of the run is left
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".res")]
 
