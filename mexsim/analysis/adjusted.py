@@ -22,6 +22,8 @@ very different spread (random beside planners) they are approximate.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from mexsim.analysis.accumulate import RunStatistics, accumulate
@@ -100,3 +102,25 @@ def skill_measures(run: RunStatistics) -> tuple[float, float, float, float]:
         share((ratio / upper - 1.0) / n_eff),
         share((ratio / lower - 1.0) / n_eff),
     )
+
+
+def player_means(run: RunStatistics) -> np.ndarray:
+    """Each player's mean per-deal total (NaN for a player without deals)."""
+    return np.where(run.totals.n > 0, run.totals.mean, np.nan)
+
+
+def adjusted_totals(run: RunStatistics) -> np.ndarray:
+    """Each player's mean total adjusted for the deals they played: the mean total itself
+    when every player played every deal, else the grand mean plus the intra-block player
+    effect (above) — what a pool's players are ranked by."""
+    if run.complete or run.players < 2:
+        return player_means(run)
+    beta, _, _ = adjusted_effects(run)
+    return run.grand_sum / run.grand_count + beta
+
+
+def best_first(means: np.ndarray, names: Sequence[str]) -> np.ndarray:
+    """Indices of ``means`` lowest first, the name breaking ties, so the order is stable:
+    means tie to 1e-6, since gathered block by block they differ from the one-block
+    means in the last bits, which must not reorder tied players."""
+    return np.lexsort((np.asarray(names, dtype=object).astype(str), np.round(means, 6)))

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from mexsim.analysis.accumulate import RunStatistics
+from mexsim.analysis.adjusted import adjusted_totals, best_first
 
 TARGET_DEALS = 10_000  # the boundary is tightest around here
 MIN_DEALS = 30  # no verdict from fewer deals per pair: the variance is not yet known
@@ -70,6 +71,9 @@ class Verdict:
     # with its t intervals), and the confidence
     differences: dict[str, float] = field(default_factory=dict)
     confidence: float = 0.95
+    # not every player at every deal (a pool): a pair's difference and interval are over
+    # the deals the two shared, where the table's differences are deal-adjusted
+    pool: bool = False
 
     def describe(self, cap: int | None = None) -> str:
         """One paragraph: decided or not, after how many deals (it looks once a block),
@@ -98,12 +102,18 @@ class Verdict:
                 f"not decided {after}: run.matches ({cap:,} matches) reached; a run of more "
                 "matches (run.matches or --matches) would tell more"
             )
-        return (
-            f"{head}; best "
-            f"{self.best}; " + "; ".join(parts) + f" (sequential {self.confidence:.0%} "
-            "intervals: valid at every look, so wider than the table's t intervals for the "
-            "same differences)"
-        )
+        sequential = f"sequential {self.confidence:.0%} intervals"
+        if self.pool:
+            label = (
+                "differences over the deals each shared with the best, where the table's "
+                f"are deal-adjusted; {sequential}, valid at every look"
+            )
+        else:
+            label = (
+                f"{sequential}: valid at every look, so wider than the table's t intervals "
+                "for the same differences"
+            )
+        return f"{head}; best {self.best}; " + "; ".join(parts) + f" ({label})"
 
 
 def verdict(
@@ -128,15 +138,17 @@ def verdict(
         raise ValueError(f"margin {margin} must be a number >= 0")
     p = len(players)
     alpha = (1 - confidence) / max(p * (p - 1) // 2, 1)  # every pair at once
+    # the table's order (summary.py): a pool's players by their deal-adjusted totals,
+    # which the deals each happened to play cannot reverse as they can raw means
     with np.errstate(divide="ignore", invalid="ignore"):
-        means = np.where(run.totals.n > 0, run.totals.mean, np.inf)
-    best = int(np.argmin(means))
+        adjusted = adjusted_totals(run) if run.deals > 0 else np.zeros(p)
+    means = np.where(run.totals.n > 0, adjusted, np.inf)
+    order = [int(k) for k in best_first(means, players)]
+    best = order[0]
     pairs = run.pairs
     states, intervals, differences = {}, {}, {}
     decided = run.deals > 0
-    for other in sorted(range(p), key=lambda k: (means[k], k)):  # rank order
-        if other == best:
-            continue
+    for other in order[1:]:
         n = pairs.n[best, other]
         sd = np.sqrt(pairs.var[best, other]) if n >= 2 else np.inf
         half = float(half_width(np.array([n]), np.array([sd]), alpha)[0])
@@ -155,5 +167,12 @@ def verdict(
         intervals[players[other]] = (float(lo), float(hi))
         differences[players[other]] = float(mean) if n > 0 else float("nan")
     return Verdict(
-        bool(decided), players[best], run.deals, states, intervals, differences, confidence
+        bool(decided),
+        players[best],
+        run.deals,
+        states,
+        intervals,
+        differences,
+        confidence,
+        pool=not run.complete,
     )

@@ -50,7 +50,12 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 from mexsim.analysis.accumulate import RunStatistics, accumulate
-from mexsim.analysis.adjusted import adjusted_differences, adjusted_effects
+from mexsim.analysis.adjusted import (
+    adjusted_differences,
+    adjusted_totals,
+    best_first,
+    player_means,
+)
 from mexsim.analysis.formatting import MISSING, fixed_width, number, p_value
 from mexsim.analysis.ratings import ratings_from_statistics
 from mexsim.analysis.stats import CONFIDENCE, quiet_degenerate, t_interval, wilson_interval
@@ -228,28 +233,6 @@ def differences(
             pairs.n[reference, columns].copy(), mean, pairs.var[reference, columns]
         )
     return mean, lo, hi, p
-
-
-def player_means(run: RunStatistics) -> np.ndarray:
-    """Each player's mean per-deal total (NaN for a player without deals)."""
-    return np.where(run.totals.n > 0, run.totals.mean, np.nan)
-
-
-def adjusted_totals(run: RunStatistics) -> np.ndarray:
-    """Each player's mean total adjusted for the deals they played: the mean total itself
-    when every player played every deal, else the grand mean plus the intra-block player
-    effect (mexsim/analysis/adjusted.py) — what a pool's players are ranked by."""
-    if run.complete or run.players < 2:
-        return player_means(run)
-    beta, _, _ = adjusted_effects(run)
-    return run.grand_sum / run.grand_count + beta
-
-
-def best_first(means: np.ndarray, names: Sequence[str]) -> np.ndarray:
-    """Indices of ``means`` lowest first, the name breaking ties, so the order is stable:
-    means tie to 1e-6, since gathered block by block they differ from the one-block
-    means in the last bits, which must not reorder tied players."""
-    return np.lexsort((np.asarray(names, dtype=object).astype(str), np.round(means, 6)))
 
 
 def summary_table(

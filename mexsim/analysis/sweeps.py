@@ -16,9 +16,10 @@ import numpy as np
 import pandas as pd
 
 from mexsim.analysis.accumulate import RunStatistics, accumulate
+from mexsim.analysis.adjusted import adjusted_totals, best_first
 from mexsim.analysis.formatting import number, p_value
 from mexsim.analysis.stats import CONFIDENCE
-from mexsim.analysis.summary import adjusted_totals, best_first, differences
+from mexsim.analysis.summary import differences
 
 SWEEP_COLUMNS = [
     "sweep",

@@ -124,3 +124,30 @@ def test_a_player_who_never_met_the_best_or_too_few_deals_show_no_number() -> No
     once = verdict(accumulate(totals[:1]), ["a", "b", "c"]).describe()
     assert once.startswith("not yet decided after 1 deal (")
     assert "b +10.00 points, open (too few deals for an interval)" in once
+
+
+def test_in_a_pool_the_verdicts_best_and_order_are_the_tables() -> None:
+    """A pool's verdict took the best by raw means, which the deals a player happened to
+    play can reverse, while the table ranks by deal-adjusted totals: the verdict said
+    "best c" beside a table that starred a (attacking helper, session 27)."""
+    from mexsim.analysis.comparison import analyze
+
+    rng = np.random.default_rng(3)
+    effect = {"a": -10.0, "b": 0.0, "c": 5.0}
+    tables = [("a", "b", 100.0), ("b", "c", 0.0), ("a", "c", 50.0)]  # (players, deal)
+    names = ["a", "b", "c"]
+    rows = []
+    for k in range(120):
+        one, two, deal = tables[k % 3]
+        row = np.full(3, np.nan)
+        for who in (one, two):
+            row[names.index(who)] = deal + effect[who] + rng.normal(0, 2)
+        rows.append(row)
+    totals = np.array(rows)
+    raw = np.nanmean(totals, axis=0)
+    assert names[int(np.argmin(raw))] == "c"  # the raw means mislead here
+    table = analyze(totals, np.arange(len(totals)), names, ["x"] * 3, {}, 13).summary
+    said = verdict(accumulate(totals), names)
+    assert said.best == table["player"].iloc[0] == "a"
+    assert list(said.states) == list(table["player"].iloc[1:])
+    assert "(differences over the deals each shared with the best, where" in said.describe()
