@@ -616,8 +616,8 @@ class _RunDisplay:
         text = f"mexsim: {' '.join(line.split())}"
         if self.bars and sys.stderr.isatty():  # above the bar, which is redrawn below
             self.bars[0].write(text, file=sys.stderr)
-        elif self.bars:  # a log: after the bar's line, not glued to it (issue 35)
-            print(f"\n{text}", file=sys.stderr)
+        elif self.bars and not self.bars[0].disable:  # a log: after the bar's line, not
+            print(f"\n{text}", file=sys.stderr)  # glued to it (issue 35)
         else:
             print(text, file=sys.stderr)
 

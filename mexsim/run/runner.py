@@ -146,7 +146,8 @@ def run(
             player, close_cluster = open_player(cluster, config)
             if player is not None:
                 workers = player.workers
-                note(f"playing on {player.workers} Dask workers; dashboard {player.dashboard}")
+                workers_said = f"{player.workers} Dask worker{'' if player.workers == 1 else 's'}"
+                note(f"playing on {workers_said}; dashboard {player.dashboard}")
             kept = sink.open(rid, identity, len(run_blocks(config.matches, len(variants))), note)
             play_start = time.perf_counter()
             with output_counted() as printed:  # a strategy's debugging prints

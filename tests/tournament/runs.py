@@ -261,5 +261,5 @@ def assert_stopped_in_one_line(code: int, err: str, status: int) -> None:
     """A command stopped by a signal ends with ``status`` and says so in one line (a
     local cluster's notice of its workers aside)."""
     assert code == status, err
-    lines = [line for line in err.splitlines() if "Dask workers" not in line]
+    lines = [line for line in err.splitlines() if "Dask worker" not in line]
     assert len(lines) == 1 and lines[0].startswith("mexsim: error: interrupted"), err

@@ -284,7 +284,7 @@ def test_a_local_cluster_run_with_strategy_files_leaves_nothing_in_the_temporary
     assert status == code, err
     assert list(temporary.iterdir()) == []
     if code:
-        lines = [line for line in err.splitlines() if "Dask workers" not in line]
+        lines = [line for line in err.splitlines() if "Dask worker" not in line]
         assert lines == [
             f"mexsim: error: {mine / 'fussy.py'}: importing the strategy failed: "
             "Refused: not on this machine"
