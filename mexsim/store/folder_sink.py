@@ -180,6 +180,10 @@ def _stale_work(
         note(f"nothing to resume for {out}: starting afresh")
     for stale in others:
         blocks_kept = len(stale.done())
+        if blocks_kept == 0 and stale.info():  # this mexsim's, with nothing to resume or lose
+            stale.remove()
+            note(f"removed {stale.path}, left by a run that died before it played a block")
+            continue
         if not force:
             what = (
                 "of this config: add --resume to continue it"

@@ -176,7 +176,9 @@ class Location:
             if work.get("run_id") == run_id and resume:
                 note(f"resuming {self.url}: {kept:,} blocks already played")
                 return done
-            if not force:
+            if kept == 0 and not force:  # nothing to resume or lose: its work file, ours
+                note(f"{self.url}: the run that died there had played no block: starting afresh")
+            elif not force:
                 what = (
                     "of this config: add --resume to continue it"
                     if work.get("run_id") == run_id
@@ -186,8 +188,9 @@ class Location:
                     f"{self.url}: a run that died left {kept:,} played blocks "
                     f"there ({what}, or --force to discard them)"
                 )
-            self.fs.rm(self.root, recursive=True)
-            note(f"removed the {kept:,} blocks a run that died left at {self.url}")
+            else:
+                self.fs.rm(self.root, recursive=True)
+                note(f"removed the {kept:,} blocks a run that died left at {self.url}")
         elif resume:
             note(f"nothing to resume at {self.url}: starting afresh")
         for kind in KINDS:

@@ -271,3 +271,38 @@ def test_a_worker_killed_during_a_url_run_loses_nothing(
     for name in committed:
         if (one / name).is_file() and name.name != "run.json":  # run.json: timings
             assert (out / name).read_bytes() == (one / name).read_bytes(), name
+
+
+def test_a_location_a_run_left_without_a_played_block_is_taken_over(
+    cfg: Path, tmp_path: Path
+) -> None:
+    """A run stopped before any block was written (a strategy's fault in its first
+    blocks, a kill) leaves its work file at the location, kept there as a location's
+    parts are; the same command then refused: "a run that died left 0 played blocks
+    there (… add --resume …, or --force …)", with nothing to resume or lose (attacking
+    helper, session 27)."""
+    out = tmp_path / "shared"
+    for kind in KINDS:
+        (out / kind).mkdir(parents=True)
+    (out / "rounds" / "3.parquet").write_bytes(b"half a block: its matches part never came")
+    (out / location.WORK_FILE).write_text(json.dumps({"run_id": "died", "identity": {}}))
+    (out / "notes.txt").write_text("mine")  # whatever else is there stays
+    again = run_cli(cfg, "--out", url(out), "--quiet")
+    assert again.exit_code == 0, again.stderr
+    assert "the run that died there had played no block: starting afresh" in again.stderr
+    assert (out / location.MANIFEST).exists() and (out / "notes.txt").read_text() == "mine"
+
+
+def test_a_folder_run_left_without_a_played_block_is_taken_over(cfg: Path, tmp_path: Path) -> None:
+    """The same for a folder run killed before its first block: its work folder held
+    nothing to resume or lose, and the next run refused until --force."""
+    from mexsim.store import results_folder
+    from mexsim.store.parts import WorkFolder
+
+    out = tmp_path / "r"
+    stale = tmp_path / f".r{results_folder.WORK_SUFFIX}99999"
+    WorkFolder.create(stale, "died", {})
+    again = run_cli(cfg, "--out", out, "--quiet")
+    assert again.exit_code == 0, again.stderr
+    assert "left by a run that died before it played a block" in again.stderr
+    assert not stale.exists() and (out / "run.json").exists()
