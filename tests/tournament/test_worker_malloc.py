@@ -75,9 +75,11 @@ def test_every_kind_of_worker_task_restores_it_before_play(tmp_path, monkeypatch
     monkeypatch.setattr(cluster, "restore_mmap_threshold", lambda: calls.append("restore"))
     monkeypatch.setattr("mexsim.run.url_block.play_and_write", lambda *args: calls.append("play"))
     config = load_config(write_config(tmp_path, config_text(tmp_path / "r", matches=4)))
-    res = cluster.play_remote_blocks(config, {}, __version__, [(0, 4)])
+    res = cluster.play_remote_blocks(config, {}, __version__, "tag", [(0, 4)])
     assert calls == ["restore"] and len(res) == 1 and len(res[0]) == 4
-    cluster.play_write_remote_blocks(config, {}, __version__, "file:///x", "id", [0], [(0, 4)])
+    cluster.play_write_remote_blocks(
+        config, {}, __version__, "tag", "file:///x", "id", [0], [(0, 4)]
+    )
     assert calls == ["restore", "restore", "play"]
     # a luck-adjusted run's task (--luck --cluster, docs/luck.md)
     played = (
@@ -88,5 +90,5 @@ def test_every_kind_of_worker_task_restores_it_before_play(tmp_path, monkeypatch
     monkeypatch.setattr(
         "mexsim.run.block_play.play_luck_block", lambda *args: calls.append("play luck") or played
     )
-    cluster.play_remote_luck_blocks(config, {}, __version__, None, [(0, 4)])
+    cluster.play_remote_luck_blocks(config, {}, __version__, "tag", None, [(0, 4)])
     assert calls == ["restore", "restore", "play", "restore", "play luck"]
