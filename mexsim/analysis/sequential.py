@@ -74,6 +74,9 @@ class Verdict:
     # not every player at every deal (a pool): a pair's difference and interval are over
     # the deals the two shared, where the table's differences are deal-adjusted
     pool: bool = False
+    # judged on the luck-adjusted totals ([analysis] luck): its best and differences are
+    # the table's luck-adjusted column's, not its mean totals'
+    luck: bool = False
 
     def describe(self, cap: int | None = None) -> str:
         """One paragraph: decided or not, after how many deals (it looks once a block),
@@ -113,6 +116,8 @@ class Verdict:
                 f"{sequential}: valid at every look, so wider than the table's t intervals "
                 "for the same differences"
             )
+        if self.luck:
+            label = "on the luck-adjusted totals, the table's luck-adj. column; " + label
         return f"{head}; best {self.best}; " + "; ".join(parts) + f" ({label})"
 
 
@@ -130,6 +135,7 @@ def verdict(
     A luck-adjusted run (``[analysis] luck = true``) is judged on its luck-adjusted
     totals: the same means in expectation, with the luck of the draws taken out
     (docs/luck.md)."""
+    luck = run.luck_adjusted is not None
     if run.luck_adjusted is not None:
         run = run.luck_adjusted
     if not 0 < confidence < 1:
@@ -175,4 +181,5 @@ def verdict(
         differences,
         confidence,
         pool=not run.complete,
+        luck=luck,
     )

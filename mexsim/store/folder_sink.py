@@ -168,6 +168,10 @@ def _stale_work(
         others = [w for w in found if w is not ours]
     else:
         ours, others = None, found
+    # a dead run's work folder of this mexsim that played no block: nothing to resume
+    # or lose, taken over whatever the flags; any other is refused before anything goes
+    empty = [w for w in others if w.info() and not w.done()]
+    others = [w for w in others if w not in empty]
     if resume and ours is None:
         other = next((w for w in others if w.info()), None)
         if other is not None and not force:
@@ -178,22 +182,21 @@ def _stale_work(
                 "that config, or add --force to discard it and start afresh"
             )
         note(f"nothing to resume for {out}: starting afresh")
+    for stale in others if not force else ():
+        what = (
+            "of this config: add --resume to continue it"
+            if (stale.info() or {}).get("run_id") == rid
+            else "of another config or mexsim version"
+        )
+        raise ConfigError(
+            f"{out}: a run that died left {len(stale.done()):,} played blocks in "
+            f"{stale.path} ({what}, or --force to discard it)"
+        )
+    for stale in empty:
+        stale.remove()
+        note(f"removed {stale.path}, left by a run that died before it played a block")
     for stale in others:
         blocks_kept = len(stale.done())
-        if blocks_kept == 0 and stale.info():  # this mexsim's, with nothing to resume or lose
-            stale.remove()
-            note(f"removed {stale.path}, left by a run that died before it played a block")
-            continue
-        if not force:
-            what = (
-                "of this config: add --resume to continue it"
-                if (stale.info() or {}).get("run_id") == rid
-                else "of another config or mexsim version"
-            )
-            raise ConfigError(
-                f"{out}: a run that died left {blocks_kept:,} played blocks in "
-                f"{stale.path} ({what}, or --force to discard it)"
-            )
         stale.remove()
         note(f"removed {stale.path}, left by a run that died ({blocks_kept:,} blocks)")
     return ours

@@ -155,9 +155,17 @@ class Location:
         return {int(name.split(".")[0]) for name in both if name.endswith(".parquet")}
 
     def prepare(
-        self, run_id: str, identity: dict, resume: bool, force: bool, note: Callable[[str], None]
+        self,
+        run_id: str,
+        identity: dict,
+        resume: bool,
+        force: bool,
+        note: Callable[[str], None],
+        alone: bool = False,
     ) -> set[int]:
-        """Check what is at the location and make it ours; the blocks kept (resume)."""
+        """Check what is at the location and make it ours; the blocks kept (resume).
+        ``alone``: this run holds the location's lock, so a work file there is a dead
+        run's (an object store has no lock: it may be a run still starting)."""
         if self.read_json(MANIFEST) is not None or self.fs.exists(self.path(MANIFEST)):
             raise ConfigError(
                 f"{self.url}: holds committed results ({MANIFEST}); mexsim never replaces "
@@ -176,7 +184,7 @@ class Location:
             if work.get("run_id") == run_id and resume:
                 note(f"resuming {self.url}: {kept:,} blocks already played")
                 return done
-            if kept == 0 and not force:  # nothing to resume or lose: its work file, ours
+            if kept == 0 and alone:  # a dead run's, with nothing to resume or lose
                 note(f"{self.url}: the run that died there had played no block: starting afresh")
             elif not force:
                 what = (

@@ -74,7 +74,9 @@ class LocationSink:
         self, run_id: str, identity: dict[str, Any], resume: bool, force: bool, note: Note
     ) -> None:
         self.run_id = run_id
-        self.kept = self.location.prepare(run_id, identity, resume, force, note)
+        self.kept = self.location.prepare(
+            run_id, identity, resume, force, note, alone=self.lock is not None
+        )
 
     def open(self, run_id: str, identity: dict[str, Any], total: int, note: Note) -> set[int]:
         return self.kept

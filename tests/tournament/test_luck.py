@@ -171,6 +171,8 @@ def test_until_decided_uses_the_luck_adjusted_differences(tmp_path: Path) -> Non
     acc.add(totals.to_numpy(float)[:deals], ids, (totals - luck).to_numpy(float)[:deals])
     adjusted = acc.close()
     assert verdict(adjusted, names, 0.95, 0.5).describe() == run["until"]["verdict"]
+    # said so: its best can differ from the table's star, which ranks by mean totals
+    assert "(on the luck-adjusted totals, the table's luck-adj. column; " in run["until"]["verdict"]
     raw = RunAccumulator(2)
     raw.add(totals.to_numpy(float)[:deals], ids)
     assert verdict(raw.close(), names, 0.95, 0.5).describe() != run["until"]["verdict"]

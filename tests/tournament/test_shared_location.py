@@ -273,8 +273,9 @@ def test_a_worker_killed_during_a_url_run_loses_nothing(
             assert (out / name).read_bytes() == (one / name).read_bytes(), name
 
 
+@pytest.mark.parametrize("locked", [True, False], ids=["a-file-system", "an-object-store"])
 def test_a_location_a_run_left_without_a_played_block_is_taken_over(
-    cfg: Path, tmp_path: Path
+    cfg: Path, tmp_path: Path, monkeypatch: Any, locked: bool
 ) -> None:
     """A run stopped before any block was written (a strategy's fault in its first
     blocks, a kill) leaves its work file at the location, kept there as a location's
@@ -287,22 +288,39 @@ def test_a_location_a_run_left_without_a_played_block_is_taken_over(
     (out / "rounds" / "3.parquet").write_bytes(b"half a block: its matches part never came")
     (out / location.WORK_FILE).write_text(json.dumps({"run_id": "died", "identity": {}}))
     (out / "notes.txt").write_text("mine")  # whatever else is there stays
-    again = run_cli(cfg, "--out", url(out), "--quiet")
-    assert again.exit_code == 0, again.stderr
-    assert "the run that died there had played no block: starting afresh" in again.stderr
-    assert (out / location.MANIFEST).exists() and (out / "notes.txt").read_text() == "mine"
+    if not locked:
+        # an object store has no lock: its work file may be a run's still starting, not
+        # a dead one's; taken over, that run later wrote over this one's committed parts
+        monkeypatch.setattr("mexsim.store.location_sink.is_local", lambda fs: False)
+        assert "a run that died left 0 played blocks" in one_line_error(
+            run_cli(cfg, "--out", url(out), "--quiet"), 2
+        )
+        return
+    for flags in ((), ("--force",)):  # --force too: nothing there to discard
+        again = run_cli(cfg, "--out", url(out), "--quiet", *flags)
+        assert again.exit_code == 0, again.stderr
+        assert "the run that died there had played no block: starting afresh" in again.stderr
+        assert (out / location.MANIFEST).exists() and (out / "notes.txt").read_text() == "mine"
+        (out / location.MANIFEST).unlink()  # as if it had died again before its first block
+        (out / location.WORK_FILE).write_text(json.dumps({"run_id": "died", "identity": {}}))
+        for part in (out / "matches").iterdir():
+            part.unlink()
 
 
-def test_a_folder_run_left_without_a_played_block_is_taken_over(cfg: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("flags", [(), ("--resume",), ("--force",)])
+def test_a_folder_run_left_without_a_played_block_is_taken_over(
+    cfg: Path, tmp_path: Path, flags: tuple[str, ...]
+) -> None:
     """The same for a folder run killed before its first block: its work folder held
-    nothing to resume or lose, and the next run refused until --force."""
+    nothing to resume or lose, and the next run refused until --force (with --resume:
+    "cannot resume: the interrupted run … had another config")."""
     from mexsim.store import results_folder
     from mexsim.store.parts import WorkFolder
 
     out = tmp_path / "r"
     stale = tmp_path / f".r{results_folder.WORK_SUFFIX}99999"
-    WorkFolder.create(stale, "died", {})
-    again = run_cli(cfg, "--out", out, "--quiet")
+    WorkFolder.create(stale, "died", {"config": {"run": {"matches": 1}}})
+    again = run_cli(cfg, "--out", out, "--quiet", *flags)
     assert again.exit_code == 0, again.stderr
     assert "left by a run that died before it played a block" in again.stderr
     assert not stale.exists() and (out / "run.json").exists()
