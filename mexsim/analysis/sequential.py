@@ -136,7 +136,7 @@ def verdict(
     totals: the same means in expectation, with the luck of the draws taken out
     (docs/luck.md)."""
     luck = run.luck_adjusted is not None
-    if run.luck_adjusted is not None:
+    if run.luck_adjusted is not None:  # (mypy narrows this, not ``luck``)
         run = run.luck_adjusted
     if not 0 < confidence < 1:
         raise ValueError(f"confidence {confidence} must be between 0 and 1")

@@ -50,10 +50,15 @@ def stop_rule(
     def decided(end: int) -> Verdict | None:
         if until is None or end % whole_deals or end >= config.matches:
             return None
-        result = verdict(statistics.settled(), names, until.confidence, until.margin)
+        result = standing(until, names, statistics)
         return result if result.decided else None
 
     return decided
+
+
+def standing(until: StopRule, names: list[str], statistics: RunAccumulator) -> Verdict:
+    """Where the comparison stands under ``until`` with the blocks taken so far."""
+    return verdict(statistics.settled(), names, until.confidence, until.margin)
 
 
 @contextlib.contextmanager

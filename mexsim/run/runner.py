@@ -32,13 +32,19 @@ from pathlib import Path
 from typing import Any
 
 from mexsim.analysis.accumulate import RunStatistics
-from mexsim.analysis.sequential import verdict
 from mexsim.errors import ConfigError, Interrupted, OutputError, ResourceShortage, StrategyError
 from mexsim.game.stall_watch import DECISION_LIMIT, run_watched, stalled
 from mexsim.game.strategy_output import output_counted, printed_note
 from mexsim.jit.ast_guard import serialise_ast_parse
 from mexsim.run.dask.cluster import ClusterPlayer, open_player, parse_address, start_workers_early
-from mexsim.run.in_order import Played, StopRule, stop_rule, take_in_order, unjoined_threads
+from mexsim.run.in_order import (
+    Played,
+    StopRule,
+    standing,
+    stop_rule,
+    take_in_order,
+    unjoined_threads,
+)
 from mexsim.run.machine_limits import SHORTAGE_ADVICE, check_resources, resource_shortage
 from mexsim.run.preparation import load_engine, luck_model, play_raw, tables_of
 from mexsim.run.run_record import RunResult, nothing, write_run_json
@@ -171,7 +177,7 @@ def run(
             if judged is not None:
                 said = judged.describe()
             elif until is not None:  # played to the cap: where the comparison stands
-                judged = verdict(sink.statistics.settled(), names, until.confidence, until.margin)
+                judged = standing(until, names, sink.statistics)
                 said = judged.describe(cap=config.matches)
             if said is not None:
                 note(said)

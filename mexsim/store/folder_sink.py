@@ -182,7 +182,8 @@ def _stale_work(
                 "that config, or add --force to discard it and start afresh"
             )
         note(f"nothing to resume for {out}: starting afresh")
-    for stale in others if not force else ():
+    if others and not force:
+        stale = others[0]
         what = (
             "of this config: add --resume to continue it"
             if (stale.info() or {}).get("run_id") == rid
