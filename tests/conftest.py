@@ -11,12 +11,36 @@ skips this and compiles only what its tests need.
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 
 import tests.profiles  # noqa: F401  the Hypothesis profile, loaded before any test
 
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class _DropInOutsideTheProject(os.PathLike):
+    """The working directory's ``strategies/`` (mexsim.strategy.registry.DROP_IN_FOLDER)
+    as the tests see it: the project's own folder is the user's (the README's tour
+    writes there), so from the project's root the tests see none; a test that moves to
+    a folder of its own finds that folder's, as a user there would."""
+
+    def __fspath__(self) -> str:
+        if Path.cwd().resolve() == ROOT:
+            return str(ROOT / "tests" / "fixtures" / "no-drop-in-folder")
+        return "strategies"
+
+
+def _ignore_the_users_strategies() -> None:
+    from mexsim.strategy import registry
+
+    registry.DROP_IN_FOLDER = _DropInOutsideTheProject()  # type: ignore[assignment]
+
 
 def pytest_configure(config: pytest.Config) -> None:
+    _ignore_the_users_strategies()
     if hasattr(config, "workerinput"):  # a test process: its controller warmed the cache
         return
     if not getattr(config.option, "numprocesses", None):
