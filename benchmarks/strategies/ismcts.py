@@ -1,11 +1,11 @@
 """ismcts: single-observer information-set MCTS over the forward model — the experiment
-behind docs/strategies.md's comparison with the built-in search (issue 33), not a
-shipped strategy: it copies play_out's turn loop from mexsim/strategy/forward.py (and
-uses its private helpers) to let a tree choose at every decision it reaches; a shipped
-ISMCTS would want a step of that loop in the forward model's API instead.
+behind docs/strategies.md's comparison with the built-in search, not a shipped strategy.
+It walks each dealt world a decision at a time with the forward model's step
+(``apply``, mexsim/game/step.py), so a tree chooses at every decision it reaches.
 
     mexsim run CONFIG --strategies benchmarks/strategies     # strategy = "ismcts"
- Each iteration deals a world from the mover's stream, walks a
+
+Each iteration deals a world from the mover's stream, walks a
 tree of moves (every seat's, keyed by seat, tile and train) choosing by UCB among the
 moves legal in that world (counting each child's availability), adds one node (the
 move longest_train would play there, when it is untried: else the first untried), plays
@@ -16,46 +16,16 @@ search would spend. The root's most visited move is played."""
 import numpy as np
 from numba import njit
 
-from mexsim.game.view import (
-    DUTY,
-    FIRST_TURN,
-    H_DRAW,
-    H_MARK,
-    H_PASS,
-    HAND_SIZE,
-    LAID_THIS_TURN,
-    MOVE_TILE,
-    MOVE_TRAIN,
-    N_OPEN,
-    PASS_COUNT,
-    PLAYERS,
-    RULE_DRAW_LIMIT,
-    RULE_DRAW_TO_START,
-    RULE_FIRST_TURN_TRAIN,
-    SEAT_DRAWS,
-    SEAT_PASSES,
-    SEAT_STARTED,
-    TRAIN_LEN,
-    TRAIN_MARKED,
-)
+from mexsim.game.view import MOVE_TILE, MOVE_TRAIN, N_MOVES, SEAT
 from mexsim.strategy.api import move_count, move_tile, move_train, players, strategy
 from mexsim.strategy.builtin.longest_train import decide as longest_train
 from mexsim.strategy.forward import (
-    OUTCOME_BLOCKED,
-    OUTCOME_OUT,
-    W_BONEYARD,
-    W_BONEYARD_END,
-    W_DRAWN,
-    W_MOVER,
     W_PENALTY,
     _choose,
-    _history,
-    _lay,
-    _list_moves,
-    _score,
+    apply,
     deal_world,
-    give_tile,
     new_world,
+    round_over,
     world_from_view,
 )
 
@@ -100,94 +70,40 @@ def _pick(world, seat, nm, node, first_child, sibling, key, visits, avail, total
 @njit
 def _iterate(world, values, first_child, sibling, key, visits, avail, total, owner, count, c, path):
     """One iteration from the mover's decision in a dealt world; fills path; returns its length."""
-    players_ = world[PLAYERS]
-    seat = world[W_MOVER]
-    first = world[FIRST_TURN] != 0
-    duty = world[DUTY] != 0
-    chain = first and world[RULE_FIRST_TURN_TRAIN] != 0 and not duty
-    draw_limit = world[RULE_DRAW_LIMIT]
-    draw_to_start = world[RULE_DRAW_TO_START] != 0
-    laid = world[LAID_THIS_TURN]
-    last_double = False
     in_tree = True
     node = 0
     depth = 0
-    outcome = 0
-    in_turn = True
     started = False
-    while outcome == 0:
-        if not in_turn:
-            seat = seat + 1 if seat + 1 < players_ else 0
-            first = world[SEAT_STARTED + seat] == 0
-            world[SEAT_STARTED + seat] = 1
-            duty = world[N_OPEN] > 0
-            chain = first and world[RULE_FIRST_TURN_TRAIN] != 0 and not duty
-            laid = 0
-            last_double = False
-        in_turn = False
-        drawn = 0
-        while True:
-            nm = _list_moves(world, seat, duty, first, players_)
-            if nm == 0:
-                if chain and laid > 0 and not last_double:
-                    break
-                keep = draw_to_start and not duty and world[TRAIN_LEN + seat] == 0
-                if world[W_DRAWN] < world[W_BONEYARD_END] and (drawn < draw_limit or keep):
-                    t = world[W_BONEYARD + world[W_DRAWN]]
-                    world[W_DRAWN] += 1
-                    give_tile(world, seat, t)
-                    world[HAND_SIZE + seat] += 1
-                    world[SEAT_DRAWS + seat] += 1
-                    _history(world, H_DRAW, seat, -1, -1)
-                    drawn += 1
-                    continue
-                world[SEAT_PASSES + seat] += 1
-                if world[TRAIN_MARKED + seat] == 0:
-                    world[TRAIN_MARKED + seat] = 1
-                    world[PASS_COUNT] = 1
-                    _history(world, H_MARK, seat, -1, -1)
-                else:
-                    world[PASS_COUNT] += 1
-                    _history(world, H_PASS, seat, -1, -1)
-                if world[W_DRAWN] == world[W_BONEYARD_END] and world[PASS_COUNT] >= players_:
-                    outcome = OUTCOME_BLOCKED
-                break
-            if in_tree and (nm > 1 or not started):
-                pref = _choose(world, seat, nm, first, duty, laid, longest_train, values)
-                i, child, new = _pick(
-                    world,
-                    seat,
-                    nm,
-                    node,
-                    first_child,
-                    sibling,
-                    key,
-                    visits,
-                    avail,
-                    total,
-                    count,
-                    c,
-                    pref,
-                )
-                owner[child] = seat
-                path[depth] = child
-                depth += 1
-                node = child
-                if new:
-                    in_tree = False
-            else:
-                i = _choose(world, seat, nm, first, duty, laid, longest_train, values)
-            started = True
-            double = _lay(world, seat, world[MOVE_TILE + i], world[MOVE_TRAIN + i])
-            drawn = 0
-            if world[HAND_SIZE + seat] == 0:
-                outcome = OUTCOME_OUT
-                break
-            laid += 1
-            last_double = double
-            if duty or (not chain and not double):
-                break
-    _score(world, players_, seat, outcome)
+    while not round_over(world):
+        seat = world[SEAT]
+        nm = world[N_MOVES]
+        pref = 0 if nm == 1 else _choose(world, longest_train, values, False)
+        if in_tree and (nm > 1 or not started):
+            i, child, new = _pick(
+                world,
+                seat,
+                nm,
+                node,
+                first_child,
+                sibling,
+                key,
+                visits,
+                avail,
+                total,
+                count,
+                c,
+                pref,
+            )
+            owner[child] = seat
+            path[depth] = child
+            depth += 1
+            node = child
+            if new:
+                in_tree = False
+        else:
+            i = pref
+        started = True
+        apply(world, i)
     return depth
 
 

@@ -52,105 +52,111 @@ from __future__ import annotations
 import numpy as np
 
 from mexsim.game.rng import xoshiro_bounded, xoshiro_next
+from mexsim.game.state import (
+    OUTCOME_BLOCKED,
+    OUTCOME_OUT,
+    W_BAD_CHOICES,
+    W_BONEYARD,
+    W_BONEYARD_END,
+    W_DRAWN,
+    W_HANDS,
+    W_HISTORY_END,
+    W_LEFT,
+    W_MOVER,
+    W_MOVES_SHOWN,
+    W_NOTES,
+    W_OUTCOME,
+    W_PENALTY,
+    W_PLAYED,
+    W_SCRATCH,
+    W_SHOWN,
+    W_SHOWN_HISTORY,
+    W_SHOWN_MOVES,
+    W_STREAMS,
+    W_UNCONSTRAINED,
+    W_VIEW,
+    W_WENT_OUT,
+    WORLD_SIZE,
+)
+from mexsim.game.step import apply, apply_move, give_tile, holds, round_over
 from mexsim.game.view import (
-    BONEYARD,
-    DUTY,
-    FIRST_TURN,
-    H_DRAW,
-    H_MARK,
-    H_PASS,
     H_PLAY,
     HAND,
     HAND_SIZE,
     HISTORY,
     HISTORY_LEN,
-    LAID_THIS_TURN,
     MAX_MEMORY,
+    MAX_MOVES,
     MAX_PLAYERS,
     MAX_TILES,
     MAX_WORDS,
     MOVE_TILE,
     MOVE_TRAIN,
     N_MOVES,
-    N_OPEN,
     NOTES,
-    NUMBER_MASK,
-    OPEN_DOUBLES,
-    PASS_COUNT,
     PLAYERS,
     RNG,
-    RULE_DOUBLE_BLANK_POINTS,
-    RULE_DRAW_LIMIT,
-    RULE_DRAW_TO_START,
-    RULE_FIRST_TURN_TRAIN,
-    RULE_MEXICAN_TRAIN,
     SEAT,
-    SEAT_DRAWS,
-    SEAT_PASSES,
-    SEAT_STARTED,
     SIZE,
     TABLE_TILES,
     TILE_HI,
     TILE_LO,
-    TILE_PIPS,
     TILES,
-    TRAIN_END,
-    TRAIN_LEN,
-    TRAIN_MARKED,
     TRAIN_TILES,
 )
-from mexsim.jit.bits import popcount, trailing_zeros
+from mexsim.jit.bits import popcount
 from mexsim.jit.options import compiled
 from mexsim.strategy.public_table import lacking_numbers
 
-# --- the world's own words, beyond the view's layout
-W_HANDS = SIZE  # [MAX_PLAYERS * 4] each seat's hand, word w of seat s at W_HANDS + 4s + w
-W_BONEYARD = W_HANDS + 4 * MAX_PLAYERS  # [MAX_TILES] the boneyard, drawn from the front
-W_DRAWN = W_BONEYARD + MAX_TILES  # tiles drawn from it so far: the rest is [W_DRAWN, end)
-W_BONEYARD_END = W_DRAWN + 1
-W_STREAMS = W_BONEYARD_END + 1  # [MAX_PLAYERS * 4] each seat's xoshiro256** stream
-W_NOTES = W_STREAMS + 4 * MAX_PLAYERS  # [MAX_PLAYERS * MAX_MEMORY] each seat's notes
-W_PLAYED = W_NOTES + MAX_PLAYERS * MAX_MEMORY  # [MAX_PLAYERS] tiles each seat laid
-W_PENALTY = W_PLAYED + MAX_PLAYERS  # [MAX_PLAYERS] each seat's penalty once played out
-W_LEFT = W_PENALTY + MAX_PLAYERS  # [MAX_PLAYERS] tiles left in each hand then
-W_OUTCOME = W_LEFT + MAX_PLAYERS  # 0 while the round goes on, 1 a seat went out, 2 blocked
-W_WENT_OUT = W_OUTCOME + 1  # the seat that went out, -1 when blocked
-W_MOVER = W_WENT_OUT + 1  # the seat whose decision the world was built for
-W_MOVES_SHOWN = W_MOVER + 1  # moves listed by the last listing (beyond: zero)
-W_HISTORY_END = W_MOVES_SHOWN + 1  # how far a rollout wrote history (cleared on reuse)
-W_BAD_CHOICES = W_HISTORY_END + 1  # rollout choices outside the legal moves
-W_UNCONSTRAINED = W_BAD_CHOICES + 1  # 1: the hidden tiles were dealt without inference
-W_SHOWN = W_UNCONSTRAINED + 1  # 1 once the policy's own view was shown this world whole
-W_SCRATCH = W_SHOWN + 1  # [MAX_TILES] the deal's shuffle
-# (beyond W_SCRATCH: kept when the world is built again)
-W_SHOWN_HISTORY = W_SCRATCH + MAX_TILES  # history entries the policy's view holds
-W_SHOWN_MOVES = W_SHOWN_HISTORY + 1  # moves its view lists (beyond them: zero)
-W_VIEW = W_SHOWN_MOVES + 1  # [SIZE] the view a policy is called with (its own copy)
-WORLD_SIZE = W_VIEW + SIZE
+# the names a search player reaches the world's words and the step by (mexsim/game/state.py,
+# mexsim/game/step.py), from here as before
+__all__ = [
+    "OUTCOME_BLOCKED",
+    "OUTCOME_OUT",
+    "WORLD_SIZE",
+    "W_BAD_CHOICES",
+    "W_BONEYARD",
+    "W_BONEYARD_END",
+    "W_DRAWN",
+    "W_HANDS",
+    "W_LEFT",
+    "W_OUTCOME",
+    "W_PENALTY",
+    "W_PLAYED",
+    "W_SCRATCH",
+    "W_STREAMS",
+    "W_WENT_OUT",
+    "apply",
+    "apply_move",
+    "deal_world",
+    "give_tile",
+    "lacking_numbers",
+    "legal_move_count",
+    "new_world",
+    "play_out",
+    "play_out_as",
+    "play_out_trusting",
+    "round_over",
+    "set_note",
+    "set_stream",
+    "stack_boneyard",
+    "whose_turn",
+    "world_bad_choices",
+    "world_from_view",
+    "world_penalty",
+    "world_unconstrained",
+]
 
 # shuffles deal_world tries for a world that keeps every seat's shown lacks
 DEAL_TRIES = 64
-OUTCOME_OUT = 1
-OUTCOME_BLOCKED = 2
 
 _u = np.uint64
-U1 = _u(1)
 
 
 @compiled(cache=True, refcounts=True)  # whatever its caller's options: it makes an array
 def new_world():
     """A world's array (WORLD_SIZE words), to be filled by world_from_view."""
     return np.zeros(WORLD_SIZE, dtype=np.int64)
-
-
-@compiled(cache=True)
-def _bit(t):
-    return np.int64(U1 << _u(t & 63))
-
-
-@compiled(cache=True)
-def _holds(world, base, t):
-    return (_u(world[base + (t >> 6)]) >> _u(t & 63)) & U1 == U1
 
 
 @compiled(cache=True)
@@ -165,10 +171,14 @@ def world_from_view(view, world):
     for k in range(HISTORY + n_hist, max(world[W_HISTORY_END], HISTORY + n_hist)):
         world[k] = 0  # what a rollout in this array wrote before
     world[W_HISTORY_END] = HISTORY + n_hist
-    for k in range(world[W_MOVES_SHOWN]):
+    # the mover's legal moves: the world stands at its decision (mexsim/game/step.py)
+    nm = min(max(view[N_MOVES], 0), MAX_MOVES)
+    for k in range(nm):
+        world[MOVE_TILE + k] = view[MOVE_TILE + k]
+        world[MOVE_TRAIN + k] = view[MOVE_TRAIN + k]
+    for k in range(nm, world[W_MOVES_SHOWN]):
         world[MOVE_TILE + k] = 0
         world[MOVE_TRAIN + k] = 0
-    world[W_MOVES_SHOWN] = 0
     for k in range(W_HANDS, W_SCRATCH):
         world[k] = 0
     mover = view[SEAT]
@@ -179,16 +189,11 @@ def world_from_view(view, world):
     world[W_BONEYARD_END] = 0
     world[W_MOVER] = mover
     world[W_WENT_OUT] = -1
+    world[W_MOVES_SHOWN] = nm
     for i in range(n_hist):  # the tiles each seat has laid this round
         entry = view[HISTORY + i]
         if entry & 15 == H_PLAY:
             world[W_PLAYED + ((entry >> 4) & 15)] += 1
-
-
-@compiled(cache=True)
-def give_tile(world, seat, tile):
-    """Put ``tile`` in ``seat``'s hand of the world (building a world by hand)."""
-    world[W_HANDS + 4 * seat + (tile >> 6)] |= _bit(tile)
 
 
 @compiled(cache=True)
@@ -239,7 +244,7 @@ def deal_world(view, world, infer):
             world[W_STREAMS + 4 * s + k] = np.int64(x)
     hidden = 0
     for t in range(world[TILES]):
-        if not _holds(world, TABLE_TILES, t) and not _holds(view, HAND, t):
+        if not holds(world, TABLE_TILES, t) and not holds(view, HAND, t):
             world[W_SCRATCH + hidden] = t
             hidden += 1
     lacks = np.zeros(MAX_PLAYERS, dtype=np.int64)
@@ -340,96 +345,15 @@ def _deal_keeping_lacks(world, hidden, lacks, order, n, taken):
     return True
 
 
-@compiled(cache=True)
-def _list_moves(world, seat, duty, first, players):
-    """The mover's legal moves into the world's move list, in the core's order (own
-    train, Mexican, marked trains clockwise; each train's tiles heaviest first, as
-    docs/rules.md's "Move order"); the listing beyond them cleared. Returns the count."""
-    nm = 0
-    hand = W_HANDS + 4 * seat
-    trains0 = world[OPEN_DOUBLES] if duty else seat  # R13's oldest double, or the own
-    for k in range(players + 1):
-        if k == 0:
-            tr = trains0
-        elif duty or first:
-            break
-        elif k == 1:
-            if world[RULE_MEXICAN_TRAIN] == 0:
-                continue
-            tr = players
-        else:
-            tr = seat + k - 1
-            tr = tr - players if tr >= players else tr
-            if world[TRAIN_MARKED + tr] == 0:
-                continue
-        row = NUMBER_MASK + world[TRAIN_END + tr] * MAX_WORDS
-        for w in range(MAX_WORDS):
-            m = _u(world[hand + w]) & _u(world[row + w])
-            while m:
-                world[MOVE_TILE + nm] = 64 * w + np.int64(trailing_zeros(m))
-                world[MOVE_TRAIN + nm] = tr
-                nm += 1
-                m &= m - U1
-    for k in range(nm, world[W_MOVES_SHOWN]):
-        world[MOVE_TILE + k] = 0
-        world[MOVE_TRAIN + k] = 0
-    world[W_MOVES_SHOWN] = nm
-    return nm
-
-
-@compiled(cache=True)
-def _history(world, kind, seat, tile, train):
-    at = HISTORY + world[HISTORY_LEN]
-    world[at] = kind | (seat << 4) | ((tile + 1) << 8) | ((train + 1) << 16)
-    world[HISTORY_LEN] += 1
-    if at + 1 > world[W_HISTORY_END]:
-        world[W_HISTORY_END] = at + 1
-
-
-@compiled(cache=True)
-def _lay(world, seat, t, tr):
-    """Lay tile ``t`` on train ``tr`` (R6, R8, R12, R13, R15); True when it is a double."""
-    lo = world[TILE_LO + t]
-    hi = world[TILE_HI + t]
-    world[TRAIN_END + tr] = lo + hi - world[TRAIN_END + tr]
-    world[TRAIN_LEN + tr] += 1
-    world[W_HANDS + 4 * seat + (t >> 6)] ^= _bit(t)
-    world[HAND_SIZE + seat] -= 1
-    world[TRAIN_TILES + 4 * tr + (t >> 6)] |= _bit(t)
-    world[TABLE_TILES + (t >> 6)] |= _bit(t)
-    _history(world, H_PLAY, seat, t, tr)
-    if tr == seat:
-        world[TRAIN_MARKED + seat] = 0  # R8
-    n_open = world[N_OPEN]
-    for k in range(n_open):  # R13: a tile on an open double satisfies it
-        if world[OPEN_DOUBLES + k] == tr:
-            for j in range(k, n_open - 1):
-                world[OPEN_DOUBLES + j] = world[OPEN_DOUBLES + j + 1]
-            n_open -= 1
-            world[OPEN_DOUBLES + n_open] = -1
-            break
-    if lo == hi:  # R12: a double stays open until covered
-        world[OPEN_DOUBLES + n_open] = tr
-        n_open += 1
-    world[N_OPEN] = n_open
-    world[PASS_COUNT] = 0  # R15
-    world[W_PLAYED + seat] += 1
-    return lo == hi
-
-
 @compiled(cache=True, inline="always")
-def _choose(world, seat, nm, first, duty, laid, policy, params, guarded):
-    """The seat's choice among nm listed moves, by ``policy`` with the world as its view:
-    its own copy of the view part when ``guarded`` (what it writes there reaches no
-    world), else the world itself (a built-in, trusted to write none of it)."""
-    if nm == 1:
-        return 0
-    world[SEAT] = seat
-    world[BONEYARD] = world[W_BONEYARD_END] - world[W_DRAWN]
-    world[N_MOVES] = nm
-    world[FIRST_TURN] = 1 if first else 0
-    world[DUTY] = 1 if duty else 0
-    world[LAID_THIS_TURN] = laid
+def _choose(world, policy, params, guarded):
+    """The choice of the seat to move among the listed moves (two or more), by ``policy``
+    with the world as its view: its own copy of the view part when ``guarded`` (what it
+    writes there reaches no world), else the world itself (a built-in, trusted to write
+    none of it). The step wrote the turn's words (SEAT, N_MOVES, FIRST_TURN, DUTY, ...);
+    the seat's own hand, stream and notes are put in here."""
+    seat = world[SEAT]
+    nm = world[N_MOVES]
     for w in range(MAX_WORDS):
         world[HAND + w] = world[W_HANDS + 4 * seat + w]
     for k in range(4):
@@ -512,85 +436,25 @@ def play_out_trusting(world, tile, train, policy, params):
 def play_out_as(world, tile, train, policy, params, guarded):
     """play_out when ``guarded``, play_out_trusting when not: for a caller that
     decides which by a constant (the built-in search, by its rollout's origin)."""
-    players = world[PLAYERS]
-    seat = world[W_MOVER]
-    first = world[FIRST_TURN] != 0
-    duty = world[DUTY] != 0
-    chain = first and world[RULE_FIRST_TURN_TRAIN] != 0 and not duty  # R11 "train"
-    draw_limit = world[RULE_DRAW_LIMIT]
-    draw_to_start = world[RULE_DRAW_TO_START] != 0
-    laid = world[LAID_THIS_TURN]
-    double = _lay(world, seat, tile, train)
-    outcome = OUTCOME_OUT if world[HAND_SIZE + seat] == 0 else 0  # R14
-    laid += 1
-    last_double = double
-    in_turn = not (duty or (not chain and not double))  # R12/R13: does the turn go on?
-    while outcome == 0:
-        if not in_turn:  # the next seat's turn begins (R2)
-            seat = seat + 1 if seat + 1 < players else 0
-            first = world[SEAT_STARTED + seat] == 0
-            world[SEAT_STARTED + seat] = 1
-            duty = world[N_OPEN] > 0  # R13
-            chain = first and world[RULE_FIRST_TURN_TRAIN] != 0 and not duty
-            laid = 0
-            last_double = False
-        in_turn = False
-        drawn = 0
-        while True:  # one obligation to play after another, as the core's turn loop
-            nm = _list_moves(world, seat, duty, first, players)
-            if nm == 0:
-                if chain and laid > 0 and not last_double:
-                    break  # R11: the chain stops; no draw, no marker
-                keep = draw_to_start and not duty and world[TRAIN_LEN + seat] == 0
-                if world[W_DRAWN] < world[W_BONEYARD_END] and (drawn < draw_limit or keep):
-                    t = world[W_BONEYARD + world[W_DRAWN]]  # R10/R18
-                    world[W_DRAWN] += 1
-                    give_tile(world, seat, t)
-                    world[HAND_SIZE + seat] += 1
-                    world[SEAT_DRAWS + seat] += 1
-                    _history(world, H_DRAW, seat, -1, -1)
-                    drawn += 1
-                    continue
-                world[SEAT_PASSES + seat] += 1  # R8/R10: pass, marking the own train
-                if world[TRAIN_MARKED + seat] == 0:
-                    world[TRAIN_MARKED + seat] = 1
-                    world[PASS_COUNT] = 1  # R15: a new marker restarts the count
-                    _history(world, H_MARK, seat, -1, -1)
-                else:
-                    world[PASS_COUNT] += 1
-                    _history(world, H_PASS, seat, -1, -1)
-                if world[W_DRAWN] == world[W_BONEYARD_END] and world[PASS_COUNT] >= players:
-                    outcome = OUTCOME_BLOCKED  # R15
-                break
-            i = _choose(world, seat, nm, first, duty, laid, policy, params, guarded)
-            double = _lay(world, seat, world[MOVE_TILE + i], world[MOVE_TRAIN + i])
-            drawn = 0
-            if world[HAND_SIZE + seat] == 0:
-                outcome = OUTCOME_OUT  # R14
-                break
-            laid += 1
-            last_double = double
-            if duty or (not chain and not double):
-                break  # R13: serving a double ends the turn; R12: so does a non-double
-    _score(world, players, seat, outcome)
+    apply_move(world, tile, train)
+    while not round_over(world):
+        i = 0 if world[N_MOVES] == 1 else _choose(world, policy, params, guarded)
+        apply(world, i)
     return world[W_PENALTY + world[W_MOVER]]
 
 
 @compiled(cache=True)
-def _score(world, players, seat, outcome):
-    """R16: each hand's pips, 0|0 (the last tile) at double_blank_points."""
-    last = world[TILES] - 1
-    for s in range(players):
-        pen = 0
-        left = 0
-        for t in range(world[TILES]):
-            if _holds(world, W_HANDS + 4 * s, t):
-                left += 1
-                pen += world[RULE_DOUBLE_BLANK_POINTS] if t == last else world[TILE_PIPS + t]
-        world[W_PENALTY + s] = pen
-        world[W_LEFT + s] = left
-    world[W_OUTCOME] = outcome
-    world[W_WENT_OUT] = seat if outcome == OUTCOME_OUT else -1
+def whose_turn(world):
+    """The seat to move in a world (-1 once its round is over): with ``legal_move_count``,
+    ``move_tile(world, i)`` / ``move_train(world, i)`` and ``apply(world, i)``, a search
+    walks the world a decision at a time (mexsim/game/step.py)."""
+    return -1 if round_over(world) else world[SEAT]
+
+
+@compiled(cache=True)
+def legal_move_count(world):
+    """The legal moves of the seat to move in a world (0 once its round is over)."""
+    return 0 if round_over(world) else world[N_MOVES]
 
 
 @compiled(cache=True)

@@ -1,0 +1,493 @@
+"""The rules of a round as a step over one state (mexsim/game/state.py): written once,
+driven by every caller that plays a round a decision at a time.
+
+    new_round(state, seed, deal, rnd)  the deal (R3, R5's shuffle), the engine (R5), and
+                                       the game on to the first decision
+    state[N_MOVES], MOVE_TILE + i ...  the legal moves of the seat to move (state[SEAT]),
+                                       in docs/rules.md's "Move order"
+    apply(state, i)                    that seat plays move i; the rest of the turn follows
+                                       the rules (R11's chain, R12's follow-up, R13's duty,
+                                       R14 going out), then the next seats' turns (draws
+                                       and passes, R8's markers, R10, R15's blocking, R18)
+                                       up to the next decision, or the round's end
+    to_move(state), round_over(state)  whose decision it is (-1: the round is over)
+    observe(state, seat, n_notes, view) the R17 view of ``seat``, as a decide gets it
+    end_round(state)                   R16's penalties added to the match's scores
+
+A *decision* is any point where a seat has at least one legal move: a caller asks its
+strategy only when there are two or more (the core plays a forced move without asking,
+docs/rules.md "Move order"), and calls apply either way.
+
+The forward model (mexsim/strategy/forward.py: play_out is apply until the round is
+over), `mexsim.tournament.table.Game` (a person's seat, a learning library) and the
+tree searches play through these functions. The reference engine and the referee are
+written apart from them on purpose: they are the independent oracles the differential
+tests hold this code to.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mexsim.game.rng import (
+    STREAM_SHUFFLE,
+    seed_words,
+    strategy_key,
+    stream_key,
+    xoshiro_bounded,
+)
+from mexsim.game.state import (
+    OUTCOME_BLOCKED,
+    OUTCOME_GOES_ON,
+    OUTCOME_OUT,
+    W_BONEYARD,
+    W_BONEYARD_END,
+    W_DRAWN,
+    W_HANDS,
+    W_HISTORY_END,
+    W_LEFT,
+    W_MOVES_SHOWN,
+    W_NOTES,
+    W_OUTCOME,
+    W_PENALTY,
+    W_PLAYED,
+    W_STREAMS,
+    W_TURNS,
+    W_WENT_OUT,
+)
+from mexsim.game.view import (
+    BONEYARD,
+    DUTY,
+    ENGINE,
+    FIRST_MOVER,
+    FIRST_TURN,
+    H_DRAW,
+    H_ENGINE,
+    H_MARK,
+    H_PASS,
+    H_PLAY,
+    HAND,
+    HAND_SIZE,
+    HISTORY,
+    HISTORY_LEN,
+    LAID_THIS_TURN,
+    MAX_MEMORY,
+    MAX_PIP,
+    MAX_PLAYERS,
+    MAX_TRAINS,
+    MAX_WORDS,
+    MOVE_TILE,
+    MOVE_TRAIN,
+    N_MOVES,
+    N_OPEN,
+    NOTES,
+    NUMBER_MASK,
+    OPEN_DOUBLES,
+    PASS_COUNT,
+    PLAYERS,
+    RNG,
+    ROUND,
+    RULE_DOUBLE_BLANK_POINTS,
+    RULE_DRAW_LIMIT,
+    RULE_DRAW_TO_START,
+    RULE_FIRST_TURN_TRAIN,
+    RULE_HAND_SIZE,
+    RULE_MEXICAN_TRAIN,
+    RULE_SET_ASIDE,
+    SCORE,
+    SEAT,
+    SEAT_DRAWS,
+    SEAT_PASSES,
+    SEAT_STARTED,
+    TABLE_TILES,
+    TILE_HI,
+    TILE_LO,
+    TILE_PIPS,
+    TILES,
+    TRAIN_END,
+    TRAIN_LEN,
+    TRAIN_MARKED,
+    TRAIN_TILES,
+)
+from mexsim.jit.bits import trailing_zeros
+from mexsim.jit.options import compiled
+
+_u = np.uint64
+U1 = _u(1)
+
+
+@compiled(cache=True, refcounts=False)
+def _bit(t):
+    return np.int64(U1 << _u(t & 63))
+
+
+@compiled(cache=True, refcounts=False)
+def holds(state, base, t):
+    """Whether the bitmask words at ``state[base:]`` hold tile ``t``."""
+    return (_u(state[base + (t >> 6)]) >> _u(t & 63)) & U1 == U1
+
+
+@compiled(cache=True, refcounts=False)
+def give_tile(state, seat, tile):
+    """Put ``tile`` in ``seat``'s hand."""
+    state[W_HANDS + 4 * seat + (tile >> 6)] |= _bit(tile)
+
+
+@compiled(cache=True, refcounts=False)
+def to_move(state):
+    """The seat whose decision it is; -1 once the round is over."""
+    return -1 if state[W_OUTCOME] != OUTCOME_GOES_ON else state[SEAT]
+
+
+@compiled(cache=True, refcounts=False)
+def round_over(state):
+    """Whether the round has ended (a seat went out, R14, or it blocked, R15)."""
+    return state[W_OUTCOME] != OUTCOME_GOES_ON
+
+
+@compiled(cache=True, refcounts=False)
+def list_moves(state, seat, duty, first):
+    """``seat``'s legal moves into the state's move list, in the core's order (own train,
+    Mexican, marked trains clockwise; each train's tiles heaviest first, as docs/rules.md's
+    "Move order"); the listing beyond them cleared. Returns the count."""
+    players = state[PLAYERS]
+    nm = 0
+    hand = W_HANDS + 4 * seat
+    trains0 = state[OPEN_DOUBLES] if duty else seat  # R13's oldest double, or the own
+    for k in range(players + 1):
+        if k == 0:
+            tr = trains0
+        elif duty or first:
+            break  # R13: only the oldest double; R11: a first turn, the own train only
+        elif k == 1:
+            if state[RULE_MEXICAN_TRAIN] == 0:
+                continue  # R19
+            tr = players
+        else:
+            tr = seat + k - 1
+            tr = tr - players if tr >= players else tr
+            if state[TRAIN_MARKED + tr] == 0:
+                continue  # R7: another seat's train only while marked
+        row = NUMBER_MASK + state[TRAIN_END + tr] * MAX_WORDS
+        for w in range(MAX_WORDS):
+            m = _u(state[hand + w]) & _u(state[row + w])
+            while m:
+                state[MOVE_TILE + nm] = 64 * w + np.int64(trailing_zeros(m))
+                state[MOVE_TRAIN + nm] = tr
+                nm += 1
+                m &= m - U1
+    for k in range(nm, state[W_MOVES_SHOWN]):
+        state[MOVE_TILE + k] = 0
+        state[MOVE_TRAIN + k] = 0
+    state[W_MOVES_SHOWN] = nm
+    return nm
+
+
+@compiled(cache=True, refcounts=False)
+def _history(state, kind, seat, tile, train):
+    """A public event at the end of the round's history (mexsim/game/view.py's packing)."""
+    at = HISTORY + state[HISTORY_LEN]
+    state[at] = kind | (seat << 4) | ((tile + 1) << 8) | ((train + 1) << 16)
+    state[HISTORY_LEN] += 1
+    if at + 1 > state[W_HISTORY_END]:
+        state[W_HISTORY_END] = at + 1
+
+
+@compiled(cache=True, refcounts=False)
+def _lay(state, seat, t, tr):
+    """Lay tile ``t`` on train ``tr`` (R6, R8, R12, R13, R15); True when it is a double."""
+    lo = state[TILE_LO + t]
+    hi = state[TILE_HI + t]
+    state[TRAIN_END + tr] = lo + hi - state[TRAIN_END + tr]  # the other half is the end
+    state[TRAIN_LEN + tr] += 1
+    state[W_HANDS + 4 * seat + (t >> 6)] ^= _bit(t)
+    state[HAND_SIZE + seat] -= 1
+    state[TRAIN_TILES + 4 * tr + (t >> 6)] |= _bit(t)
+    state[TABLE_TILES + (t >> 6)] |= _bit(t)
+    _history(state, H_PLAY, seat, t, tr)
+    if tr == seat:
+        state[TRAIN_MARKED + seat] = 0  # R8: the owner's play removes the marker
+    n_open = state[N_OPEN]
+    for k in range(n_open):  # R13: a tile on an open double satisfies it
+        if state[OPEN_DOUBLES + k] == tr:
+            for j in range(k, n_open - 1):
+                state[OPEN_DOUBLES + j] = state[OPEN_DOUBLES + j + 1]
+            n_open -= 1
+            state[OPEN_DOUBLES + n_open] = -1
+            break
+    if lo == hi:  # R12: a double stays open until covered
+        state[OPEN_DOUBLES + n_open] = tr
+        n_open += 1
+    state[N_OPEN] = n_open
+    state[PASS_COUNT] = 0  # R15: a play resets the count
+    state[W_PLAYED + seat] += 1
+    return lo == hi
+
+
+@compiled(cache=True, refcounts=False)
+def _draw(state, seat):
+    """``seat`` draws the boneyard's next tile (R10, R18; R5's search for the engine);
+    returns it."""
+    t = state[W_BONEYARD + state[W_DRAWN]]
+    state[W_DRAWN] += 1
+    give_tile(state, seat, t)
+    state[HAND_SIZE + seat] += 1
+    state[SEAT_DRAWS + seat] += 1
+    _history(state, H_DRAW, seat, -1, -1)
+    return t
+
+
+@compiled(cache=True, refcounts=False)
+def score_round(state, seat, outcome):
+    """The round is over (``seat`` moved last): R16's penalty of each hand, 0|0 (the last
+    tile) at double_blank_points, and the outcome."""
+    last = state[TILES] - 1
+    for s in range(state[PLAYERS]):
+        pen = 0
+        left = 0
+        for w in range(MAX_WORDS):
+            m = _u(state[W_HANDS + 4 * s + w])
+            while m:
+                t = 64 * w + np.int64(trailing_zeros(m))
+                m &= m - U1
+                left += 1
+                pen += state[RULE_DOUBLE_BLANK_POINTS] if t == last else state[TILE_PIPS + t]
+        state[W_PENALTY + s] = pen
+        state[W_LEFT + s] = left
+    state[W_OUTCOME] = outcome
+    state[W_WENT_OUT] = seat if outcome == OUTCOME_OUT else -1
+
+
+@compiled(cache=True, refcounts=False)
+def _begin_turn(state, seat):
+    """``seat``'s turn begins (R2); returns whether it is its first of the round (R11)."""
+    first = state[SEAT_STARTED + seat] == 0
+    state[SEAT_STARTED + seat] = 1
+    state[W_TURNS + seat] += 1
+    return first
+
+
+@compiled(cache=True, refcounts=False)
+def _advance(state, seat, first, duty, laid, last_double, in_turn):
+    """Play on from ``seat``'s turn (``in_turn``: its turn goes on; else the next seat's
+    begins) to the next decision, listed in the state, or the round's end."""
+    players = state[PLAYERS]
+    draw_limit = state[RULE_DRAW_LIMIT]
+    draw_to_start = state[RULE_DRAW_TO_START] != 0
+    chain = first and state[RULE_FIRST_TURN_TRAIN] != 0 and not duty  # R11 "train"
+    while True:
+        if not in_turn:  # the next seat's turn begins (R2: clockwise)
+            seat = seat + 1 if seat + 1 < players else 0
+            first = _begin_turn(state, seat)
+            duty = state[N_OPEN] > 0  # R13: the oldest open double must be served
+            chain = first and state[RULE_FIRST_TURN_TRAIN] != 0 and not duty
+            laid = 0
+            last_double = False
+        in_turn = False
+        drawn = 0  # draws made for the current obligation to play
+        while True:
+            nm = list_moves(state, seat, duty, first)
+            if nm > 0:  # a decision: the strategy's (R9), or a forced move
+                state[SEAT] = seat
+                state[N_MOVES] = nm
+                state[FIRST_TURN] = 1 if first else 0
+                state[DUTY] = 1 if duty else 0
+                state[LAID_THIS_TURN] = laid
+                state[BONEYARD] = state[W_BONEYARD_END] - state[W_DRAWN]
+                return
+            if chain and laid > 0 and not last_double:
+                break  # R11: the chain stops; no draw, no marker
+            keep = draw_to_start and not duty and state[TRAIN_LEN + seat] == 0  # R11
+            if state[W_DRAWN] < state[W_BONEYARD_END] and (drawn < draw_limit or keep):
+                _draw(state, seat)  # R10/R18: draw a tile and look again
+                drawn += 1
+                continue
+            state[SEAT_PASSES + seat] += 1  # R8/R10: pass, marking the own train
+            if state[TRAIN_MARKED + seat] == 0:
+                state[TRAIN_MARKED + seat] = 1
+                state[PASS_COUNT] = 1  # R15: a new marker restarts the count
+                _history(state, H_MARK, seat, -1, -1)
+            else:
+                state[PASS_COUNT] += 1
+                _history(state, H_PASS, seat, -1, -1)
+            if state[W_DRAWN] == state[W_BONEYARD_END] and state[PASS_COUNT] >= players:
+                score_round(state, seat, OUTCOME_BLOCKED)  # R15
+                return
+            break
+
+
+@compiled(cache=True, refcounts=False)
+def apply_move(state, tile, train):
+    """The seat to move lays ``tile`` on ``train`` (one of its legal moves) and the game
+    goes on as the rules say to the next decision or the round's end."""
+    seat = state[SEAT]
+    first = state[FIRST_TURN] != 0
+    duty = state[DUTY] != 0
+    chain = first and state[RULE_FIRST_TURN_TRAIN] != 0 and not duty
+    double = _lay(state, seat, tile, train)
+    if state[HAND_SIZE + seat] == 0:
+        score_round(state, seat, OUTCOME_OUT)  # R14: going out ends the round at once
+        return
+    # R13: serving a double ends the turn; R12: so does a non-double, but in a chain
+    in_turn = not (duty or (not chain and not double))
+    _advance(state, seat, first, duty, state[LAID_THIS_TURN] + 1, double, in_turn)
+
+
+@compiled(cache=True, refcounts=False)
+def apply(state, i):
+    """The seat to move plays its legal move ``i``; see apply_move."""
+    apply_move(state, state[MOVE_TILE + i], state[MOVE_TRAIN + i])
+
+
+@compiled(cache=True, refcounts=False)
+def engine_tile(state, rnd):
+    """The tile number of round rnd's engine double (N-rnd)|(N-rnd) (R4)."""
+    engine = state[MAX_PIP] - rnd
+    for t in range(state[TILES]):
+        if state[TILE_LO + t] == engine and state[TILE_HI + t] == engine:
+            return t
+    return -1
+
+
+@compiled(cache=True, refcounts=False)
+def new_round(state, seed, deal, rnd):
+    """Round ``rnd`` of a match whose fixed part (the rules, the tiles) the state holds:
+    R3/R5's shuffle of (seed, deal, round), the hands dealt, R5's engine placed (drawn
+    for when nobody holds it), the public table fresh; then on to the first decision.
+    Each seat's stream, notes and score are the match's and stay as they are."""
+    players = state[PLAYERS]
+    hand_size = state[RULE_HAND_SIZE]
+    set_aside = state[RULE_SET_ASIDE] != 0
+    engine = state[MAX_PIP] - rnd  # R4
+    e_tile = engine_tile(state, rnd)
+    n = 0
+    for t in range(state[TILES]):
+        if not (set_aside and t == e_tile):
+            state[W_BONEYARD + n] = t
+            n += 1
+    r0, r1, r2, r3 = seed_words(stream_key(seed, deal, STREAM_SHUFFLE, rnd))
+    for i in range(n - 1, 0, -1):  # Fisher-Yates
+        j, r0, r1, r2, r3 = xoshiro_bounded(i + 1, r0, r1, r2, r3)
+        tmp = state[W_BONEYARD + i]
+        state[W_BONEYARD + i] = state[W_BONEYARD + j]
+        state[W_BONEYARD + j] = tmp
+    for s in range(MAX_PLAYERS):
+        for w in range(4):
+            state[W_HANDS + 4 * s + w] = 0
+        state[HAND_SIZE + s] = hand_size if s < players else 0
+        state[W_PLAYED + s] = 0
+        state[W_TURNS + s] = 0
+        state[W_PENALTY + s] = 0
+        state[W_LEFT + s] = 0
+    for s in range(players):  # seats take hand_size tiles each from the front (R3)
+        for k in range(s * hand_size, s * hand_size + hand_size):
+            give_tile(state, s, state[W_BONEYARD + k])
+    state[W_DRAWN] = players * hand_size
+    state[W_BONEYARD_END] = n
+    state[ROUND] = rnd
+    state[ENGINE] = engine
+    for tr in range(MAX_TRAINS):  # every train starts at the engine (R6)
+        state[TRAIN_END + tr] = engine
+        state[TRAIN_LEN + tr] = 0
+        state[TRAIN_MARKED + tr] = 0
+        state[OPEN_DOUBLES + tr] = -1
+    state[N_OPEN] = 0
+    state[PASS_COUNT] = 0
+    state[LAID_THIS_TURN] = 0
+    for k in range(TRAIN_TILES, HISTORY_LEN):  # the public table (R17)
+        state[k] = 0
+    for k in range(HISTORY, max(state[W_HISTORY_END], HISTORY + state[HISTORY_LEN])):
+        state[k] = 0
+    state[HISTORY_LEN] = 0
+    state[W_HISTORY_END] = HISTORY
+    state[TABLE_TILES + (e_tile >> 6)] = _bit(e_tile)
+    state[W_OUTCOME] = OUTCOME_GOES_ON
+    state[W_WENT_OUT] = -1
+    # R5: the engine and the first player
+    if set_aside:
+        seat = rnd % players
+    else:
+        seat = -1
+        for s in range(players):
+            if holds(state, W_HANDS + 4 * s, e_tile):
+                seat = s
+        if seat < 0:  # nobody holds it: draw clockwise until it turns up
+            seat = rnd % players
+            while _draw(state, seat) != e_tile:
+                seat = seat + 1 if seat + 1 < players else 0
+        state[W_HANDS + 4 * seat + (e_tile >> 6)] ^= _bit(e_tile)
+        state[HAND_SIZE + seat] -= 1
+    state[FIRST_MOVER] = seat
+    _history(state, H_ENGINE, seat, e_tile, -1)
+    # the first mover's first turn (R5: who places the engine moves first)
+    first = _begin_turn(state, seat)
+    _advance(state, seat, first, False, 0, False, True)
+
+
+@compiled(cache=True, refcounts=False)
+def end_round(state):
+    """R16: the round's penalties added to each seat's match score."""
+    for s in range(state[PLAYERS]):
+        state[SCORE + s] += state[W_PENALTY + s]
+
+
+@compiled(cache=True, refcounts=False)
+def observe(state, seat, n_notes, view):
+    """``seat``'s view (R17) into ``view`` (zero, or written by observe before): the public
+    table and the rules, the seat's own hand, random stream and first ``n_notes`` notes;
+    the legal moves when it is the seat to move (else none, and SEAT is ``seat``)."""
+    deciding = state[W_OUTCOME] == OUTCOME_GOES_ON and state[SEAT] == seat
+    shown_moves = view[N_MOVES]
+    shown_history = view[HISTORY_LEN]
+    for k in range(MOVE_TILE):
+        view[k] = state[k]
+    view[SEAT] = seat
+    if not deciding:
+        view[N_MOVES] = 0
+        view[FIRST_TURN] = 0
+        view[DUTY] = 0
+        view[LAID_THIS_TURN] = 0
+    for w in range(4):
+        view[HAND + w] = state[W_HANDS + 4 * seat + w] if w < MAX_WORDS else 0
+        view[RNG + w] = state[W_STREAMS + 4 * seat + w]
+    for k in range(MAX_MEMORY):
+        view[NOTES + k] = state[W_NOTES + MAX_MEMORY * seat + k] if k < n_notes else 0
+    nm = view[N_MOVES]
+    for k in range(nm):
+        view[MOVE_TILE + k] = state[MOVE_TILE + k]
+        view[MOVE_TRAIN + k] = state[MOVE_TRAIN + k]
+    for k in range(nm, shown_moves):
+        view[MOVE_TILE + k] = 0
+        view[MOVE_TRAIN + k] = 0
+    n_hist = state[HISTORY_LEN]
+    for k in range(TRAIN_TILES, HISTORY + n_hist):
+        view[k] = state[k]
+    for k in range(HISTORY + n_hist, HISTORY + shown_history):
+        view[k] = 0
+
+
+@compiled(cache=True, refcounts=False)
+def take_back(state, seat, n_notes, view):
+    """What a decide may keep from one decision to the next, from the view it was shown
+    back into the state: its stream and its first ``n_notes`` notes."""
+    for k in range(4):
+        state[W_STREAMS + 4 * seat + k] = view[RNG + k]
+    for k in range(n_notes):
+        state[W_NOTES + MAX_MEMORY * seat + k] = view[NOTES + k]
+
+
+@compiled(cache=True, refcounts=False)
+def new_match(state, seed, deal):
+    """A match begins on a state whose fixed part is written (the rules and tiles:
+    kernel_view.fill_static_view): each seat's stream from (seed, deal, seat), as the core
+    seeds it, and every note and score at zero."""
+    for s in range(MAX_PLAYERS):
+        state[SCORE + s] = 0
+        for k in range(MAX_MEMORY):
+            state[W_NOTES + MAX_MEMORY * s + k] = 0
+    for s in range(state[PLAYERS]):
+        r0, r1, r2, r3 = seed_words(strategy_key(seed, deal, s))
+        state[W_STREAMS + 4 * s] = np.int64(r0)
+        state[W_STREAMS + 4 * s + 1] = np.int64(r1)
+        state[W_STREAMS + 4 * s + 2] = np.int64(r2)
+        state[W_STREAMS + 4 * s + 3] = np.int64(r3)
