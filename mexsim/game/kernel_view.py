@@ -16,6 +16,7 @@ from mexsim.game.view import (
     MAX_PIP,
     MAX_TILES,
     MAX_WORDS,
+    MOVE_TILE,
     NUMBER_MASK,
     PLAYERS,
     RULE_DOUBLE_BLANK_POINTS,
@@ -91,11 +92,11 @@ def _write_tile_tables(view, lo, hi, pips, number_bits):
 
 
 @njit(inline="always")
-def restore_fixed_view(view, st, lo, hi, pips, number_bits):
-    """The view's parts fixed for the match, as fill_static_view wrote them: its scalars
-    from the private table (st[:HAND] is laid out as the view; those a decision shows
-    are written afresh after this), its tile tables from the tile set's (the private
-    table keeps bookkeeping there)."""
+def restore_fixed_view(view, st):
+    """The view's parts fixed for the match, as fill_static_view wrote them, from the
+    private table: it is laid out as the view, its scalars and tile tables included
+    (those a decision shows are written afresh after this)."""
     for k in range(TRAIN_END):
         view[k] = st[k]
-    _write_tile_tables(view, lo, hi, pips, number_bits)
+    for k in range(TILE_LO, MOVE_TILE):
+        view[k] = st[k]

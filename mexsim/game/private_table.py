@@ -1,75 +1,70 @@
 """The layout of the kernel's private table (scratch.st, mexsim/game/kernel.py).
 
-Its first view.SIZE words are laid out as the view: st[:HAND] holds the view's public
-part as the rules have it (the kernel writes every change to both), and its moves are
-listed at MOVE_TILE / MOVE_TRAIN. Its public table (TRAIN_TILES ... HISTORY) is kept
-here as the game goes and copied on to the view only when a decision shows it (the
-view keeps the entries shown so far: a copy is of the new ones). Where the view keeps
-its tile tables the table keeps bookkeeping. Beyond view.SIZE come what the view has
-no place for, kept in the one array the turn loop already holds rather than in arrays
-of their own (each array the loop keeps live costs registers: docs/speed-history.md).
+It is the game's state (mexsim/game/state.py), which the step (mexsim/game/step.py)
+advances: its first view.SIZE words are laid out as the view (the public table, the
+tile tables, the moves listed at MOVE_TILE / MOVE_TRAIN), then every hand, the
+boneyard and the round's counters. Beyond the state come what only the kernel keeps,
+in the one array the round loop already holds rather than in arrays of their own (each
+array the loop keeps live costs registers: docs/speed-history.md): how much of the view
+a decision showed last, and the built-ins' scratch.
 """
 
 from __future__ import annotations
 
+from mexsim.game.state import W_HANDS, W_PLAYED, W_TURNS, WORLD_SIZE
 from mexsim.game.view import (
     MAX_MEMORY,
-    MAX_NUMBERS,
     MAX_PLAYERS,
-    MAX_TILES,
-    MAX_TRAINS,
-    MAX_WORDS,
+    NUMBER_MASK,
     SEAT_DRAWS,
+    SEAT_PASSES,
     SIZE,
+    TILE_HI,
     TILE_LO,
+    TILE_PIPS,
 )
 from mexsim.planner.dense import SCRATCH as DENSE_SCRATCH
 
-# bookkeeping slots (where the view keeps its tile table): how many moves, params and
-# notes the last decision showed, so that what lies beyond can be cleared
-MOVES_SHOWN = TILE_LO
-PARAMS_SHOWN = TILE_LO + 1
-NOTES_SHOWN = TILE_LO + 2
+# bookkeeping of the view a decision shows: how many moves, params and notes the last
+# decision showed, so that what lies beyond can be cleared
+MOVES_SHOWN = WORLD_SIZE
+PARAMS_SHOWN = WORLD_SIZE + 1
+NOTES_SHOWN = WORLD_SIZE + 2
 # the seat whose user's strategy was called last and may have written over the view's
 # fixed part (its scalars and tile tables), -1 when none: written back before another
 # seat's strategy sees the view
-FIXED_WRITTEN_BY = TILE_LO + 3
+FIXED_WRITTEN_BY = WORLD_SIZE + 3
 # the history entries of this round the view holds (copied on from there at the next
 # decision shown), and how far the view holds entries at all, an earlier round's too
 # (cleared down to this round's then)
-HISTORY_SHOWN = TILE_LO + 4
-HISTORY_HELD = TILE_LO + 5
+HISTORY_SHOWN = WORLD_SIZE + 4
+HISTORY_HELD = WORLD_SIZE + 5
 # 1 once a decision has shown the view's public table this match: a new match clears
 # it then (a match of the built-ins the kernel plays never writes it)
-TABLE_SHOWN = TILE_LO + 6
+TABLE_SHOWN = WORLD_SIZE + 6
 
-PLAYED = SIZE  # [MAX_PLAYERS] tiles each seat has laid this round
-# [MAX_PLAYERS] turns each seat has taken this round, and [MAX_PLAYERS] its passes, kept
-# whether or not a strategy reads the public table (rounds.parquet's turns, passes)
-TURNS = PLAYED + MAX_PLAYERS
-PASSES = TURNS + MAX_PLAYERS
-# [MAX_PLAYERS] tiles each seat has drawn this round: where the view shows them
+# the round's counters, as the state keeps them (rounds.parquet's tiles_played, turns,
+# passes and draws)
+PLAYED = W_PLAYED
+TURNS = W_TURNS
+PASSES = SEAT_PASSES
 DRAWS = SEAT_DRAWS
-# [MAX_TRAINS * 4] the tiles carrying train tr's open end, word w at FIT + 4 * tr + w
-# (number_mask's row of the end, as int64 bit patterns): listing a train's moves is
-# then one load a word, not a load of the end and then of its row
-FIT = PASSES + MAX_PLAYERS
 # [MAX_PLAYERS * 4] each seat's hand (hidden, R17): a bitmask over tile numbers, word w
 # of seat s at HANDS + 4 * s + w (int64 bit patterns)
-HANDS = FIT + 4 * MAX_TRAINS
+HANDS = W_HANDS
 # the built-ins the kernel plays on this table (mexsim/game/kernel_longest_train.py,
-# kernel_early_doubles.py) read the tile tables here, as the view shows them
-# ([MAX_TILES] each, zero beyond the set; the tiles carrying number n, word w at
-# NUMBER_COPY + n * MAX_WORDS + w); longest_train keeps each seat's notes here
-LO_COPY = HANDS + 4 * MAX_PLAYERS
-HI_COPY = LO_COPY + MAX_TILES
-PIPS_COPY = HI_COPY + MAX_TILES
-NUMBER_COPY = PIPS_COPY + MAX_TILES  # [MAX_NUMBERS * MAX_WORDS]
-LT_NOTES = NUMBER_COPY + MAX_NUMBERS * MAX_WORDS  # [MAX_PLAYERS * LT_NOTES_PER_SEAT]
+# kernel_early_doubles.py) read the tile tables where the state keeps them, as the view
+# shows them ([MAX_TILES] each, zero beyond the set; the tiles carrying number n, word w
+# at NUMBER_COPY + n * MAX_WORDS + w); longest_train keeps each seat's notes here
+LO_COPY = TILE_LO
+HI_COPY = TILE_HI
+PIPS_COPY = TILE_PIPS
+NUMBER_COPY = NUMBER_MASK
+LT_NOTES = WORLD_SIZE + 8  # [MAX_PLAYERS * LT_NOTES_PER_SEAT]
 LT_NOTES_PER_SEAT = MAX_MEMORY
 # [DENSE_WORDS] the dense planner's scratch for longest_train's plans (~292 KiB, each
 # word read only after a plan wrote it): a plan there pays no malloc and free
 # (docs/speed-history.md, "eleventh pass")
 DENSE = LT_NOTES + MAX_PLAYERS * LT_NOTES_PER_SEAT
 DENSE_WORDS = DENSE_SCRATCH
-PRIVATE_SIZE = DENSE + DENSE_WORDS - SIZE
+PRIVATE_SIZE = DENSE + DENSE_WORDS - SIZE  # beyond the view's words

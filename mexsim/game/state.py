@@ -15,7 +15,7 @@ seat's view; the names keep its W_ prefix.
 
 from __future__ import annotations
 
-from mexsim.game.view import MAX_MEMORY, MAX_PLAYERS, MAX_TILES, SIZE
+from mexsim.game.view import MAX_MEMORY, MAX_PLAYERS, MAX_TILES, MAX_TRAINS, SIZE
 
 W_HANDS = SIZE  # [MAX_PLAYERS * 4] each seat's hand, word w of seat s at W_HANDS + 4s + w
 W_BONEYARD = W_HANDS + 4 * MAX_PLAYERS  # [MAX_TILES] the boneyard, drawn from the front
@@ -29,13 +29,19 @@ W_LEFT = W_PENALTY + MAX_PLAYERS  # [MAX_PLAYERS] tiles left in each hand then
 W_OUTCOME = W_LEFT + MAX_PLAYERS  # 0 while the round goes on, 1 a seat went out, 2 blocked
 W_WENT_OUT = W_OUTCOME + 1  # the seat that went out, -1 when blocked
 W_MOVER = W_WENT_OUT + 1  # the seat whose decision a world was built for
-W_MOVES_SHOWN = W_MOVER + 1  # moves listed by the last listing (beyond: zero)
-W_HISTORY_END = W_MOVES_SHOWN + 1  # how far a rollout wrote history (cleared on reuse)
+W_HISTORY_END = W_MOVER + 1  # how far a rollout wrote history (cleared on reuse)
 W_BAD_CHOICES = W_HISTORY_END + 1  # rollout choices outside the legal moves
 W_UNCONSTRAINED = W_BAD_CHOICES + 1  # 1: the hidden tiles were dealt without inference
 W_SHOWN = W_UNCONSTRAINED + 1  # 1 once the policy's own view was shown this world whole
 W_TURNS = W_SHOWN + 1  # [MAX_PLAYERS] turns each seat began this round
-W_SCRATCH = W_TURNS + MAX_PLAYERS  # [MAX_TILES] a deal's shuffle
+# what the step keeps of the turn in progress and of the table, so that a listing is a
+# few loads (step.resume_turn writes them from the table's words):
+W_FIT = W_TURNS + MAX_PLAYERS  # [MAX_TRAINS * 4] the tiles carrying each train's open end
+W_MARKED_BITS = W_FIT + 4 * MAX_TRAINS  # bit s set while seat s's train carries a marker
+W_SCAN = W_MARKED_BITS + 1  # the turn's trains to list, four bits each, in move order
+W_N_SCAN = W_SCAN + 1  # how many
+W_PUBLIC = W_N_SCAN + 1  # 1: the public table (history, tiles laid) is kept; 0: not
+W_SCRATCH = W_PUBLIC + 1  # [MAX_TILES] a deal's shuffle
 # (beyond W_SCRATCH: kept when a world is built again)
 W_SHOWN_HISTORY = W_SCRATCH + MAX_TILES  # history entries the policy's view holds
 W_SHOWN_MOVES = W_SHOWN_HISTORY + 1  # moves its view lists (beyond them: zero)

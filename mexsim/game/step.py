@@ -43,14 +43,18 @@ from mexsim.game.state import (
     W_BONEYARD,
     W_BONEYARD_END,
     W_DRAWN,
+    W_FIT,
     W_HANDS,
     W_HISTORY_END,
     W_LEFT,
-    W_MOVES_SHOWN,
+    W_MARKED_BITS,
+    W_N_SCAN,
     W_NOTES,
     W_OUTCOME,
     W_PENALTY,
     W_PLAYED,
+    W_PUBLIC,
+    W_SCAN,
     W_STREAMS,
     W_TURNS,
     W_WENT_OUT,
@@ -114,20 +118,44 @@ from mexsim.jit.options import compiled
 
 _u = np.uint64
 U1 = _u(1)
+U2 = _u(2)
+U4 = _u(4)
+U15 = _u(15)
+# unsigned offsets where the listing is hottest: numba tests a signed index for a
+# negative value (Python's wraparound) on every access; an unsigned one it cannot be
+UMOVE_TILE = _u(MOVE_TILE)
+UMOVE_TRAIN = _u(MOVE_TRAIN)
+UTRAIN_END = _u(TRAIN_END)
+UHANDS = _u(W_HANDS)
+UFIT = _u(W_FIT)
+UTILE_LO = _u(TILE_LO)
+UTILE_HI = _u(TILE_HI)
+UTRAIN_LEN = _u(TRAIN_LEN)
+UTRAIN_TILES = _u(TRAIN_TILES)
+UTABLE_TILES = _u(TABLE_TILES)
+UTRAIN_MARKED = _u(TRAIN_MARKED)
+UHAND_SIZE = _u(HAND_SIZE)
+UPLAYED = _u(W_PLAYED)
+U6 = _u(6)
+UBONEYARD = _u(W_BONEYARD)
+USEAT_DRAWS = _u(SEAT_DRAWS)
+USEAT_PASSES = _u(SEAT_PASSES)
+USEAT_STARTED = _u(SEAT_STARTED)
+UTURNS = _u(W_TURNS)
 
 
-@compiled(cache=True, refcounts=False)
+@compiled(cache=True, refcounts=False, inline="always")
 def _bit(t):
     return np.int64(U1 << _u(t & 63))
 
 
-@compiled(cache=True, refcounts=False)
+@compiled(cache=True, refcounts=False, inline="always")
 def holds(state, base, t):
     """Whether the bitmask words at ``state[base:]`` hold tile ``t``."""
     return (_u(state[base + (t >> 6)]) >> _u(t & 63)) & U1 == U1
 
 
-@compiled(cache=True, refcounts=False)
+@compiled(cache=True, refcounts=False, inline="always")
 def give_tile(state, seat, tile):
     """Put ``tile`` in ``seat``'s hand."""
     state[W_HANDS + 4 * seat + (tile >> 6)] |= _bit(tile)
@@ -145,47 +173,12 @@ def round_over(state):
     return state[W_OUTCOME] != OUTCOME_GOES_ON
 
 
-@compiled(cache=True, refcounts=False)
-def list_moves(state, seat, duty, first):
-    """``seat``'s legal moves into the state's move list, in the core's order (own train,
-    Mexican, marked trains clockwise; each train's tiles heaviest first, as docs/rules.md's
-    "Move order"); the listing beyond them cleared. Returns the count."""
-    players = state[PLAYERS]
-    nm = 0
-    hand = W_HANDS + 4 * seat
-    trains0 = state[OPEN_DOUBLES] if duty else seat  # R13's oldest double, or the own
-    for k in range(players + 1):
-        if k == 0:
-            tr = trains0
-        elif duty or first:
-            break  # R13: only the oldest double; R11: a first turn, the own train only
-        elif k == 1:
-            if state[RULE_MEXICAN_TRAIN] == 0:
-                continue  # R19
-            tr = players
-        else:
-            tr = seat + k - 1
-            tr = tr - players if tr >= players else tr
-            if state[TRAIN_MARKED + tr] == 0:
-                continue  # R7: another seat's train only while marked
-        row = NUMBER_MASK + state[TRAIN_END + tr] * MAX_WORDS
-        for w in range(MAX_WORDS):
-            m = _u(state[hand + w]) & _u(state[row + w])
-            while m:
-                state[MOVE_TILE + nm] = 64 * w + np.int64(trailing_zeros(m))
-                state[MOVE_TRAIN + nm] = tr
-                nm += 1
-                m &= m - U1
-    for k in range(nm, state[W_MOVES_SHOWN]):
-        state[MOVE_TILE + k] = 0
-        state[MOVE_TRAIN + k] = 0
-    state[W_MOVES_SHOWN] = nm
-    return nm
-
-
-@compiled(cache=True, refcounts=False)
+@compiled(cache=True, refcounts=False, inline="always")
 def _history(state, kind, seat, tile, train):
-    """A public event at the end of the round's history (mexsim/game/view.py's packing)."""
+    """A public event at the end of the round's history (mexsim/game/view.py's packing),
+    when the state keeps the public table."""
+    if state[W_PUBLIC] == 0:
+        return
     at = HISTORY + state[HISTORY_LEN]
     state[at] = kind | (seat << 4) | ((tile + 1) << 8) | ((train + 1) << 16)
     state[HISTORY_LEN] += 1
@@ -193,20 +186,37 @@ def _history(state, kind, seat, tile, train):
         state[W_HISTORY_END] = at + 1
 
 
-@compiled(cache=True, refcounts=False)
+@compiled(cache=True, refcounts=False, inline="always")
+def _set_end(state, tr, end):
+    """Train ``tr`` ends in ``end`` (R6): the tiles that fit it are that number's."""
+    state[TRAIN_END + tr] = end
+    row = NUMBER_MASK + end * MAX_WORDS
+    f = W_FIT + 4 * tr
+    for w in range(MAX_WORDS):
+        state[f + w] = state[row + w]
+
+
+@compiled(cache=True, refcounts=False, inline="always")
 def _lay(state, seat, t, tr):
     """Lay tile ``t`` on train ``tr`` (R6, R8, R12, R13, R15); True when it is a double."""
-    lo = state[TILE_LO + t]
-    hi = state[TILE_HI + t]
-    state[TRAIN_END + tr] = lo + hi - state[TRAIN_END + tr]  # the other half is the end
-    state[TRAIN_LEN + tr] += 1
-    state[W_HANDS + 4 * seat + (t >> 6)] ^= _bit(t)
-    state[HAND_SIZE + seat] -= 1
-    state[TRAIN_TILES + 4 * tr + (t >> 6)] |= _bit(t)
-    state[TABLE_TILES + (t >> 6)] |= _bit(t)
-    _history(state, H_PLAY, seat, t, tr)
+    # unsigned offsets: no test for a negative index (see UMOVE_TILE)
+    us = _u(seat)
+    ut = _u(t)
+    utr = _u(tr)
+    lo = state[UTILE_LO + ut]
+    hi = state[UTILE_HI + ut]
+    _set_end(state, tr, lo + hi - state[UTRAIN_END + utr])  # the other half is the end
+    state[UTRAIN_LEN + utr] += 1
+    word = (us << U2) + (ut >> U6)
+    state[UHANDS + word] ^= _bit(t)
+    state[UHAND_SIZE + us] -= 1
+    if state[W_PUBLIC] != 0:  # R17: what every seat saw
+        state[UTRAIN_TILES + (utr << U2) + (ut >> U6)] |= _bit(t)
+        state[UTABLE_TILES + (ut >> U6)] |= _bit(t)
+        _history(state, H_PLAY, seat, t, tr)
     if tr == seat:
-        state[TRAIN_MARKED + seat] = 0  # R8: the owner's play removes the marker
+        state[UTRAIN_MARKED + us] = 0  # R8: the owner's play removes the marker
+        state[W_MARKED_BITS] &= ~(1 << seat)
     n_open = state[N_OPEN]
     for k in range(n_open):  # R13: a tile on an open double satisfies it
         if state[OPEN_DOUBLES + k] == tr:
@@ -220,19 +230,20 @@ def _lay(state, seat, t, tr):
         n_open += 1
     state[N_OPEN] = n_open
     state[PASS_COUNT] = 0  # R15: a play resets the count
-    state[W_PLAYED + seat] += 1
+    state[UPLAYED + us] += 1
     return lo == hi
 
 
-@compiled(cache=True, refcounts=False)
+@compiled(cache=True, refcounts=False, inline="always")
 def _draw(state, seat):
     """``seat`` draws the boneyard's next tile (R10, R18; R5's search for the engine);
     returns it."""
-    t = state[W_BONEYARD + state[W_DRAWN]]
+    t = state[UBONEYARD + _u(state[W_DRAWN])]
     state[W_DRAWN] += 1
-    give_tile(state, seat, t)
-    state[HAND_SIZE + seat] += 1
-    state[SEAT_DRAWS + seat] += 1
+    us = _u(seat)
+    state[UHANDS + (us << U2) + (_u(t) >> U6)] |= _bit(t)
+    state[UHAND_SIZE + us] += 1
+    state[USEAT_DRAWS + us] += 1
     _history(state, H_DRAW, seat, -1, -1)
     return t
 
@@ -258,35 +269,140 @@ def score_round(state, seat, outcome):
     state[W_WENT_OUT] = seat if outcome == OUTCOME_OUT else -1
 
 
-@compiled(cache=True, refcounts=False)
+@compiled(cache=True, refcounts=False, inline="always")
+def _scan_turn(state, seat, first, duty):
+    """The trains a listing of ``seat``'s turn covers, in move order (docs/rules.md: own,
+    Mexican, then marked trains clockwise; R13's oldest double on a duty turn; R11's own
+    train on a first turn), packed four bits a train into state[W_SCAN]. Fixed for the
+    turn but for the own marker, which only a play on the own train removes, and so
+    never adds a train."""
+    players = state[PLAYERS]
+    n_scan = 1
+    if duty:
+        scan = _u(state[OPEN_DOUBLES])
+    else:
+        scan = _u(seat)
+        if not first:
+            if state[RULE_MEXICAN_TRAIN] != 0:
+                scan |= _u(players) << U4  # R7: the Mexican train (R19: if any)
+                n_scan = 2
+            # R7: others' trains only while marked; clockwise from the next seat
+            others = state[W_MARKED_BITS] & ~(1 << seat)
+            all_seats = (1 << players) - 1
+            rot = ((others >> (seat + 1)) | (others << (players - seat - 1))) & all_seats
+            while rot:
+                tr = seat + 1 + np.int64(trailing_zeros(rot))
+                rot &= rot - 1
+                tr = tr - players if tr >= players else tr
+                scan |= _u(tr) << _u(4 * n_scan)
+                n_scan += 1
+    state[W_SCAN] = np.int64(scan)
+    state[W_N_SCAN] = n_scan
+
+
+@compiled(cache=True, refcounts=False, inline="always")
+def _list_word(state, m, base, tr, nm):
+    """The moves of one word of fitting tiles (``m``, tiles ``base`` + bit) on train
+    ``tr`` listed after the nm already listed, heaviest first; returns the new count."""
+    while m:
+        u = _u(nm)
+        state[UMOVE_TILE + u] = base + np.int64(trailing_zeros(m))
+        state[UMOVE_TRAIN + u] = tr
+        nm += 1
+        m &= m - U1
+    return nm
+
+
+@compiled(cache=True, refcounts=False, inline="always")
+def _list(state, seat, new_tile):
+    """``seat``'s legal moves on the turn's trains into the state's move list, in the
+    core's order (each train's tiles heaviest first); after a draw (``new_tile`` >= 0,
+    nothing fitted before it) only the drawn tile can fit. Returns the count; the list
+    beyond it holds what an earlier listing left (observe shows none of it)."""
+    scan = _u(state[W_SCAN])
+    n_scan = state[W_N_SCAN]
+    nm = 0
+    if new_tile >= 0:
+        a = state[TILE_LO + new_tile]
+        b = state[TILE_HI + new_tile]
+        for _ in range(n_scan):
+            utr = scan & U15
+            scan >>= U4
+            e = state[UTRAIN_END + utr]
+            if a == e or b == e:
+                state[UMOVE_TILE + _u(nm)] = new_tile
+                state[UMOVE_TRAIN + _u(nm)] = np.int64(utr)
+                nm += 1
+    else:
+        hand = UHANDS + (_u(seat) << U2)
+        h0 = _u(state[hand])
+        h1 = _u(state[hand + U1])
+        h2 = _u(state[hand + U2])
+        if h2 == 0:
+            # two words: the hand holds no tile beyond 127 (always so up to double-14,
+            # the default double-12 included), so the third word is neither loaded nor
+            # tested
+            for _ in range(n_scan):
+                utr = scan & U15
+                scan >>= U4
+                f = UFIT + (utr << U2)
+                m0 = h0 & _u(state[f])
+                m1 = h1 & _u(state[f + U1])
+                if (m0 | m1) == 0:
+                    continue  # the common case: nothing fits this train
+                tr = np.int64(utr)
+                nm = _list_word(state, m0, 0, tr, nm)
+                nm = _list_word(state, m1, 64, tr, nm)
+        else:
+            for _ in range(n_scan):
+                utr = scan & U15
+                scan >>= U4
+                f = UFIT + (utr << U2)
+                m0 = h0 & _u(state[f])
+                m1 = h1 & _u(state[f + U1])
+                m2 = h2 & _u(state[f + U2])
+                if (m0 | m1 | m2) == 0:
+                    continue
+                tr = np.int64(utr)
+                nm = _list_word(state, m0, 0, tr, nm)
+                nm = _list_word(state, m1, 64, tr, nm)
+                nm = _list_word(state, m2, 128, tr, nm)
+    return nm
+
+
+@compiled(cache=True, refcounts=False, inline="always")
 def _begin_turn(state, seat):
-    """``seat``'s turn begins (R2); returns whether it is its first of the round (R11)."""
-    first = state[SEAT_STARTED + seat] == 0
-    state[SEAT_STARTED + seat] = 1
-    state[W_TURNS + seat] += 1
-    return first
+    """``seat``'s turn begins (R2): its trains listed, its words set; returns whether it is
+    its first turn of the round (R11) and whether it has R13's duty."""
+    us = _u(seat)
+    first = state[USEAT_STARTED + us] == 0
+    state[USEAT_STARTED + us] = 1
+    state[UTURNS + us] += 1
+    duty = state[N_OPEN] > 0  # R13: the oldest open double must be served
+    _scan_turn(state, seat, first, duty)
+    return first, duty
 
 
-@compiled(cache=True, refcounts=False)
+@compiled(cache=True, refcounts=False, inline="always")
 def _advance(state, seat, first, duty, laid, last_double, in_turn):
     """Play on from ``seat``'s turn (``in_turn``: its turn goes on; else the next seat's
     begins) to the next decision, listed in the state, or the round's end."""
     players = state[PLAYERS]
     draw_limit = state[RULE_DRAW_LIMIT]
     draw_to_start = state[RULE_DRAW_TO_START] != 0
-    chain = first and state[RULE_FIRST_TURN_TRAIN] != 0 and not duty  # R11 "train"
+    chain_rule = state[RULE_FIRST_TURN_TRAIN] != 0
     while True:
         if not in_turn:  # the next seat's turn begins (R2: clockwise)
             seat = seat + 1 if seat + 1 < players else 0
-            first = _begin_turn(state, seat)
-            duty = state[N_OPEN] > 0  # R13: the oldest open double must be served
-            chain = first and state[RULE_FIRST_TURN_TRAIN] != 0 and not duty
+            first, duty = _begin_turn(state, seat)
             laid = 0
             last_double = False
+        chain = first and chain_rule and not duty  # R11 "train"
         in_turn = False
         drawn = 0  # draws made for the current obligation to play
+        new_tile = -1  # after a draw, the only tile that can have become playable
         while True:
-            nm = list_moves(state, seat, duty, first)
+            nm = _list(state, seat, new_tile)
             if nm > 0:  # a decision: the strategy's (R9), or a forced move
                 state[SEAT] = seat
                 state[N_MOVES] = nm
@@ -297,14 +413,16 @@ def _advance(state, seat, first, duty, laid, last_double, in_turn):
                 return
             if chain and laid > 0 and not last_double:
                 break  # R11: the chain stops; no draw, no marker
-            keep = draw_to_start and not duty and state[TRAIN_LEN + seat] == 0  # R11
+            keep = draw_to_start and not duty and state[UTRAIN_LEN + _u(seat)] == 0  # R11
             if state[W_DRAWN] < state[W_BONEYARD_END] and (drawn < draw_limit or keep):
-                _draw(state, seat)  # R10/R18: draw a tile and look again
+                new_tile = _draw(state, seat)  # R10/R18: draw a tile and look again
                 drawn += 1
                 continue
-            state[SEAT_PASSES + seat] += 1  # R8/R10: pass, marking the own train
-            if state[TRAIN_MARKED + seat] == 0:
-                state[TRAIN_MARKED + seat] = 1
+            us = _u(seat)
+            state[USEAT_PASSES + us] += 1  # R8/R10: pass, marking the own train
+            if state[UTRAIN_MARKED + us] == 0:
+                state[UTRAIN_MARKED + us] = 1
+                state[W_MARKED_BITS] |= 1 << seat
                 state[PASS_COUNT] = 1  # R15: a new marker restarts the count
                 _history(state, H_MARK, seat, -1, -1)
             else:
@@ -316,7 +434,7 @@ def _advance(state, seat, first, duty, laid, last_double, in_turn):
             break
 
 
-@compiled(cache=True, refcounts=False)
+@compiled(cache=True, refcounts=False, inline="always")
 def apply_move(state, tile, train):
     """The seat to move lays ``tile`` on ``train`` (one of its legal moves) and the game
     goes on as the rules say to the next decision or the round's end."""
@@ -333,32 +451,54 @@ def apply_move(state, tile, train):
     _advance(state, seat, first, duty, state[LAID_THIS_TURN] + 1, double, in_turn)
 
 
-@compiled(cache=True, refcounts=False)
+@compiled(cache=True, refcounts=False, inline="always")
 def apply(state, i):
     """The seat to move plays its legal move ``i``; see apply_move."""
     apply_move(state, state[MOVE_TILE + i], state[MOVE_TRAIN + i])
 
 
 @compiled(cache=True, refcounts=False)
+def resume_turn(state):
+    """The words the step keeps beside the table's (each train's fitting tiles, the
+    markers as bits, the turn's trains), written from the table's own: for a state
+    whose view part was written from elsewhere (the forward model's world_from_view),
+    standing at the decision of state[SEAT] as FIRST_TURN and DUTY say."""
+    bits = 0
+    for tr in range(state[PLAYERS] + 1):
+        _set_end(state, tr, state[TRAIN_END + tr])
+    for s in range(state[PLAYERS]):
+        if state[TRAIN_MARKED + s] != 0:
+            bits |= 1 << s
+    state[W_MARKED_BITS] = bits
+    _scan_turn(state, state[SEAT], state[FIRST_TURN] != 0, state[DUTY] != 0)
+
+
+@compiled(cache=True, refcounts=False)
 def engine_tile(state, rnd):
-    """The tile number of round rnd's engine double (N-rnd)|(N-rnd) (R4)."""
-    engine = state[MAX_PIP] - rnd
-    for t in range(state[TILES]):
-        if state[TILE_LO + t] == engine and state[TILE_HI + t] == engine:
-            return t
-    return -1
+    """The tile number of round rnd's engine double (N-rnd)|(N-rnd) (R4), counted from
+    docs/rules.md's tile numbering (pips descending, ties by the higher half descending):
+    the tiles of more pips than 2n, then those of 2n pips with a higher half than n."""
+    top = state[MAX_PIP]
+    n = top - rnd
+    before = min(2 * n, top) - n
+    for s in range(2 * n + 1, 2 * top + 1):  # a|b, a <= b <= N, a + b = s
+        before += min(s, top) - (s + 1) // 2 + 1
+    return before
 
 
 @compiled(cache=True, refcounts=False)
 def new_round(state, seed, deal, rnd):
     """Round ``rnd`` of a match whose fixed part (the rules, the tiles) the state holds:
-    R3/R5's shuffle of (seed, deal, round), the hands dealt, R5's engine placed (drawn
-    for when nobody holds it), the public table fresh; then on to the first decision.
-    Each seat's stream, notes and score are the match's and stay as they are."""
-    players = state[PLAYERS]
-    hand_size = state[RULE_HAND_SIZE]
+    dealt by R3/R5's shuffle of (seed, deal, round), then started (start_round). Each
+    seat's stream, notes and score are the match's and stay as they are."""
+    start_round(state, rnd, shuffle_deal(state, seed, deal, rnd))
+
+
+@compiled(cache=True, refcounts=False)
+def shuffle_deal(state, seed, deal, rnd):
+    """R3/R5: the tiles (without the engine when it is set aside) Fisher-Yates shuffled
+    from (seed, deal, round) into the state's boneyard words; returns how many."""
     set_aside = state[RULE_SET_ASIDE] != 0
-    engine = state[MAX_PIP] - rnd  # R4
     e_tile = engine_tile(state, rnd)
     n = 0
     for t in range(state[TILES]):
@@ -366,11 +506,25 @@ def new_round(state, seed, deal, rnd):
             state[W_BONEYARD + n] = t
             n += 1
     r0, r1, r2, r3 = seed_words(stream_key(seed, deal, STREAM_SHUFFLE, rnd))
-    for i in range(n - 1, 0, -1):  # Fisher-Yates
+    for i in range(n - 1, 0, -1):
         j, r0, r1, r2, r3 = xoshiro_bounded(i + 1, r0, r1, r2, r3)
         tmp = state[W_BONEYARD + i]
         state[W_BONEYARD + i] = state[W_BONEYARD + j]
         state[W_BONEYARD + j] = tmp
+    return n
+
+
+@compiled(cache=True, refcounts=False)
+def start_round(state, rnd, n):
+    """Round ``rnd`` from the deal in the state's first ``n`` boneyard words (hands
+    first, as the shuffle lays it out): seats take their tiles from the front (R3), R5's
+    engine is placed (drawn for when nobody holds it), the public table is fresh; then
+    on to the first decision."""
+    players = state[PLAYERS]
+    hand_size = state[RULE_HAND_SIZE]
+    set_aside = state[RULE_SET_ASIDE] != 0
+    engine = state[MAX_PIP] - rnd  # R4
+    e_tile = engine_tile(state, rnd)
     for s in range(MAX_PLAYERS):
         for w in range(4):
             state[W_HANDS + 4 * s + w] = 0
@@ -387,10 +541,11 @@ def new_round(state, seed, deal, rnd):
     state[ROUND] = rnd
     state[ENGINE] = engine
     for tr in range(MAX_TRAINS):  # every train starts at the engine (R6)
-        state[TRAIN_END + tr] = engine
+        _set_end(state, tr, engine)
         state[TRAIN_LEN + tr] = 0
         state[TRAIN_MARKED + tr] = 0
         state[OPEN_DOUBLES + tr] = -1
+    state[W_MARKED_BITS] = 0
     state[N_OPEN] = 0
     state[PASS_COUNT] = 0
     state[LAID_THIS_TURN] = 0
@@ -420,8 +575,8 @@ def new_round(state, seed, deal, rnd):
     state[FIRST_MOVER] = seat
     _history(state, H_ENGINE, seat, e_tile, -1)
     # the first mover's first turn (R5: who places the engine moves first)
-    first = _begin_turn(state, seat)
-    _advance(state, seat, first, False, 0, False, True)
+    first, duty = _begin_turn(state, seat)
+    _advance(state, seat, first, duty, 0, False, True)
 
 
 @compiled(cache=True, refcounts=False)

@@ -63,11 +63,11 @@ from mexsim.game.state import (
     W_HISTORY_END,
     W_LEFT,
     W_MOVER,
-    W_MOVES_SHOWN,
     W_NOTES,
     W_OUTCOME,
     W_PENALTY,
     W_PLAYED,
+    W_PUBLIC,
     W_SCRATCH,
     W_SHOWN,
     W_SHOWN_HISTORY,
@@ -78,7 +78,7 @@ from mexsim.game.state import (
     W_WENT_OUT,
     WORLD_SIZE,
 )
-from mexsim.game.step import apply, apply_move, give_tile, holds, round_over
+from mexsim.game.step import apply, apply_move, give_tile, holds, resume_turn, round_over
 from mexsim.game.view import (
     H_PLAY,
     HAND,
@@ -176,9 +176,6 @@ def world_from_view(view, world):
     for k in range(nm):
         world[MOVE_TILE + k] = view[MOVE_TILE + k]
         world[MOVE_TRAIN + k] = view[MOVE_TRAIN + k]
-    for k in range(nm, world[W_MOVES_SHOWN]):
-        world[MOVE_TILE + k] = 0
-        world[MOVE_TRAIN + k] = 0
     for k in range(W_HANDS, W_SCRATCH):
         world[k] = 0
     mover = view[SEAT]
@@ -189,7 +186,8 @@ def world_from_view(view, world):
     world[W_BONEYARD_END] = 0
     world[W_MOVER] = mover
     world[W_WENT_OUT] = -1
-    world[W_MOVES_SHOWN] = nm
+    world[W_PUBLIC] = 1
+    resume_turn(world)
     for i in range(n_hist):  # the tiles each seat has laid this round
         entry = view[HISTORY + i]
         if entry & 15 == H_PLAY:

@@ -35,6 +35,7 @@ from mexsim.game.state import (
     W_OUTCOME,
     W_PENALTY,
     W_PLAYED,
+    W_PUBLIC,
     W_TURNS,
     W_WENT_OUT,
     WORLD_SIZE,
@@ -83,6 +84,7 @@ class Game:
             tiles.pips,
             tiles.number_mask,
         )
+        self.state[W_PUBLIC] = 1
         step.new_match(self.state, self._seed, self.deal)
         self._results = np.zeros((rules.rounds, rules.players, N_FIELDS), dtype=np.int64)
         self._over = False
