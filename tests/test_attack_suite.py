@@ -180,6 +180,20 @@ BROKE: dict[str, tuple[str, list[str]]] = {
             "tests/tournament/test_until_and_cluster.py::test_local_workers_are_bounded_by_the_machine"
         ],
     ),
+    # the hostile strategy author's table (a later attack, rows by their own numbers)
+    "hostile author 2": (
+        "the forward model's helpers read and wrote anywhere: world_penalty(any array, k), "
+        "give_tile(view, 100000, 3), tile_text(view, 100000)",
+        [
+            "tests/strategy/test_helper_bounds.py::test_an_index_outside_the_array_raises_index_error"
+        ],
+    ),
+    "hostile author 7": (
+        "set_stream(view, 100000, ...) and set_note(view, 100000, 0, 5) were a segfault",
+        [
+            "tests/strategy/test_helper_bounds.py::test_an_index_outside_the_array_raises_index_error"
+        ],
+    ),
 }
 
 # the families of cases that held when the product was attacked, and what holds them

@@ -167,7 +167,7 @@ def to_move(state):
     return -1 if state[W_OUTCOME] != OUTCOME_GOES_ON else state[SEAT]
 
 
-@compiled(cache=True, refcounts=False)
+@compiled(cache=True, refcounts=False, inline="always")
 def round_over(state):
     """Whether the round has ended (a seat went out, R14, or it blocked, R15)."""
     return state[W_OUTCOME] != OUTCOME_GOES_ON
@@ -248,7 +248,7 @@ def _draw(state, seat):
     return t
 
 
-@compiled(cache=True, refcounts=False)
+@compiled(cache=True, refcounts=False, boundscheck=True)
 def score_round(state, seat, outcome):
     """The round is over (``seat`` moved last): R16's penalty of each hand, 0|0 (the last
     tile) at double_blank_points, and the outcome."""
@@ -457,7 +457,7 @@ def apply(state, i):
     apply_move(state, state[MOVE_TILE + i], state[MOVE_TRAIN + i])
 
 
-@compiled(cache=True, refcounts=False)
+@compiled(cache=True, refcounts=False, boundscheck=True)
 def resume_turn(state):
     """The words the step keeps beside the table's (each train's fitting tiles, the
     markers as bits, the turn's trains), written from the table's own: for a state

@@ -337,7 +337,7 @@ def heavier(a, b):
     return a < b
 
 
-@njit
+@njit(boundscheck=True)  # not inlined: checked here, whoever calls it
 def tile_text(view, tile):
     """A tile as text, higher half first (``12|5``): for ``print`` while debugging."""
     return str(view[UTILE_HI + _ix(tile)]) + "|" + str(view[UTILE_LO + _ix(tile)])
@@ -352,7 +352,7 @@ def holds(view, tile):
     return (np.uint64(view[UHAND + (_ix(tile) >> U6)]) >> np.uint64(tile & 63)) & np.uint64(1) == 1
 
 
-@njit
+@njit(boundscheck=True)  # as tile_text
 def hand_tiles(view):
     """The mover's tiles, heaviest first: ``for tile in hand_tiles(view):``."""
     for w in range(MAX_WORDS):

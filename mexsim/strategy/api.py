@@ -248,7 +248,9 @@ def _own_uncompiled_helpers(func: Callable) -> list[Dispatcher]:
     return [helper for helper in own_helpers(func) if not helper.overloads]
 
 
-@compiled(cache=True, refcounts=False)  # as the built-ins' decide (above), whoever calls it first
+# as the built-ins' decide (above), whoever calls it first; bounds-checked, as it is not
+# inlined into a user's decide (which has the check): the array may be any of theirs
+@compiled(cache=True, refcounts=False, boundscheck=True)
 def random_below(view, n):
     """A uniform number in 0..n-1 from the mover's own stream (advances it); n from 1
     to 2**32 - 1 (the draw takes 32 bits: a larger n never ended)."""

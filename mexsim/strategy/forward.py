@@ -159,7 +159,10 @@ def new_world():
     return np.zeros(WORLD_SIZE, dtype=np.int64)
 
 
-@compiled(cache=True)
+# inlined, as the forward model's other functions a strategy calls: in a user's decide,
+# compiled with the bounds check, an array or index of theirs that is not what it should
+# be raises IndexError; a built-in's (trusted) pays nothing for it
+@compiled(cache=True, inline="always")
 def world_from_view(view, world):
     """Make ``world`` the public table and the mover's hand and turn of ``view``, the
     others' hands empty and the boneyard unknown (deal_world or give_tile fill them)."""
@@ -194,14 +197,14 @@ def world_from_view(view, world):
             world[W_PLAYED + ((entry >> 4) & 15)] += 1
 
 
-@compiled(cache=True)
+@compiled(cache=True, inline="always")
 def stack_boneyard(world, tile):
     """Put ``tile`` at the bottom of the world's boneyard (drawn after those before it)."""
     world[W_BONEYARD + world[W_BONEYARD_END]] = tile
     world[W_BONEYARD_END] += 1
 
 
-@compiled(cache=True)
+@compiled(cache=True, inline="always")
 def set_stream(world, seat, s0, s1, s2, s3):
     """``seat``'s random stream in the world (xoshiro256** words, as int64)."""
     world[W_STREAMS + 4 * seat] = s0
@@ -210,20 +213,20 @@ def set_stream(world, seat, s0, s1, s2, s3):
     world[W_STREAMS + 4 * seat + 3] = s3
 
 
-@compiled(cache=True)
+@compiled(cache=True, inline="always")
 def set_note(world, seat, k, value):
     """Word ``k`` of ``seat``'s notes in the world (its own, as its strategy keeps them;
     zero for the other seats in a world built from a view)."""
     world[W_NOTES + MAX_MEMORY * seat + k] = value
 
 
-@compiled(cache=True)
+@compiled(cache=True, boundscheck=True)
 def _carries(world, t, numbers):
     return ((numbers >> world[TILE_LO + t]) & 1) | ((numbers >> world[TILE_HI + t]) & 1) != 0
 
 
 # (reference counts: it makes arrays, whatever its caller's options, as new_world)
-@compiled(cache=True, refcounts=True)
+@compiled(cache=True, refcounts=True, boundscheck=True)
 def deal_world(view, world, infer):
     """Deal the tiles the mover cannot see into the other hands (their sizes) and the
     boneyard, from the mover's stream in ``view`` (advanced), keeping each seat's shown
@@ -269,7 +272,7 @@ def deal_world(view, world, infer):
     return dropped
 
 
-@compiled(cache=True)
+@compiled(cache=True, boundscheck=True)
 def _empty_other_hands(world, players, mover):
     for s in range(players):
         if s != mover:
@@ -277,7 +280,7 @@ def _empty_other_hands(world, players, mover):
                 world[W_HANDS + 4 * s + w] = 0
 
 
-@compiled(cache=True)
+@compiled(cache=True, boundscheck=True)
 def _deal_in_order(world, hidden, players, mover):
     """The shuffled hidden tiles to the other seats in seat order, then the boneyard."""
     _empty_other_hands(world, players, mover)
@@ -295,7 +298,7 @@ def _deal_in_order(world, hidden, players, mover):
         k += 1
 
 
-@compiled(cache=True)
+@compiled(cache=True, boundscheck=True)
 def _seats_by_lacks(view, world, lacks, order):
     """Each other seat's shown lack of numbers into ``lacks``, and the seats into
     ``order``, most lacking numbers first (stable); returns how many. Once a deal:
@@ -314,7 +317,7 @@ def _seats_by_lacks(view, world, lacks, order):
     return n
 
 
-@compiled(cache=True)
+@compiled(cache=True, boundscheck=True)
 def _deal_keeping_lacks(world, hidden, lacks, order, n, taken):
     """Each seat of ``order``, in turn, takes the first tiles of the shuffle it may hold;
     the rest is the boneyard in shuffle order. False when a seat finds too few (then
@@ -379,7 +382,7 @@ def _choose(world, policy, params, guarded):
     return i
 
 
-@compiled(cache=True)
+@compiled(cache=True, inline="always")  # as world_from_view
 def _show(world, nm):
     """Bring the policy's own view (W_VIEW) up to the world's view part: the words a turn
     changes every time, the rest (the tile tables, the history before) once a world.
@@ -441,7 +444,7 @@ def play_out_as(world, tile, train, policy, params, guarded):
     return world[W_PENALTY + world[W_MOVER]]
 
 
-@compiled(cache=True)
+@compiled(cache=True, inline="always")
 def whose_turn(world):
     """The seat to move in a world (-1 once its round is over): with ``legal_move_count``,
     ``move_tile(world, i)`` / ``move_train(world, i)`` and ``apply(world, i)``, a search
@@ -449,25 +452,25 @@ def whose_turn(world):
     return -1 if round_over(world) else world[SEAT]
 
 
-@compiled(cache=True)
+@compiled(cache=True, inline="always")
 def legal_move_count(world):
     """The legal moves of the seat to move in a world (0 once its round is over)."""
     return 0 if round_over(world) else world[N_MOVES]
 
 
-@compiled(cache=True)
+@compiled(cache=True, inline="always")
 def world_penalty(world, seat):
     """``seat``'s penalty in a world played out (R16)."""
     return world[W_PENALTY + seat]
 
 
-@compiled(cache=True)
+@compiled(cache=True, inline="always")
 def world_unconstrained(world):
     """1 when deal_world found no world keeping the seats' shown lacks (dealt without)."""
     return world[W_UNCONSTRAINED]
 
 
-@compiled(cache=True)
+@compiled(cache=True, inline="always")
 def world_bad_choices(world):
     """Rollout choices outside the legal moves (each played the first move instead)."""
     return world[W_BAD_CHOICES]
