@@ -90,7 +90,17 @@ from mexsim.game.state import (
     W_PUBLIC,
     W_WENT_OUT,
 )
-from mexsim.game.step import apply, end_round, shuffle_deal, start_round
+
+# the move list's offsets as unsigned numbers, as the step indexes it (no test for a
+# negative index on each access)
+from mexsim.game.step import (
+    UMOVE_TILE,
+    UMOVE_TRAIN,
+    apply,
+    end_round,
+    shuffle_deal,
+    start_round,
+)
 from mexsim.game.view import (
     ENGINE,
     EXPLAINING,
@@ -109,7 +119,6 @@ from mexsim.game.view import (
     MAX_TILES,
     MAX_WORDS,
     MOVE_TILE,
-    MOVE_TRAIN,
     N_MOVES,
     N_OPEN,
     NOTES,
@@ -129,13 +138,6 @@ from mexsim.game.view import (
 )
 from mexsim.jit.bits import trailing_zeros
 from mexsim.jit.options import compiled
-
-# Unsigned indices where the turn loop is hottest: numba tests a signed index for a
-# negative value (Python's wraparound) on every access; an unsigned one it cannot be
-# (docs/speed-history.md: ~5 % on 4 x greedy). Offsets are uint64 too: uint64 + int64 is a
-# float in numba.
-UMOVE_TILE = np.uint64(MOVE_TILE)
-UMOVE_TRAIN = np.uint64(MOVE_TRAIN)
 
 
 # one signature: called with literal arguments (0, -1), numba would compile a twin of
