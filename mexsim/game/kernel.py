@@ -96,7 +96,7 @@ from mexsim.game.state import (
 from mexsim.game.step import (
     UMOVE_TILE,
     UMOVE_TRAIN,
-    apply,
+    core_apply,
     end_round,
     shuffle_deal,
     start_round,
@@ -365,7 +365,7 @@ def play_rounds(
                     status[Status.choice] = i
                     status[Status.n_moves] = nm
                     return -1
-            apply(st, i)
+            core_apply(st, i)
 
         # R16: the penalties (the step scored the hands), into the results
         outcome = st[W_OUTCOME]

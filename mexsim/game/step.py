@@ -383,8 +383,7 @@ def _begin_turn(state, seat):
     return first, duty
 
 
-@compiled(cache=True, refcounts=False, inline="always")
-def _advance(state, seat, first, duty, laid, last_double, in_turn):
+def _play_on(state, seat, first, duty, laid, last_double, in_turn):
     """Play on from ``seat``'s turn (``in_turn``: its turn goes on; else the next seat's
     begins) to the next decision, listed in the state, or the round's end."""
     players = state[PLAYERS]
@@ -434,27 +433,63 @@ def _advance(state, seat, first, duty, laid, last_double, in_turn):
             break
 
 
+# _play_on, twice. Called (its body is the step's largest): the forward model's rollouts,
+# start_round and Python. Inlined, numba types it anew in every caller: a strategy that
+# rolls out with several policies paid it in each (search's decide took 89 s to compile
+# with it inlined, 28 s called), and the rollouts ran slower for it (bench_forward: 4 x
+# greedy 97k a second inlined, 128k called). Only the core inlines it (core_apply): there
+# the call cost 8 % of a match of 4 x greedy (benchmarks/bench_paired.py). One signature:
+# a call with literal arguments (start_round's) would compile a twin.
+_advance = compiled(
+    "void(int64[::1], int64, boolean, boolean, int64, boolean, boolean)",
+    cache=True,
+    refcounts=False,
+    boundscheck=True,
+)(_play_on)
+_advance_inlined = compiled(cache=True, refcounts=False, inline="always")(_play_on)
+
+
 @compiled(cache=True, refcounts=False, inline="always")
-def apply_move(state, tile, train):
-    """The seat to move lays ``tile`` on ``train`` (one of its legal moves) and the game
-    goes on as the rules say to the next decision or the round's end."""
+def _lay_move(state, tile, train):
+    """The seat to move lays ``tile`` on ``train``; returns whether play goes on (False:
+    it went out, R14, and the round is scored) and _play_on's arguments."""
     seat = state[SEAT]
     first = state[FIRST_TURN] != 0
     duty = state[DUTY] != 0
     chain = first and state[RULE_FIRST_TURN_TRAIN] != 0 and not duty
     double = _lay(state, seat, tile, train)
+    laid = state[LAID_THIS_TURN] + 1
     if state[HAND_SIZE + seat] == 0:
         score_round(state, seat, OUTCOME_OUT)  # R14: going out ends the round at once
-        return
+        return False, seat, first, duty, laid, double, False
     # R13: serving a double ends the turn; R12: so does a non-double, but in a chain
     in_turn = not (duty or (not chain and not double))
-    _advance(state, seat, first, duty, state[LAID_THIS_TURN] + 1, double, in_turn)
+    return True, seat, first, duty, laid, double, in_turn
+
+
+@compiled(cache=True, refcounts=False, inline="always")
+def apply_move(state, tile, train):
+    """The seat to move lays ``tile`` on ``train`` (one of its legal moves) and the game
+    goes on as the rules say to the next decision or the round's end."""
+    going, seat, first, duty, laid, double, in_turn = _lay_move(state, tile, train)
+    if going:
+        _advance(state, seat, first, duty, laid, double, in_turn)
 
 
 @compiled(cache=True, refcounts=False, inline="always")
 def apply(state, i):
     """The seat to move plays its legal move ``i``; see apply_move."""
     apply_move(state, state[MOVE_TILE + i], state[MOVE_TRAIN + i])
+
+
+@compiled(cache=True, refcounts=False, inline="always")
+def core_apply(state, i):
+    """apply with the rest of the turn compiled into the caller: the core's."""
+    tile = state[UMOVE_TILE + _u(i)]
+    train = state[UMOVE_TRAIN + _u(i)]
+    going, seat, first, duty, laid, double, in_turn = _lay_move(state, tile, train)
+    if going:
+        _advance_inlined(state, seat, first, duty, laid, double, in_turn)
 
 
 @compiled(cache=True, refcounts=False, boundscheck=True)
