@@ -16,10 +16,11 @@ Several revisions (oldest first) take part in the same rotations, each compiled 
 and each step is reported against the one before it (the last against the working
 tree), then the first against the working tree: a chain of changes measured in one run.
 
-A table is greedy, default or longest; ``:2`` plays it with the engine alone
-(Dispatch.engine_only). The copy is kept in build/bench-rev-<commit>/ (ignored by git;
-delete it when done), so that its compiled code, cached beside the working tree's, is
-reused by the next run; the first run compiles it (minutes).
+A table is greedy, default, longest or doubles (4 x early_doubles); ``:2`` plays it
+with the engine alone (Dispatch.engine_only). The copy is kept in
+build/bench-rev-<commit>/ (ignored by git; delete it when done), so that its compiled
+code, cached beside the working tree's, is reused by the next run; the first run
+compiles it (minutes).
 """
 
 from __future__ import annotations
@@ -57,8 +58,9 @@ TABLES = {
     "greedy": ["greedy"] * 4,
     "default": ["longest_train", "early_doubles", "greedy", "random"],
     "longest": ["longest_train"] * 4,
+    "doubles": ["early_doubles"] * 4,
 }
-MATCHES = {"greedy": 600, "default": 400, "longest": 250}  # ~50 ms a run
+MATCHES = {"greedy": 600, "default": 400, "longest": 250, "doubles": 500}  # ~50 ms a run
 OLD = "mexsim_rev"
 
 

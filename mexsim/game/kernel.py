@@ -51,25 +51,18 @@ from mexsim.game.enums import (
     Reason,
     Status,
 )
-from mexsim.game.kernel_early_doubles import early_doubles_choice
 from mexsim.game.kernel_longest_train import LONGEST_TRAIN_SLOT
 from mexsim.game.kernel_view import fill_static_view, restore_fixed_view, show_public_table
 from mexsim.game.private_table import (
     DRAWS,
     FIXED_WRITTEN_BY,
     HANDS,
-    HI_COPY,
     HISTORY_HELD,
     HISTORY_SHOWN,
-    LO_COPY,
-    LT_NOTES,
-    LT_NOTES_PER_SEAT,
     MOVES_SHOWN,
     NOTES_SHOWN,
-    NUMBER_COPY,
     PARAMS_SHOWN,
     PASSES,
-    PIPS_COPY,
     PLAYED,
     PRIVATE_SIZE,
     TABLE_SHOWN,
@@ -114,24 +107,18 @@ from mexsim.game.view import (
     LAID_THIS_TURN,
     MATCH,
     MAX_MEMORY,
-    MAX_NUMBERS,
     MAX_PARAMS,
-    MAX_TILES,
     MAX_WORDS,
     MOVE_TILE,
     N_MOVES,
-    N_OPEN,
     NOTES,
-    NUMBER_MASK,
     PASS_COUNT,
     RNG,
     ROUND,
     RULE_FIRST_TURN_TRAIN,
     SEAT,
     SIZE,
-    TILE_HI,
     TILE_LO,
-    TILE_PIPS,
     TILES,
     TRAIN_END,
     TRAIN_TILES,
@@ -161,24 +148,16 @@ def _event(ev, n, kind, rnd, seat, tile, extra):
 @njit(cache=True)
 def start_match(match, rules, seats, tiles, scratch, view):
     """Make the scratch arrays and the view those of a new match: the view's static
-    part (also copied into the private table, so that st[:HAND] is laid out as the
-    view's public part), scores and notes at zero, nothing shown yet."""
+    part (also copied into the private table, laid out as the view's), scores and notes
+    at zero, nothing shown yet."""
     P = rules.players
     lo, hi, pips, number_mask = tiles
     st = scratch.st
     fill_static_view(view, match, rules, lo, hi, pips, number_mask)
     for i in range(HAND):  # a loop, not a slice copy: see _event
         st[i] = view[i]
-    # the tile tables that the built-ins the kernel plays read in the private table, and
-    # longest_train's notes there (mexsim/game/private_table.py)
-    for t in range(MAX_TILES):
-        st[LO_COPY + t] = view[TILE_LO + t]
-        st[HI_COPY + t] = view[TILE_HI + t]
-        st[PIPS_COPY + t] = view[TILE_PIPS + t]
-    for k in range(MAX_NUMBERS * MAX_WORDS):
-        st[NUMBER_COPY + k] = view[NUMBER_MASK + k]
-    for k in range(LT_NOTES, LT_NOTES + P * LT_NOTES_PER_SEAT):  # the seats at the table
-        st[k] = 0
+    for i in range(TILE_LO, MOVE_TILE):  # the tile tables, read by the step and the
+        st[i] = view[i]  # built-ins called on this table
     st[MOVES_SHOWN] = 0  # the view was cleared: nothing shown is left to clear
     st[PARAMS_SHOWN] = 0
     st[NOTES_SHOWN] = 0
@@ -278,18 +257,26 @@ def play_rounds(
                 rng[us, 1] = r1
                 rng[us, 2] = r2
                 rng[us, 3] = r3
-            elif dispatch == Dispatch.plugin and (calling[us] == Calling.early_doubles_in_kernel):
-                # early_doubles' rule on the private table, without the view's fill
-                # (mexsim/game/kernel_early_doubles.py)
-                i = early_doubles_choice(
-                    st,
-                    HANDS + 4 * seat,
-                    seat,
-                    nm,
-                    st[LAID_THIS_TURN],
-                    st[N_OPEN],
-                    params[us, 0] >= 0.5,
-                )
+            elif dispatch == Dispatch.plugin and calling[us] == Calling.builtin_on_table:
+                # a shipped strategy's own decide called on the private table, which is
+                # laid out as the view where it reads (the step wrote the turn's words,
+                # the moves, the trains; the tile tables are the match's), given the
+                # mover's hand, parameters and notes: no view filled
+                status[Status.match] = st[MATCH]
+                status[Status.round] = rnd
+                status[Status.seat] = seat
+                for w in range(W):
+                    st[HAND + w] = st[HANDS + 4 * seat + w]
+                for k in range(n_params[us]):
+                    pbuf[k] = params[us, k]
+                for k in range(n_params[us], st[PARAMS_SHOWN]):
+                    pbuf[k] = 0.0
+                st[PARAMS_SHOWN] = n_params[us]
+                for k in range(n_memory[us]):
+                    st[NOTES + k] = memory[us, k]
+                i = funcs[seat_func[us]](st, pbuf)
+                for k in range(n_memory[us]):
+                    memory[us, k] = st[NOTES + k]
             elif dispatch == Dispatch.plugin and (calling[us] == Calling.longest_train_in_kernel):
                 # longest_train's rule on the private table, which holds its notes and
                 # the turn's words (SEAT, N_MOVES, DUTY: the step wrote them)

@@ -345,7 +345,7 @@ def play_scheduled(
 
     ``dispatch`` is for benchmarks only: Dispatch.hardwired and
     Dispatch.engine_only play greedy compiled into the core instead of the seats'
-    plug-ins, Dispatch.called calls every seat's plug-in, the built-in greedy's,
+    plug-ins, Dispatch.called calls every seat's plug-in with its view, the built-in greedy's,
     random's, early_doubles' and longest_train's too (see mexsim/game/kernel.py and
     enums.Calling).
     """

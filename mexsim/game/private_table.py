@@ -52,10 +52,10 @@ DRAWS = SEAT_DRAWS
 # [MAX_PLAYERS * 4] each seat's hand (hidden, R17): a bitmask over tile numbers, word w
 # of seat s at HANDS + 4 * s + w (int64 bit patterns)
 HANDS = W_HANDS
-# the built-ins the kernel plays on this table (mexsim/game/kernel_longest_train.py,
-# kernel_early_doubles.py) read the tile tables where the state keeps them, as the view
-# shows them ([MAX_TILES] each, zero beyond the set; the tiles carrying number n, word w
-# at NUMBER_COPY + n * MAX_WORDS + w); longest_train keeps each seat's notes here
+# longest_train's twin (mexsim/game/kernel_longest_train.py) reads the tile tables where
+# the state keeps them, as the view shows them ([MAX_TILES] each, zero beyond the set;
+# the tiles carrying number n, word w at NUMBER_COPY + n * MAX_WORDS + w), and keeps
+# each seat's notes here
 LO_COPY = TILE_LO
 HI_COPY = TILE_HI
 PIPS_COPY = TILE_PIPS

@@ -3,7 +3,7 @@ kernel makes itself.
 
 The kernels take the strategies' decides as a tuple of compiled functions, so a slot
 needs a compiled function of a decide's type; but under Dispatch.plugin (every run)
-the kernel never calls the slot of greedy, random, early_doubles or longest_train at
+the kernel never calls the slot of greedy, random or longest_train at
 pip_weight 0: it makes their rule itself (enums.Calling). A shipped decide is compiled
 only when first needed (mexsim/strategy/api.py's ``strategy``), and these are not
 needed by a run: longest_train's was 4.6 s of a first run's ~29 CPU-seconds of

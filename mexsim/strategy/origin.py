@@ -12,12 +12,14 @@ BUILTIN_FOLDER = Path(__file__).resolve().parent / "builtin"
 BUILTIN_PACKAGE = "mexsim.strategy.builtin."  # + a built-in's file stem: its module
 USER_MODULE_PREFIX = "mexsim_strategy_"  # + a user's file stem and path digest
 
-# The shipped decides whose rule the kernel makes itself (enums.Calling); longest_train's
-# decide plans at pip_weight 0, its weighted form is called.
+# The shipped decides the kernel plays otherwise than through the view (enums.Calling):
+# greedy's and random's rule it makes itself, early_doubles' decide it calls on its
+# private table, longest_train's (which plans at pip_weight 0: its weighted form is
+# called) it plays by its twin.
 _KERNEL_TWINS = {
     "greedy.py": Calling.greedy_in_kernel,
     "random.py": Calling.random_in_kernel,
-    "early_doubles.py": Calling.early_doubles_in_kernel,
+    "early_doubles.py": Calling.builtin_on_table,
     "longest_train.py": Calling.longest_train_in_kernel,
 }
 
@@ -40,9 +42,10 @@ def imported_by_mexsim(func: Callable) -> bool:
 
 def kernel_calling(func: Callable | None) -> int:
     """How the kernel asks the strategy whose decide's Python function is ``func``
-    (enums.Calling): greedy's, random's, early_doubles' and longest_train's rules are made
-    in the kernel only for the shipped files' decides, which tests/strategy/test_plugins.py
-    plays against users' copies. Decided once, when the registry loads a strategy."""
+    (enums.Calling): greedy's, random's and longest_train's rules are made in the kernel,
+    early_doubles' decide called on its private table, only for the shipped files'
+    decides, which tests/strategy/test_plugins.py plays against users' copies. Decided
+    once, when the registry loads a strategy."""
     if func is None or not hasattr(func, "__code__") or not is_builtin(func):
         return Calling.user
     if func.__name__ == "decide":

@@ -1,7 +1,8 @@
 """The kernels' strategy slots hold a stand-in for the shipped strategies whose rule the
 kernel makes itself (mexsim/game/stand_in.py): their own decides are compiled only
 when something calls them, never by a run, and the stand-in, were it ever called,
-stops the run rather than play a move."""
+stops the run rather than play a move. (early_doubles' own decide the kernel calls, on
+its private table: its slot holds it.)"""
 
 from __future__ import annotations
 
@@ -36,20 +37,23 @@ res = play_scheduled(resolve_rules({}, 4), players, 7, ids, ids.copy(), seating)
 assert res.any()
 print(*(len(p.strategy.decide.overloads) for p in players))
 """
+ON_TABLE = 1  # early_doubles' seat in KERNEL_PLAYED: its own decide is called
 
 
 @pytest.mark.processes
 def test_a_run_compiles_no_decide_the_kernel_plays_itself() -> None:
     done = python_in(NEVER_COMPILED)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["0", "0", "0", "0"]  # longest_train's was 4.6 CPU-s
+    # longest_train's was 4.6 CPU-s; early_doubles' the kernel calls
+    assert done.stdout.split() == ["0", "1", "0", "0"]
 
 
 def test_the_slots_hold_the_stand_in_and_the_called_dispatch_the_decides() -> None:
     players = resolve_policies(KERNEL_PLAYED)
     args = KernelArgs.build(resolve_rules({}, 4), players)
     assert args.decides == tuple(p.decide for p in players)
-    assert set(args.funcs[:4]) == {stand_in_decide()}
+    assert {args.funcs[s] for s in range(4) if s != ON_TABLE} == {stand_in_decide()}
+    assert args.funcs[ON_TABLE] is args.decides[ON_TABLE]
     called = args.kernel_args(Dispatch.called)[1]
     assert called[:4] == args.decides  # compiled when asked, and closed as before
     assert all(not getattr(d, "_can_compile", True) for d in called[:4])
@@ -77,8 +81,9 @@ def test_the_stand_in_called_stops_the_run_naming_the_seat() -> None:
 
 def test_the_kernel_played_callings_are_the_shipped_files_twins() -> None:
     """enums.IN_KERNEL_CALLINGS (the game's layer) names the callings that
-    mexsim/strategy/origin.py gives the shipped files the kernel plays itself."""
-    from mexsim.game.enums import IN_KERNEL_CALLINGS
+    mexsim/strategy/origin.py gives the shipped files the kernel plays itself (the rest
+    of them it calls on its private table)."""
+    from mexsim.game.enums import IN_KERNEL_CALLINGS, Calling
     from mexsim.strategy.origin import _KERNEL_TWINS
 
-    assert set(_KERNEL_TWINS.values()) == IN_KERNEL_CALLINGS
+    assert set(_KERNEL_TWINS.values()) == IN_KERNEL_CALLINGS | {Calling.builtin_on_table}

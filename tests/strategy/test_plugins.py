@@ -664,7 +664,7 @@ def test_only_the_built_ins_skip_the_undoing_of_their_writes(tmp_path: Path):
         Calling.longest_train_in_kernel,
         Calling.builtin,
         Calling.random_in_kernel,
-        Calling.early_doubles_in_kernel,
+        Calling.builtin_on_table,
         Calling.builtin,
     ]
 
@@ -677,8 +677,8 @@ def test_only_the_built_ins_skip_the_undoing_of_their_writes(tmp_path: Path):
     [
         ("greedy", Calling.greedy_in_kernel, ()),
         ("random", Calling.random_in_kernel, ()),
-        ("early_doubles", Calling.early_doubles_in_kernel, (1.0,)),
-        ("early_doubles", Calling.early_doubles_in_kernel, (0.0,)),
+        ("early_doubles", Calling.builtin_on_table, (1.0,)),
+        ("early_doubles", Calling.builtin_on_table, (0.0,)),
         ("longest_train", Calling.longest_train_in_kernel, (0.0,)),
     ],
 )
