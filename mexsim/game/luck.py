@@ -32,6 +32,10 @@ import numpy as np
 from mexsim.game.contexts import Outputs
 from mexsim.game.enums import Event, EventField, Field
 from mexsim.game.kernel import block_seats, new_scratch, play_rounds, start_block_match
+from mexsim.game.kernel_view import fill_static_view
+from mexsim.game.state import WORLD_SIZE
+from mexsim.game.step import lay_tile, new_trains
+from mexsim.game.view import N_OPEN, TRAIN_END, TRAIN_MARKED
 from mexsim.jit.options import compiled
 
 # features of seat j (x_j), in the order of the model's weights
@@ -160,12 +164,17 @@ def _collect(stats, P, mover, bone, n_open, marked, holder, penalty, rnd, x, sum
 
 
 @compiled(cache=True, nogil=True)
-def walk(ev, P, N, set_aside, lo, hi, pips, w, mode, penalty, sums, deal_luck, draw_luck):
+def walk(ev, table, P, N, set_aside, lo, hi, pips, w, mode, penalty, sums, deal_luck, draw_luck):
     """Walk one match's event rows. mode SCORE: add each chance event's luck to
     deal_luck[round, seat] / draw_luck[round, seat]. mode COLLECT: add every seat's
     features and round penalty (penalty[round, seat]) after the deal and after every
     draw to sums (see _collect). Every step updates counts (``_move``): a chance event
-    costs O(P · features), not a pass over the tiles."""
+    costs O(P · features), not a pass over the tiles.
+
+    The trains' ends, markers and open doubles are kept by the step's own functions
+    (mexsim/game/step.py) in ``table``, a state whose fixed part is the match's: each
+    round's trains start with new_trains, each play is laid with lay_tile (R6, R8, R12,
+    R13 as the game applied them), each pass marks the own train (R8)."""
     T = lo.shape[0]
     tile_of = np.zeros((N + 1, N + 1), dtype=np.int64)
     for u in range(T):
@@ -175,8 +184,7 @@ def walk(ev, P, N, set_aside, lo, hi, pips, w, mode, penalty, sums, deal_luck, d
     held = np.zeros((P + 1, N_STATS), dtype=np.int64)
     num = np.zeros((P + 1, N + 1), dtype=np.int64)
     ends = np.zeros(P + 1, dtype=np.int64)
-    marked = np.zeros(P, dtype=np.int64)
-    open_tr = np.full(P + 1, -1, dtype=np.int64)
+    marked = table[TRAIN_MARKED : TRAIN_MARKED + P]  # the step's markers, as features read them
     stats = np.zeros((P, N_STATS), dtype=np.int64)
     x = np.zeros(N_FEATURES, dtype=np.int64)
     vals = np.zeros(P)
@@ -201,8 +209,7 @@ def walk(ev, P, N, set_aside, lo, hi, pips, w, mode, penalty, sums, deal_luck, d
                 num[:, :] = 0
                 engine_tile = tile_of[N - rnd, N - rnd]
                 ends[:] = N - rnd
-                marked[:] = 0
-                open_tr[:] = -1
+                new_trains(table, N - rnd)
                 n_open = 0
                 placed = set_aside
                 bone = 0
@@ -276,22 +283,12 @@ def walk(ev, P, N, set_aside, lo, hi, pips, w, mode, penalty, sums, deal_luck, d
             placed = True
         elif kind == Event.play:
             tr = ev[i, EventField.extra]
-            ends[tr] = hi[t] if lo[t] == ends[tr] else lo[t]
+            lay_tile(table, s, t, tr)
+            ends[tr] = table[TRAIN_END + tr]
+            n_open = table[N_OPEN]
             _move(t, s, -2, P, lo, hi, pips, engine_tile, owner, held, num)
-            if tr == s:
-                marked[s] = 0
-            for k in range(n_open):  # the double on this train is served
-                if open_tr[k] == tr:
-                    for q in range(k, n_open - 1):
-                        open_tr[q] = open_tr[q + 1]
-                    n_open -= 1
-                    open_tr[n_open] = -1
-                    break
-            if lo[t] == hi[t]:
-                open_tr[n_open] = tr
-                n_open += 1
         elif kind == Event.pass_:
-            marked[s] = 1
+            table[TRAIN_MARKED + s] = 1  # R8: a pass marks the own train
 
 
 @compiled(cache=True, nogil=True)
@@ -388,6 +385,8 @@ def play_matches_luck(
     seats = block_seats(P, players)
     scratch = new_scratch(P, tiles.lo.shape[0], view.shape[0])
     penalty = np.empty((res.shape[1], P), dtype=np.int64)
+    table = np.zeros(WORLD_SIZE, dtype=np.int64)  # the walk's replay of each round
+    fill_static_view(table, 0, rules, tiles.lo, tiles.hi, tiles.pips, tiles.number_mask)
     for k in range(match_ids.shape[0]):
         start_block_match(
             k, seed, match_ids, deal_ids, seating, rules, players, seats, tiles, scratch, view
@@ -415,6 +414,7 @@ def play_matches_luck(
                 penalty[r, s] = res[k, r, s, Field.penalty]
         walk(
             ev[:n],
+            table,
             P,
             rules.max_pip,
             rules.set_aside,

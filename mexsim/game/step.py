@@ -20,9 +20,10 @@ docs/rules.md "Move order"), and calls apply either way.
 
 The forward model (mexsim/strategy/forward.py: play_out is apply until the round is
 over), `mexsim.tournament.table.Game` (a person's seat, a learning library) and the
-tree searches play through these functions. The reference engine and the referee are
-written apart from them on purpose: they are the independent oracles the differential
-tests hold this code to.
+tree searches play through these functions; the luck walk (mexsim/game/luck.py) keeps
+the table of a recorded match with new_trains and lay_tile. The reference engine and
+the referee are written apart from them on purpose: they are the independent oracles
+the differential tests hold this code to.
 """
 
 from __future__ import annotations
@@ -232,6 +233,27 @@ def _lay(state, seat, t, tr):
     state[PASS_COUNT] = 0  # R15: a play resets the count
     state[UPLAYED + us] += 1
     return lo == hi
+
+
+@compiled(cache=True, refcounts=False, inline="always")
+def lay_tile(state, seat, t, tr):
+    """``seat`` lays tile ``t`` on train ``tr``: the table's part of a play (R6's new end,
+    R8's marker lifted, R12/R13's open doubles), apply_move's first step. The luck walk
+    (mexsim/game/luck.py) replays a match's plays with it."""
+    return _lay(state, seat, t, tr)
+
+
+@compiled(cache=True, refcounts=False, inline="always")
+def new_trains(state, engine):
+    """Every train starts at the engine (R6), unmarked, and no double is open."""
+    for tr in range(MAX_TRAINS):
+        _set_end(state, tr, engine)
+        state[TRAIN_LEN + tr] = 0
+        state[TRAIN_MARKED + tr] = 0
+        state[OPEN_DOUBLES + tr] = -1
+    state[W_MARKED_BITS] = 0
+    state[N_OPEN] = 0
+    state[PASS_COUNT] = 0
 
 
 @compiled(cache=True, refcounts=False, inline="always")
@@ -575,14 +597,7 @@ def start_round(state, rnd, n):
     state[W_BONEYARD_END] = n
     state[ROUND] = rnd
     state[ENGINE] = engine
-    for tr in range(MAX_TRAINS):  # every train starts at the engine (R6)
-        _set_end(state, tr, engine)
-        state[TRAIN_LEN + tr] = 0
-        state[TRAIN_MARKED + tr] = 0
-        state[OPEN_DOUBLES + tr] = -1
-    state[W_MARKED_BITS] = 0
-    state[N_OPEN] = 0
-    state[PASS_COUNT] = 0
+    new_trains(state, engine)
     state[LAID_THIS_TURN] = 0
     for k in range(TRAIN_TILES, HISTORY_LEN):  # the public table (R17)
         state[k] = 0
