@@ -876,6 +876,40 @@ def _variant_index(cfg: Any, name: str | None) -> int:
     return names.index(name)
 
 
+@app.command()
+def play(
+    config: Annotated[
+        Path | None,
+        typer.Argument(metavar="[CONFIG.toml]", help="The config whose match you sit at."),
+    ] = None,
+    seat: Annotated[int, typer.Option("--seat", min=0, help="Your seat (0-based).")] = 0,
+    match: Annotated[
+        int,
+        typer.Option("--match", min=0, max=MAX_MATCHES - 1, help="The match K `mexsim run` plays."),
+    ] = 0,
+    record: Annotated[
+        Path | None,
+        typer.Option(
+            "--record",
+            metavar="FILE",
+            help="Where the game is kept (default games/CONFIG-matchK-seatN.jsonl).",
+        ),
+    ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option("--resume", metavar="FILE", help="Continue the game kept in FILE."),
+    ] = None,
+    strategies: StrategiesOpt = None,
+) -> None:
+    """Sit at a config's match yourself: the other seats play their strategies.
+
+    Type a move's number and Enter; h: a hint (each move's expected penalty); q: quit,
+    the game kept for --resume. After each round your decisions are rated."""
+    from mexsim.person.launch import play as play_game
+
+    play_game(config, seat, match, record, resume, tuple(strategies or ()), compile_notice)
+
+
 @app.command("init")
 def init(
     directory: Annotated[

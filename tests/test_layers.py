@@ -11,6 +11,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "mexsim"
 LAYERS = [
     "__main__",
     "cli",
+    "person",
     "run",
     "store",
     "analysis",

@@ -220,12 +220,10 @@ def play_rounds(
         n_seen = 0  # history entries turned into event rows
         drawn_seen = P * H  # boneyard tiles drawn as those entries say
         if record:
-            n_ev = _deal_events(st, ev, n_ev, rnd, P, H)
-            for k in range(P * H, n):
-                n_ev = _event(ev, n_ev, Event.deal_boneyard, rnd, -1, st[W_BONEYARD + k], 0)
+            n_ev = deal_events(st, ev, n_ev, rnd, P, H, n)
         while True:
             if record:
-                n_ev, n_seen, drawn_seen = _history_events(st, ev, n_ev, rnd, n_seen, drawn_seen)
+                n_ev, n_seen, drawn_seen = history_events(st, ev, n_ev, rnd, n_seen, drawn_seen)
             if st[W_OUTCOME] != OUTCOME_GOES_ON:
                 break
             # --- a decision of `seat` (R9: which legal play is the strategy's choice); a
@@ -374,9 +372,10 @@ def play_rounds(
 
 
 @njit(cache=True)
-def _deal_events(st, ev, n_ev, rnd, P, H):
-    """The hands as dealt (before R5's search for the engine), each in tile order, as
-    event rows; returns n_ev moved on."""
+def deal_events(st, ev, n_ev, rnd, P, H, n):
+    """The deal of the state's round (its first ``n`` boneyard words) as event rows: the
+    hands as dealt (before R5's search for the engine), each in tile order, then the
+    boneyard in its order; returns n_ev moved on."""
     for s in range(P):
         w0 = np.uint64(0)
         w1 = np.uint64(0)
@@ -395,11 +394,13 @@ def _deal_events(st, ev, n_ev, rnd, P, H):
                 t = 64 * w + np.int64(trailing_zeros(m))
                 m &= m - np.uint64(1)
                 n_ev = _event(ev, n_ev, Event.deal_hand, rnd, s, t, 0)
+    for k in range(P * H, n):
+        n_ev = _event(ev, n_ev, Event.deal_boneyard, rnd, -1, st[W_BONEYARD + k], 0)
     return n_ev
 
 
 @njit(cache=True)
-def _history_events(st, ev, n_ev, rnd, n_seen, drawn_seen):
+def history_events(st, ev, n_ev, rnd, n_seen, drawn_seen):
     """The round's public history since entry ``n_seen`` as event rows (a draw with the
     tile drawn: the boneyard's next, counted from ``drawn_seen``); returns the three
     counts moved on."""

@@ -20,9 +20,10 @@ import numpy as np
 
 from mexsim.errors import ConfigError, StrategyError
 from mexsim.game import step, view
-from mexsim.game.enums import N_FIELDS, Field
+from mexsim.game.enums import N_EVENT_FIELDS, N_FIELDS, Event, Field, Reason
+from mexsim.game.kernel import deal_events, history_events
 from mexsim.game.kernel_view import fill_static_view
-from mexsim.game.play import KernelArgs
+from mexsim.game.play import KernelArgs, event_capacity, events_to_trace
 from mexsim.game.rng import MASK64
 from mexsim.game.rules import Rules
 from mexsim.game.seat import Seat
@@ -30,6 +31,7 @@ from mexsim.game.signature import ready
 from mexsim.game.state import (
     OUTCOME_BLOCKED,
     OUTCOME_OUT,
+    W_BONEYARD_END,
     W_HANDS,
     W_LEFT,
     W_OUTCOME,
@@ -42,6 +44,7 @@ from mexsim.game.state import (
 )
 from mexsim.tournament.config import config_schedule, load_config
 from mexsim.tournament.lineup import match_policies
+from mexsim.tournament.replay import match_header
 
 Move = tuple[tuple[int, int], str]
 
@@ -90,7 +93,12 @@ class Game:
         self._over = False
         self._suggested: tuple[int, int, np.ndarray] | None = None
         self._decision = 0  # counts decisions: a suggestion holds for its own only
-        step.new_round(self.state, self._seed, self.deal, 0)
+        # the match's event rows, as the core records them (trace)
+        self._ev = np.zeros((event_capacity(rules), N_EVENT_FIELDS), dtype=np.int64)
+        self._n_ev = 0
+        self._seen = (0, 0)  # the round's history entries recorded, boneyard tiles drawn
+        self.header: dict | None = None  # the trace's first event (from_config sets it)
+        self._new_round(0)
 
     @classmethod
     def from_config(
@@ -114,13 +122,15 @@ class Game:
                 f"match {match} is out of range: {config.path} plays {config.matches} "
                 f"matches (allowed: 0..{config.matches - 1})"
             )
-        return cls(
+        game = cls(
             config.variant_rules(variant),
             match_policies(config, match),
             config.seed,
             match,
             config_schedule(config).deal_of(match),
         )
+        game.header = match_header(config, match, variant)
+        return game
 
     # --- where the match stands
 
@@ -234,8 +244,24 @@ class Game:
         self._suggested = None
         self._decision += 1
         step.apply(self.state, i)
+        self._record_history()
         if step.round_over(self.state):
             self._finish_round()
+
+    def _new_round(self, rnd: int) -> None:
+        st = self.state
+        step.new_round(st, self._seed, self.deal, rnd)
+        P, H = self.rules.players, self.rules.hand_size
+        self._n_ev = deal_events(st, self._ev, self._n_ev, rnd, P, H, int(st[W_BONEYARD_END]))
+        self._seen = (0, P * H)
+        self._record_history()
+
+    def _record_history(self) -> None:
+        n_seen, drawn = self._seen
+        self._n_ev, n_seen, drawn = history_events(
+            self.state, self._ev, self._n_ev, self.round, n_seen, drawn
+        )
+        self._seen = (int(n_seen), int(drawn))
 
     def _finish_round(self) -> None:
         st = self.state
@@ -253,10 +279,21 @@ class Game:
             res[s, Field.turns] = st[W_TURNS + s]
             res[s, Field.passes] = st[view.SEAT_PASSES + s]
         step.end_round(st)
+        reason = Reason.blocked if outcome == OUTCOME_BLOCKED else Reason.out
+        self._ev[self._n_ev] = (Event.round_end, rnd, -1, -1, reason)
+        self._n_ev += 1
         if rnd + 1 < self.rules.rounds:
-            step.new_round(st, self._seed, self.deal, rnd + 1)
+            self._new_round(rnd + 1)
         else:
             self._over = True
+
+    def trace(self) -> list[dict]:
+        """The match so far as `mexsim replay --format jsonl` writes it (docs/interface.md,
+        "Game trace"): the header (from_config's), then every event. It holds every
+        hand and the boneyard's order: the match's record, not what a seat may see."""
+        return events_to_trace(
+            self.rules, self._results, self._ev[: self._n_ev].copy(), self.header
+        )
 
     # --- in words
 
