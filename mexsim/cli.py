@@ -910,6 +910,57 @@ def play(
     play_game(config, seat, match, record, resume, tuple(strategies or ()), compile_notice)
 
 
+@app.command()
+def analyze(
+    trace: Annotated[
+        Path,
+        typer.Argument(
+            metavar="TRACE.jsonl",
+            help="A match's trace: mexsim play's record, or mexsim replay --format jsonl.",
+        ),
+    ],
+    seat: Annotated[
+        int | None, typer.Option("--seat", min=0, help="Rate this seat's decisions only.")
+    ] = None,
+    worlds: Annotated[
+        int,
+        typer.Option(
+            "--worlds", min=2, max=100_000, help="Worlds each legal move is played out in."
+        ),
+    ] = 1000,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            metavar="DIR",
+            help="Where analysis.csv and the plot go (default: TRACE's folder, TRACE-analysis/).",
+        ),
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+) -> None:
+    """Rate every decision of a recorded match: each legal move's expected round penalty
+    in worlds that agree with what its seat saw, and the expected points the choice lost."""
+    from mexsim.analysis.decision_review import analyze as rate_trace
+
+    bars: list = []
+
+    def progress(total: int, n: int) -> None:
+        if not bars:
+            from tqdm import tqdm
+
+            bars.append(tqdm(total=total, unit="decision", disable=quiet, dynamic_ncols=True))
+        bars[0].update(n)
+
+    with compile_notice():
+        lines, written = rate_trace(trace, seat, worlds, out, progress)
+    if bars:
+        bars[0].close()
+    for line in lines:
+        print(line)
+    for path in written:
+        print(f"wrote {path}")
+
+
 @app.command("init")
 def init(
     directory: Annotated[

@@ -47,6 +47,21 @@ remember_function_addresses()
 _play_matches = DirectCall(kernel.play_matches)
 
 
+def rule_numbers(rules: Rules) -> RuleNumbers:
+    """The rules as the kernels and the step take them."""
+    return RuleNumbers(
+        rules.players,
+        rules.max_pip,
+        rules.hand_size,
+        rules.first_turn == "train",
+        rules.engine == "set_aside",
+        rules.draw_to_start,
+        rules.double_blank_points,
+        rules.draw_limit or tile_set(rules.max_pip).count,  # R18 "until_playable": at most the set
+        rules.mexican_train,
+    )
+
+
 @dataclass(frozen=True)
 class KernelArgs:
     """Everything the kernels need about the rules and the players, as numbers and arrays
@@ -104,22 +119,11 @@ class KernelArgs:
         )
         funcs = (*slots, *(slots[0],) * (MAX_STRATEGIES - len(slots)), in_table)
         ts = tile_set(rules.max_pip)
-        numbers = RuleNumbers(
-            rules.players,
-            rules.max_pip,
-            rules.hand_size,
-            rules.first_turn == "train",
-            rules.engine == "set_aside",
-            rules.draw_to_start,
-            rules.double_blank_points,
-            rules.draw_limit or ts.count,  # R18 "until_playable": no more than the set
-            rules.mexican_train,
-        )
         return cls(
             rules,
             resolved,
             funcs,
-            numbers,
+            rule_numbers(rules),
             PlayerArrays(player_func, params, n_params, n_memory, calling),
             TileTables(ts.lo, ts.hi, ts.pips, ts.number_mask),
             tuple(decides),

@@ -32,6 +32,8 @@ MIX2_INT = 0x94D049BB133111EB
 STREAM_SHUFFLE = 0  # key(seed, deal, STREAM_SHUFFLE, round)
 STREAM_STRATEGY = 1  # key(seed, deal, STREAM_STRATEGY, seat)
 STREAM_SCHEDULE = 2  # key(seed, 0, STREAM_SCHEDULE, 0): the order of a pool's tables
+STREAM_REVIEW = 3  # key(seed, match, STREAM_REVIEW, k): the worlds `mexsim analyze` deals
+# for a trace's decision k
 
 # SipHash-2-4's initial words, and the second half of its key ("mexsim-1" as
 # little-endian bytes: the first half is the seed)

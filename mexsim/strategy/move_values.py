@@ -28,7 +28,8 @@ from mexsim.strategy.forward import (
 HINT_WORLDS = 500
 
 
-@compiled(cache=True, refcounts=True)  # it makes the world's array
+# it makes the world's array; nogil: a review rates decisions on several threads
+@compiled(cache=True, refcounts=True, nogil=True)
 def world_penalties(view, worlds, infer):
     """penalties[i, k]: the seat's round penalty when it plays legal move i in world k
     (the same worlds for every move). ``view`` is a decide's view of the seat to move;
