@@ -782,13 +782,19 @@ def _report(folder: Path) -> None:
 
 @app.command()
 def replay(
-    config: ConfigArg,
+    config: Annotated[
+        Path,
+        typer.Argument(
+            metavar="CONFIG.toml|TRACE.jsonl",
+            help="Run configuration (TOML), or a match's trace to show (mexsim play's record).",
+        ),
+    ],
     match: Annotated[
-        int,
+        int | None,
         typer.Option(
             "--match", min=0, max=MAX_MATCHES - 1, help="Match index K to replay (0-based)."
         ),
-    ],
+    ] = None,
     seed: SeedOpt = None,
     fmt: Annotated[
         TraceFormat,
@@ -814,7 +820,13 @@ def replay(
     ] = None,
     decision_limit: DecisionLimitOpt = None,
 ) -> None:
-    """Replay match K of a config (same seeds as `run`), printing every event."""
+    """Replay match K of a config (same seeds as `run`), printing every event; or show a
+    recorded trace (TRACE.jsonl, checked by the referee)."""
+    if config.suffix == ".jsonl":
+        _show_trace(config, fmt, match, moves)
+        return
+    if match is None:
+        raise ConfigError("--match K is required: which match of the config to replay")
     from mexsim.run.machine_limits import check_address_space
 
     check_address_space("replay")
@@ -859,6 +871,22 @@ def replay(
         text = render_text(events, offered_moves(events))
     else:
         text = render_text(events)
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+def _show_trace(path: Path, fmt: TraceFormat, match: int | None, moves: bool) -> None:
+    """`mexsim replay TRACE.jsonl`: a recorded match, as replay shows a config's."""
+    from mexsim.analysis.decision_review import read_trace
+    from mexsim.game.referee import offered_moves
+
+    if match is not None:
+        raise ConfigError(f"--match is a config's: {path} is one match's trace already")
+    events = read_trace(path)
+    if fmt is TraceFormat.jsonl:
+        text = "".join(json.dumps(ev, separators=(",", ":")) + "\n" for ev in events)
+    else:
+        text = render_text(events, offered_moves(events) if moves else None)
     sys.stdout.write(text)
     sys.stdout.flush()
 

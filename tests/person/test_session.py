@@ -162,3 +162,40 @@ def test_the_command_refuses_bad_input_in_one_line(
     monkeypatch.chdir(tmp_path)
     assert_usage_error(CliRunner().invoke(app, ["play", *args]), *parts)
     assert not (tmp_path / "games").exists()  # nothing written
+
+
+def test_replay_shows_a_finished_record_as_it_shows_the_configs_match(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from mexsim.cli import app
+
+    record = tmp_path / "done.jsonl"
+    session = Session.start(DEFAULT, seat=2, match=5, record=record)
+    as_its_strategy(session)
+    runner = CliRunner()
+    shown = runner.invoke(app, ["replay", str(record)])
+    played = runner.invoke(app, ["replay", str(DEFAULT), "--match", "5"])
+    assert shown.exit_code == 0 and played.exit_code == 0, shown.output
+    assert shown.stdout == played.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([str(DEFAULT)], "--match K is required"),
+        (["x.jsonl"], "no such trace"),
+        (["{record}", "--match", "1"], "is one match's trace already"),
+    ],
+)
+def test_replay_of_a_trace_refuses_bad_input_in_one_line(
+    tmp_path: Path, args: list[str], message: str
+) -> None:
+    from typer.testing import CliRunner
+
+    from mexsim.cli import app
+    from tests.test_cli import assert_usage_error
+
+    record = tmp_path / "r.jsonl"
+    record.write_text("{}\n", encoding="utf-8")
+    args = [a.replace("{record}", str(record)) for a in args]
+    assert_usage_error(CliRunner().invoke(app, ["replay", *args]), message)
