@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 from mexsim.errors import (
     ConfigError,
@@ -67,7 +67,9 @@ def compile_notice(quiet: bool = False) -> AbstractContextManager:
 
 def _fail(message: str, status: int = USAGE_ERROR) -> None:
     text = " ".join(message.split())
-    print(f"mexsim: error: {text}", file=sys.stderr)
+    # a stop the user asked for (Ctrl-C, a signal) is said plainly, not as an error
+    asked = status > SIGNALLED
+    print(f"mexsim: {text}" if asked else f"mexsim: error: {text}", file=sys.stderr)
     if status == INTERRUPTED:
         _forget_the_interrupt()
     _exit(status)
@@ -238,8 +240,24 @@ def _raise_swallowed_signal() -> None:
         _fail(f"interrupted by {signal.Signals(signum).name}", status=SIGNALLED + signum)
 
 
+def _bare_flag(option: Any) -> Any:
+    """--help, a flag, without a value type in the help (typer writes "<bool>" for it, as
+    if it took one)."""
+    if option is not None:
+        option.metavar = ""
+    return option
+
+
+class _Command(TyperCommand):
+    def get_help_option(self, ctx: Any) -> Any:
+        return _bare_flag(super().get_help_option(ctx))
+
+
 class _Group(TyperGroup):
     """Turns ConfigError and click usage errors into one line on stderr and exit status 2."""
+
+    def get_help_option(self, ctx: Any) -> Any:
+        return _bare_flag(super().get_help_option(ctx))
 
     def main(  # type: ignore[override]
         self,
@@ -320,8 +338,27 @@ app = typer.Typer(
 )
 
 
+def _print_version(asked: bool) -> None:
+    if asked:
+        from mexsim import __version__
+
+        print(f"mexsim {__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _main() -> None:
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            metavar="",
+            is_eager=True,
+            callback=_print_version,
+            help="Print mexsim's version and exit.",
+        ),
+    ] = False,
+) -> None:
     """Tournament simulator for the domino game Mexican Train (rules: docs/rules.md)."""
     serialise_ast_parse()  # before any thread of the command parses (mexsim/jit/ast_guard.py)
 
@@ -397,7 +434,7 @@ def _drawn_seed(cfg, resume: bool):
     return cfg
 
 
-@app.command()
+@app.command(cls=_Command)
 def run(
     config: ConfigArg,
     matches: Annotated[int | None, typer.Option(min=1, help="Override run.matches.")] = None,
@@ -407,16 +444,21 @@ def run(
         int | None, typer.Option(min=1, help="Threads playing matches (default: all cores).")
     ] = None,
     force: Annotated[
-        bool, typer.Option("--force", help="Replace an existing results directory.")
+        bool, typer.Option("--force", metavar="", help="Replace an existing results directory.")
     ] = False,
     resume: Annotated[
         bool,
-        typer.Option("--resume", help="Continue this config's run that was interrupted or killed."),
+        typer.Option(
+            "--resume",
+            metavar="",
+            help="Continue this config's run that was interrupted or killed.",
+        ),
     ] = False,
     quiet: Annotated[
         bool,
         typer.Option(
             "--quiet",
+            metavar="",
             help="No progress bar, and only the one-line result (the tables are written "
             "to the results folder; mexsim report prints them).",
         ),
@@ -452,6 +494,7 @@ def run(
         bool,
         typer.Option(
             "--luck",
+            metavar="",
             help="Luck-adjusted totals beside the raw ones (docs/luck.md); sets analysis.luck.",
         ),
     ] = False,
@@ -708,7 +751,7 @@ class _RunDisplay:
         )
 
 
-@app.command()
+@app.command(cls=_Command)
 def report(
     directory: Annotated[
         str,
@@ -780,7 +823,7 @@ def _report(folder: Path) -> None:
         print(f"wrote {path}")
 
 
-@app.command()
+@app.command(cls=_Command)
 def replay(
     config: Annotated[
         Path,
@@ -805,6 +848,7 @@ def replay(
         bool,
         typer.Option(
             "--moves",
+            metavar="",
             help="text: after each play, the legal moves offered (* = chosen; "
             "'forced' when only one) and why, as the strategy explains it (> lines).",
         ),
@@ -819,11 +863,15 @@ def replay(
         ),
     ] = None,
     decision_limit: DecisionLimitOpt = None,
+    round_: Annotated[
+        int | None,
+        typer.Option("--round", min=0, max=100, help="Show only this round (0-based)."),
+    ] = None,
 ) -> None:
     """Replay match K of a config (same seeds as `run`), printing every event; or show a
     recorded trace (TRACE.jsonl, checked by the referee)."""
     if config.suffix == ".jsonl":
-        _show_trace(config, fmt, match, moves)
+        _show_trace(config, fmt, match, moves, round_)
         return
     if match is None:
         raise ConfigError("--match K is required: which match of the config to replay")
@@ -863,32 +911,51 @@ def replay(
 
         print(f"mexsim: error: {exc}", file=sys.stderr, flush=True)
         exit_now(RUN_ERROR)
+    _print_trace(events, fmt, moves, round_)
+
+
+def _print_trace(events: list, fmt: TraceFormat, moves: bool, round_: int | None) -> None:
+    """A match's events as replay prints them: the whole match, or ``round_`` only."""
+    from mexsim.game.referee import offered_moves
+
+    offered = offered_moves(events) if moves and fmt is TraceFormat.text else None
+    if round_ is not None:
+        rounds = 1 + max((int(ev.get("round", -1)) for ev in events), default=-1)
+        if round_ >= rounds:
+            raise ConfigError(
+                f"--round {round_} is not played: the match has rounds 0..{rounds - 1}"
+            )
+        kept = [k for k, ev in enumerate(events) if k == 0 or ev.get("round") == round_]
+        offered = {kept.index(k): v for k, v in (offered or {}).items() if k in kept} or None
+        before = [0] * len(events[0].get("players", []))
+        for ev in events:
+            if ev.get("event") == "round_end" and ev["round"] < round_:
+                before = [a + b for a, b in zip(before, ev["penalties"], strict=False)]
+        events = [events[k] for k in kept]
+    else:
+        before = None
     if fmt is TraceFormat.jsonl:
         text = "".join(json.dumps(ev, separators=(",", ":")) + "\n" for ev in events)
-    elif moves:
-        from mexsim.game.referee import offered_moves
-
-        text = render_text(events, offered_moves(events))
     else:
-        text = render_text(events)
+        text = render_text(events, offered, before)
     sys.stdout.write(text)
     sys.stdout.flush()
 
 
-def _show_trace(path: Path, fmt: TraceFormat, match: int | None, moves: bool) -> None:
+def _show_trace(
+    path: Path, fmt: TraceFormat, match: int | None, moves: bool, round_: int | None
+) -> None:
     """`mexsim replay TRACE.jsonl`: a recorded match, as replay shows a config's."""
     from mexsim.analysis.decision_review import read_trace
-    from mexsim.game.referee import offered_moves
 
     if match is not None:
         raise ConfigError(f"--match is a config's: {path} is one match's trace already")
-    events = read_trace(path)
-    if fmt is TraceFormat.jsonl:
-        text = "".join(json.dumps(ev, separators=(",", ":")) + "\n" for ev in events)
-    else:
-        text = render_text(events, offered_moves(events) if moves else None)
-    sys.stdout.write(text)
-    sys.stdout.flush()
+    if moves and fmt is not TraceFormat.text:
+        raise ConfigError(
+            "--moves shows the legal moves in the text format only "
+            "(drop --format jsonl, or --moves)"
+        )
+    _print_trace(read_trace(path), fmt, moves, round_)
 
 
 def _variant_index(cfg: Any, name: str | None) -> int:
@@ -904,7 +971,7 @@ def _variant_index(cfg: Any, name: str | None) -> int:
     return names.index(name)
 
 
-@app.command()
+@app.command(cls=_Command)
 def play(
     config: Annotated[
         Path | None,
@@ -938,7 +1005,7 @@ def play(
     play_game(config, seat, match, record, resume, tuple(strategies or ()), compile_notice)
 
 
-@app.command()
+@app.command(cls=_Command)
 def analyze(
     trace: Annotated[
         Path,
@@ -964,7 +1031,7 @@ def analyze(
             help="Where analysis.csv and the plot go (default: TRACE's folder, TRACE-analysis/).",
         ),
     ] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", metavar="", help="No progress bar.")] = False,
 ) -> None:
     """Rate every decision of a recorded match: each legal move's expected round penalty
     in worlds that agree with what its seat saw, and the expected points the choice lost."""
@@ -989,7 +1056,7 @@ def analyze(
         print(f"wrote {path}")
 
 
-@app.command("init")
+@app.command("init", cls=_Command)
 def init(
     directory: Annotated[
         str,
@@ -1016,7 +1083,7 @@ def init(
     )
 
 
-@app.command("strategies")
+@app.command("strategies", cls=_Command)
 def list_strategies(
     strategies: StrategiesOpt = None,
     new: Annotated[
@@ -1081,7 +1148,7 @@ def _shown_path(path: str) -> str:
     return path if path.isprintable() else path.encode("unicode_escape").decode("ascii")
 
 
-@app.command()
+@app.command(cls=_Command)
 def check(
     strategy: Annotated[
         str,

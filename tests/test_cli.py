@@ -10,6 +10,7 @@ import types
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -282,7 +283,7 @@ def test_ctrl_c_before_play_is_one_line_and_exit_130(tmp_path: Path, monkeypatch
     cfg = str(write(tmp_path, GOOD))
     result = runner.invoke(app, [cfg if word == "CFG" else word for word in command])
     assert result.exit_code == 130
-    assert result.stderr.strip().splitlines()[-1] == "mexsim: error: interrupted"
+    assert result.stderr.strip().splitlines()[-1] == "mexsim: interrupted"
     assert "Traceback" not in result.stderr
 
 
@@ -378,3 +379,43 @@ def test_a_decision_limit_out_of_range_is_one_line(
     args = [command, str(write(tmp_path, GOOD)), "--decision-limit", value]
     result = runner.invoke(app, [*args, *(["--match", "0"] if command == "replay" else [])])
     assert_usage_error(result, "--decision-limit", "from 0 (no limit) to 1000000")
+
+
+def test_version_is_printed() -> None:
+    from mexsim import __version__
+
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert result.stdout == f"mexsim {__version__}\n"
+
+
+@pytest.mark.parametrize(
+    "command", [[], ["run"], ["replay"], ["report"], ["check"], ["play"], ["analyze"]]
+)
+def test_no_help_shows_a_flag_as_taking_a_value(command: list[str]) -> None:
+    """typer writes "<bool>" beside a flag, as if it took a value."""
+    result = runner.invoke(app, [*command, "--help"], terminal_width=100)
+    assert result.exit_code == 0, result.output
+    assert "<bool>" not in result.stdout and "--help" in result.stdout
+
+
+def test_one_more_player_is_singular() -> None:
+    from mexsim.analysis.comparison import PLAIN_MOST, analyze
+
+    n = PLAIN_MOST + 2  # the best, PLAIN_MOST said in words, one more
+    rng = np.random.default_rng(3)
+    totals = rng.normal(300, 10, (200, n)) + np.arange(n) * 20.0
+    words = analyze(totals, np.arange(200), [f"p{i}" for i in range(n)], ["x"] * n, {}, 13)
+    assert "(1 more player in the table below.)" in words.format()
+
+
+def test_a_sweeps_best_at_the_edge_of_its_range_is_said() -> None:
+    from mexsim.analysis.comparison import analyze
+
+    rng = np.random.default_rng(5)
+    players = ["lt[w=0]", "lt[w=1]", "lt[w=2]", "other"]
+    totals = rng.normal(300, 10, (400, 4)) + np.array([20.0, 10.0, 0.0, 5.0])
+    text = analyze(
+        totals, np.arange(400), players, ["lt", "lt", "lt", "x"], {"lt": players[:3]}, 13
+    ).format()
+    assert "the best value is the highest swept (w=2): the best may lie beyond it" in text

@@ -59,7 +59,7 @@ def test_ctrl_c_inside_a_string_exec_ends_with_status_130(tmp_path: Path, comman
     code, _, err = finish(proc, 60)
     assert code == 130, err
     lines = [line for line in err.splitlines() if not line.startswith("mexsim: compiling")]
-    assert lines == ["mexsim: error: interrupted"], err  # the first run's notice aside
+    assert lines == ["mexsim: interrupted"], err  # the first run's notice aside
 
 
 @pytest.mark.slow
@@ -90,7 +90,7 @@ def test_sigterm_while_check_compiles_is_one_line(tmp_path):
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 143, err
     lines = [line for line in err.splitlines() if "compiling" not in line]
-    assert lines == ["mexsim: error: interrupted by SIGTERM"], err
+    assert lines == ["mexsim: interrupted by SIGTERM"], err
 
 
 @pytest.mark.processes
@@ -112,7 +112,7 @@ def test_ctrl_c_once_the_results_are_shown_leaves_them_complete(tmp_path: Path) 
     if code != 0:  # the signal came while the lines were still being written
         assert code == 130, err
         assert err.splitlines()[-1].startswith(
-            "mexsim: error: interrupted while the comparison was printed; the results are "
+            "mexsim: interrupted while the comparison was printed; the results are "
             f"complete in {out}"
         ), err
     assert (out / "matches.parquet").is_file() and (out / "summary.csv").is_file()

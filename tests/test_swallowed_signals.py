@@ -29,8 +29,8 @@ def _swallowed(handler: Any, signum: int) -> None:
 @pytest.mark.parametrize(
     ("signum", "status", "line"),
     [
-        (signal.SIGINT, 130, "mexsim: error: interrupted"),
-        (signal.SIGTERM, 143, "mexsim: error: interrupted by SIGTERM"),
+        (signal.SIGINT, 130, "mexsim: interrupted"),
+        (signal.SIGTERM, 143, "mexsim: interrupted by SIGTERM"),
     ],
 )
 def test_a_swallowed_stop_signal_ends_the_check_in_one_line(
@@ -66,5 +66,5 @@ def test_a_fault_after_a_swallowed_ctrl_c_is_the_interruption(
     monkeypatch.setattr(mexsim.testing, "check_strategy", flaky_check)
     result = runner.invoke(app, ["check", "greedy"])
     assert result.exit_code == 130, (result.stdout, result.stderr)
-    assert result.stderr.splitlines() == ["mexsim: error: interrupted"]
+    assert result.stderr.splitlines() == ["mexsim: interrupted"]
     assert interrupts.received() is None

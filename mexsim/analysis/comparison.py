@@ -143,7 +143,7 @@ def plain_words(summary: pd.DataFrame, head_to_head: pd.DataFrame, pairs: pd.Dat
             )
     more = len(summary) - 1 - PLAIN_MOST
     if more > 0:
-        lines.append(f"({more} more players in the table below.)")
+        lines.append(f"({more} more player{'s' if more > 1 else ''} in the table below.)")
     return "\n".join(lines) + "\n" if lines else ""
 
 

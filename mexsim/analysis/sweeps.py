@@ -116,6 +116,31 @@ def _value(sweep: str, player: str) -> str:
     return inner[1 : inner.index("]")] if inner.startswith("[") and "]" in inner else player
 
 
+def range_edge(values: Sequence[str], best: str) -> str | None:
+    """Advice when the best of a sweep of one number ("w=0.5") lies at the edge of the
+    values swept (three or more): the best may lie beyond it."""
+    parsed = []
+    for v in values:
+        name, sep, number_text = str(v).partition("=")
+        if not sep or "," in number_text:
+            return None
+        try:
+            parsed.append((name, float(number_text)))
+        except ValueError:
+            return None
+    if len(parsed) < 3 or len({name for name, _ in parsed}) != 1:
+        return None
+    name, at = parsed[list(values).index(best)]
+    numbers = [x for _, x in parsed]
+    if at not in (min(numbers), max(numbers)):
+        return None
+    side = "highest" if at == max(numbers) else "lowest"
+    return (
+        f"the best value is the {side} swept ({best}): the best may lie beyond it; "
+        f"widen the range of {name}"
+    )
+
+
 def format_sweeps(table: pd.DataFrame, head_to_head: pd.DataFrame | None = None) -> str:
     """Each sweep's verdict: the best value, and every other value's difference in total
     from it with its interval, p-value and whether it is significant — and, given the
@@ -172,6 +197,9 @@ def format_sweeps(table: pd.DataFrame, head_to_head: pd.DataFrame | None = None)
             out.append(
                 f"  the best value is {verdict} the next best ({runner_up['value']}) in points"
             )
+        edge = range_edge(list(rows["value"]), str(best["value"]))
+        if edge:
+            out.append(f"  {edge}")
     if len(table):
         out.append(
             "  (intervals and p: each value against the best alone; the verdict: Holm over "

@@ -279,14 +279,17 @@ _HANDLERS = {
 
 
 def render_text(
-    events: list[dict[str, Any]], offered: dict[int, list[tuple[list[int], Any]]] | None = None
+    events: list[dict[str, Any]],
+    offered: dict[int, list[tuple[list[int], Any]]] | None = None,
+    totals: list[int] | None = None,
 ) -> str:
     """Tell a game trace (a list of trace event dicts) as readable text, one line per action.
 
     With ``offered`` (mexsim.game.referee.offered_moves), each play is followed by the
     legal moves offered, the chosen one marked ``*`` (index = what the strategy
     returned), or ``forced`` when it was the only one. What a strategy printed at a
-    decision ("print" events) follows the move it chose, each line marked ``>``."""
+    decision ("print" events) follows the move it chose, each line marked ``>``.
+    ``totals``: each seat's match total before the first round given (one round shown)."""
     renderer = _Renderer()
     renderer.offered = offered or {}
     for index, ev in enumerate(events):
@@ -297,6 +300,8 @@ def render_text(
             renderer.out(f"?? unknown event: {ev}")
         else:
             handler(renderer, ev)
+        if kind == "match" and totals is not None:
+            renderer.totals = list(totals)
         if kind != "print":
             renderer.tell_said()
     renderer.tell_said()

@@ -199,3 +199,20 @@ def test_replay_of_a_trace_refuses_bad_input_in_one_line(
     record.write_text("{}\n", encoding="utf-8")
     args = [a.replace("{record}", str(record)) for a in args]
     assert_usage_error(CliRunner().invoke(app, ["replay", *args]), message)
+
+
+def test_replay_shows_one_round_with_the_matchs_running_totals(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from mexsim.cli import app
+
+    runner = CliRunner()
+    whole = runner.invoke(app, ["replay", str(DEFAULT), "--match", "1"]).stdout
+    one = runner.invoke(app, ["replay", str(DEFAULT), "--match", "1", "--round", "4"])
+    assert one.exit_code == 0, one.output
+    assert "Round 4 " in one.stdout and "Round 3 " not in one.stdout
+    assert "Round 5 " not in one.stdout
+    penalties = [line for line in one.stdout.splitlines() if "   total " in line]
+    assert penalties and all(line in whole.splitlines() for line in penalties)
+    far = runner.invoke(app, ["replay", str(DEFAULT), "--match", "1", "--round", "13"])
+    assert far.exit_code == 2 and "--round 13 is not played" in far.stderr

@@ -262,4 +262,4 @@ def assert_stopped_in_one_line(code: int, err: str, status: int) -> None:
     local cluster's notice of its workers aside)."""
     assert code == status, err
     lines = [line for line in err.splitlines() if "Dask worker" not in line]
-    assert len(lines) == 1 and lines[0].startswith("mexsim: error: interrupted"), err
+    assert len(lines) == 1 and lines[0].startswith("mexsim: interrupted"), err

@@ -928,10 +928,10 @@ def test_ctrl_c_stops_cleanly(tmp_path: Path) -> None:
     [line] = stderr.splitlines()
     assert not out.exists()
     kept = temp_folders(tmp_path)
-    if line == "mexsim: error: interrupted: no results written":
+    if line == "mexsim: interrupted: no results written":
         assert kept == []
     else:  # Ctrl-C keeps the finished blocks for --resume (tests/tournament/test_safety.py)
-        assert line.startswith("mexsim: error: interrupted: ") and "--resume" in line
+        assert line.startswith("mexsim: interrupted: ") and "--resume" in line
         assert len(kept) == 1 and list(kept[0].glob("parts/*.matches.arrow"))
         # the count it gives is what --resume finds: the play threads, abandoned, wrote
         # the blocks they finished after it was taken (a few more, once in two runs)

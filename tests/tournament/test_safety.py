@@ -117,7 +117,7 @@ def test_a_killed_run_resumes_to_identical_files(
     assert code == status, stderr
     assert "Traceback" not in stdout + stderr
     if signum != signal.SIGKILL:
-        assert stderr.splitlines()[-1].startswith("mexsim: error: interrupted: "), stderr
+        assert stderr.splitlines()[-1].startswith("mexsim: interrupted: "), stderr
         assert "--resume" in stderr
     assert not out.exists()
     kept = parts_done(tmp_path)
@@ -216,7 +216,7 @@ def test_stop_signal_ends_a_stuck_strategy_within_two_seconds(tmp_path: Path, si
     code, _, stderr, took = interrupt(proc, signum)
     assert took < 2.0
     assert code == 128 + signum, stderr
-    assert stderr.splitlines() == ["mexsim: error: interrupted: no results written"]
+    assert stderr.splitlines() == ["mexsim: interrupted: no results written"]
     assert temp_folders(tmp_path) == [] and not out.exists()
 
 
