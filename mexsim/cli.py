@@ -697,7 +697,10 @@ class _RunDisplay:
         except (Interrupted, StrategyStalled) as exc:
             for bar in self.bars:
                 bar.close()
-            print(f"mexsim: error: {' '.join(str(exc).split())}", file=sys.stderr, flush=True)
+            said = " ".join(str(exc).split())
+            # a stop the user asked for is said plainly (_fail); a stuck strategy is an error
+            kind = "" if isinstance(exc, Interrupted) else "error: "
+            print(f"mexsim: {kind}{said}", file=sys.stderr, flush=True)
             sys.stdout.flush()
             # Worker threads may be stuck in a strategy's compiled code, which nothing can
             # interrupt: end the process without joining them (the runner has cleaned up).
