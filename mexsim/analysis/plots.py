@@ -240,6 +240,14 @@ def _win_share(
     _save(figure, path, caption)
 
 
+def head_to_head_colors() -> Any:
+    """The heatmap's colours: red (behind) through white (50 %) to blue (ahead); a cell
+    with no share (a player against itself) grey, never the white of 50 %."""
+    from matplotlib import colormaps
+
+    return colormaps["RdBu"].with_extremes(bad="0.72")
+
+
 def _head_to_head(
     path: Path, table: pd.DataFrame, players: list[str], caption: str | None = None
 ) -> None:
@@ -252,7 +260,7 @@ def _head_to_head(
     size = min(3 + 0.6 * n, 14)
     figure = _new_figure(size + 1.5, size)
     ax = figure.add_subplot()
-    image = ax.imshow(grid, cmap="RdBu", vmin=0, vmax=100)
+    image = ax.imshow(grid, cmap=head_to_head_colors(), vmin=0, vmax=100)
     figure.colorbar(image, ax=ax, label="row ahead of column (%)")
     ax.set_xticks(range(n), players, rotation=45, ha="right", fontsize="small")
     ax.set_yticks(range(n), players, fontsize="small")

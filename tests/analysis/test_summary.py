@@ -359,3 +359,14 @@ def test_summarize_totals_matches_summarize(correlated) -> None:
     assert one["mean_total_lo"].isna().all()
     with pytest.raises(ValueError):
         summarize_totals(totals, NAMES[:2], strategies, ROUNDS)
+
+
+def test_the_head_to_head_diagonal_is_not_the_colour_of_fifty_percent() -> None:
+    """A player against itself has no share: grey, not the white that means 50 %."""
+    from mexsim.analysis.plots import head_to_head_colors
+
+    colors = head_to_head_colors()
+    bad = colors(np.nan)
+    middle = colors(0.5)
+    assert bad[:3] != pytest.approx(middle[:3], abs=0.1)
+    assert bad[0] == bad[1] == bad[2]  # grey
