@@ -79,6 +79,7 @@ U6 = _u(6)
 UHAND = _u(HAND)
 UHAND_SIZE = _u(HAND_SIZE)
 UMOVE_TILE = _u(MOVE_TILE)
+UN_MOVES = _u(N_MOVES)
 UMOVE_TRAIN = _u(MOVE_TRAIN)
 UNOTES = _u(NOTES)
 UNUMBER_MASK = _u(NUMBER_MASK)
@@ -413,21 +414,33 @@ def move_count(view):
 
 
 @inline
+def _legal(view, i):
+    """``i`` as an index of a legal move; IndexError past them. The words beyond the
+    moves are inside the view, so numba's bounds check cannot see a loop that reads one
+    move too many (``move_tile(view, i + 1)``): it read a cleared word as tile 0."""
+    k = _ix(i)
+    if k >= _ix(view[UN_MOVES]):
+        raise IndexError("move index past the legal moves (allowed: 0 .. move_count(view) - 1)")
+    return k
+
+
+@inline
 def move_tile(view, i):
     """The tile legal move ``i`` lays."""
-    return view[UMOVE_TILE + _ix(i)]
+    return view[UMOVE_TILE + _legal(view, i)]
 
 
 @inline
 def move_train(view, i):
     """The train legal move ``i`` lays it on."""
-    return view[UMOVE_TRAIN + _ix(i)]
+    return view[UMOVE_TRAIN + _legal(view, i)]
 
 
 @inline
 def move_end(view, i):
     """The open end legal move ``i`` leaves on its train."""
-    tile = view[UMOVE_TILE + _ix(i)]
+    i = _legal(view, i)
+    tile = view[UMOVE_TILE + i]
     lo = view[UTILE_LO + _ix(tile)]
     end = view[UTRAIN_END + _ix(view[UMOVE_TRAIN + _ix(i)])]
     return view[UTILE_HI + _ix(tile)] if lo == end else lo

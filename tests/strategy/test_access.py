@@ -121,3 +121,58 @@ def test_parameters_by_name_and_as_integers():
     assert isinstance(A.int_param(params, P.depth), int)
     assert A.int_param(np.array([2.5]), 0) == 3
     assert A.flag_param(params, P.pip_weight) and not A.flag_param(params, P.own_first)
+
+
+def test_a_move_index_past_the_legal_moves_raises(decisions):
+    """The words beyond the legal moves lie inside the view, where numba's bounds check
+    cannot see a read: the move accessors check the index against the moves listed."""
+    _, d = decisions[0]
+    n = A.move_count(d.view)
+    assert A.move_tile(d.view, n - 1) == d.view[V.MOVE_TILE + n - 1]
+    for accessor in (A.move_tile, A.move_train, A.move_end):
+        with pytest.raises(IndexError, match="past the legal moves"):
+            accessor(d.view, n)
+        with pytest.raises(IndexError, match="past the legal moves"):
+            accessor(d.view, -1)
+
+
+OFF_BY_ONE = """
+from mexsim.strategy.api import heavier, move_count, move_tile, strategy
+
+NAME = "off_by_one"
+DESCRIPTION = "the heaviest move, read one move too far"
+
+
+@strategy
+def decide(view, params):
+    best = 0
+    for i in range(move_count(view)):
+        if heavier(move_tile(view, i + 1), move_tile(view, best)):  # one too far
+            best = i
+    return best
+"""
+
+
+@pytest.mark.compiles
+def test_the_checker_and_a_run_name_the_off_by_one_alike(tmp_path):
+    from typer.testing import CliRunner
+
+    from mexsim.cli import app
+
+    folder = tmp_path / "strategies"
+    folder.mkdir()
+    (folder / "off_by_one.py").write_text(OFF_BY_ONE, encoding="utf-8")
+    checked = CliRunner().invoke(app, ["check", "off_by_one", "--strategies", str(folder)])
+    assert checked.exit_code == 1, checked.output
+    assert "past the legal moves" in checked.output
+    config = tmp_path / "c.toml"
+    config.write_text(
+        '[run]\nmatches = 4\nout = "out"\n\n[[players]]\nstrategy = "off_by_one"\n\n'
+        '[[players]]\nstrategy = "greedy"\n',
+        encoding="utf-8",
+    )
+    ran = CliRunner().invoke(
+        app, ["run", str(config), "--strategies", str(folder), "--out", str(tmp_path / "o")]
+    )
+    assert ran.exit_code == 1, ran.output
+    assert "strategy 'off_by_one'" in ran.stderr and "past the legal moves" in ran.stderr
