@@ -980,11 +980,18 @@ def play(
         Path | None,
         typer.Argument(metavar="[CONFIG.toml]", help="The config whose match you sit at."),
     ] = None,
-    seat: Annotated[int, typer.Option("--seat", min=0, help="Your seat (0-based).")] = 0,
+    seat: Annotated[
+        int | None, typer.Option("--seat", min=0, help="Your seat (0-based; default 0).")
+    ] = None,
     match: Annotated[
-        int,
-        typer.Option("--match", min=0, max=MAX_MATCHES - 1, help="The match K `mexsim run` plays."),
-    ] = 0,
+        int | None,
+        typer.Option(
+            "--match",
+            min=0,
+            max=MAX_MATCHES - 1,
+            help="The match K `mexsim run` plays (default 0).",
+        ),
+    ] = None,
     record: Annotated[
         Path | None,
         typer.Option(
@@ -998,6 +1005,14 @@ def play(
         typer.Option("--resume", metavar="FILE", help="Continue the game kept in FILE."),
     ] = None,
     strategies: StrategiesOpt = None,
+    variant: Annotated[
+        str | None,
+        typer.Option(
+            "--variant",
+            metavar="NAME",
+            help="With rule variants: the variant whose rules you play (default: the first).",
+        ),
+    ] = None,
 ) -> None:
     """Sit at a config's match yourself: the other seats play their strategies.
 
@@ -1005,7 +1020,7 @@ def play(
     the game kept for --resume. After each round your decisions are rated."""
     from mexsim.person.launch import play as play_game
 
-    play_game(config, seat, match, record, resume, tuple(strategies or ()), compile_notice)
+    play_game(config, seat, match, record, resume, tuple(strategies or ()), variant, compile_notice)
 
 
 @app.command(cls=_Command)

@@ -13,9 +13,10 @@ from typing import ClassVar
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
+from mexsim.errors import StrategyError
 from mexsim.game import view as V
 from mexsim.person.session import Rating, Session, history_lines
 
@@ -94,6 +95,7 @@ class PlayApp(App[None]):
     #said { height: auto; }
     #prompt { dock: bottom; height: 1; margin-bottom: 1; }
     """
+    DIGITS = "0123456789"  # not str.isdigit: "²" is a digit to it, and no move number
     BINDINGS: ClassVar = [
         Binding("h", "hint", "hint", priority=True),
         Binding("q", "quit_game", "quit (kept)", priority=True),
@@ -104,14 +106,16 @@ class PlayApp(App[None]):
         self.session = session
         self.said: list[str] = []
         self.typed = ""  # the move number being typed
+        self.failure: StrategyError | None = None  # a bot's strategy failed: said on exit
 
     def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(id="table")
-            yield Static(id="history")
-            yield Static(id="moves")
-            yield Static(id="said")
-        yield Static(id="prompt")
+        # the screen's text is the game's, never markup: "[marker]" is shown as it is
+        with VerticalScroll(id="screen"):
+            yield Static(id="table", markup=False)
+            yield Static(id="history", markup=False)
+            yield Static(id="moves", markup=False)
+            yield Static(id="said", markup=False)
+        yield Static(id="prompt", markup=False)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -121,6 +125,8 @@ class PlayApp(App[None]):
     def say(self, *lines: str) -> None:
         self.said = list(lines)
         self.refresh_screen()
+        if lines:  # what was just said, in view on a small screen
+            self.query_one("#screen", VerticalScroll).scroll_end(animate=False)
 
     def refresh_screen(self) -> None:
         s = self.session
@@ -132,7 +138,11 @@ class PlayApp(App[None]):
         self.query_one("#prompt", Static).update(f"move number, then Enter: {self.typed}_")
 
     def on_key(self, event: events.Key) -> None:
-        if event.character is not None and event.character.isdigit():
+        if (
+            event.character is not None
+            and len(event.character) == 1
+            and (event.character in self.DIGITS)
+        ):
             self.typed = (self.typed + event.character)[-3:]
         elif event.key == "backspace":
             self.typed = self.typed[:-1]
@@ -153,7 +163,12 @@ class PlayApp(App[None]):
         if not text.isdigit() or not 0 <= int(text) < n:
             self.say(f"type a move's number, 0..{n - 1}, then Enter (h: a hint, q: quit)")
             return
-        rnd = s.play(int(text))
+        try:
+            rnd = s.play(int(text))
+        except StrategyError as exc:  # a bot's strategy failed: the game is kept
+            self.failure = exc
+            self.exit()
+            return
         lines = []
         if s.game.is_over() or s.game.round != rnd:
             res = s.game.results()[rnd]
@@ -178,9 +193,13 @@ class PlayApp(App[None]):
         if not s.my_turn:
             return
         ranked = s.hint()
-        lines = ["hint: expected penalty this round for each move, best first"]
-        for i, ((a, b), train), mean, err in ranked[:6]:
-            lines.append(f"  {i}: {a}|{b} on {train}   {mean:.1f} ± {1.96 * err:.1f}")
+        items = [
+            f"{i:>2}: {a}|{b} on {train:<8} {mean:5.1f} ± {1.96 * err:.1f}"
+            for i, ((a, b), train), mean, err in ranked
+        ]
+        lines = ["hint: each move's expected penalty this round, best first"]
+        for k in range(0, len(items), 2):  # two a line: 20 moves in 10 lines
+            lines.append("  " + "    ".join(items[k : k + 2]))
         self.say(*lines)
 
     def action_quit_game(self) -> None:

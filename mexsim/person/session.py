@@ -26,8 +26,9 @@ from pathlib import Path
 
 import numpy as np
 
-from mexsim.errors import ConfigError
+from mexsim.errors import ConfigError, OutputError
 from mexsim.game import view as V
+from mexsim.tournament.config import load_config
 from mexsim.tournament.table import Game, Move
 
 # worlds of a review of a person's decisions at a round's end (move_values)
@@ -70,6 +71,9 @@ class Session:
     decisions: list[Decision] = field(default_factory=list)  # the round's, for the review
     reviews: dict[int, list[Rating]] = field(default_factory=dict)  # by round
 
+    strategies: tuple[str, ...] = ()  # the --strategies folders (absolute), kept for resume
+    variant: str | None = None  # the rule variant played, with [[variants]]
+
     @classmethod
     def start(
         cls,
@@ -78,27 +82,53 @@ class Session:
         match: int = 0,
         record: str | Path | None = None,
         strategies: tuple[str | Path, ...] = (),
+        variant: str | None = None,
     ) -> Session:
-        """A new game: match ``match`` of the config, the person at seat ``seat``."""
-        game = Game.from_config(config, match, strategies=strategies)
+        """A new game: match ``match`` of the config (under rule variant ``variant``), the
+        person at seat ``seat``. The record must not exist: a kept game is continued with
+        ``resume``, and a file mexsim did not write is never replaced."""
+        path = Path(record) if record else default_record(config, match, seat)
+        refuse_existing(path)
+        folders = tuple(str(Path(f).absolute()) for f in strategies)
+        config_path = Path(config).absolute()
+        game = _game(config_path, match, folders, variant)
         if not 0 <= seat < game.rules.players:
             raise ConfigError(
                 f"--seat {seat} is not at the table: {config} seats {game.rules.players} "
                 f"players (allowed: 0..{game.rules.players - 1})"
             )
-        path = Path(record) if record else default_record(config, match, seat)
-        session = cls(game, seat, path, str(config))
+        session = cls(game, seat, path, str(config_path), strategies=folders, variant=variant)
         session.bots_play()
         return session
 
     @classmethod
     def resume(cls, record: str | Path, strategies: tuple[str | Path, ...] = ()) -> Session:
-        """The game recorded at ``record``, played on to where it was left."""
+        """The game recorded at ``record``, played on to where it was left. Refused when
+        the config no longer deals the same match (its seed, players or rules changed)."""
         path = Path(record)
         header, moves = read_record(path)
         person = header["person"]
-        game = Game.from_config(person["config"], header["match"], strategies=strategies)
-        session = cls(game, int(person["seat"]), path, str(person["config"]))
+        folders = tuple(
+            dict.fromkeys(
+                [*person.get("strategies", []), *(str(Path(f).absolute()) for f in strategies)]
+            )
+        )
+        variant = header.get("variant")
+        try:
+            game = _game(Path(person["config"]), int(header["match"]), folders, variant)
+        except ConfigError as exc:
+            raise ConfigError(f"{path}: the game's config: {exc}") from None
+        seat = int(person["seat"])
+        if not 0 <= seat < game.rules.players:
+            raise ConfigError(f"{path}: seat {seat} is not at the table of {person['config']}")
+        now = game.header or {}
+        for key in ("seed", "players", "rules", "deal"):
+            if now.get(key) != header.get(key):
+                raise ConfigError(
+                    f"{path}: {person['config']} no longer deals this game (its {key} "
+                    "changed since the game was kept): restore it, or start a new game"
+                )
+        session = cls(game, seat, path, str(person["config"]), strategies=folders, variant=variant)
         session.bots_play()
         for k, (lo, hi, train) in enumerate(moves):
             if game.is_over() or game.to_move != session.seat:
@@ -140,8 +170,9 @@ class Session:
         return None
 
     def play(self, i: int, save: bool = True) -> int:
-        """The person plays legal move ``i``; the bots then play on. Returns the round the
-        move was made in (a finished round is then reviewed by ``review``)."""
+        """The person plays legal move ``i``; the bots then play on (the game is saved
+        whatever happens, a bot's failure included). Returns the round the move was made
+        in (a finished round is then reviewed by ``review``)."""
         g = self.game
         if not self.my_turn:
             raise ValueError("it is not your turn")
@@ -158,9 +189,11 @@ class Session:
                 "mexican" if tr == g.rules.players else tr,
             ]
         )
-        self.bots_play()
-        if save:
-            self.save()
+        try:
+            self.bots_play()
+        finally:
+            if save:
+                self.save()
         return rnd
 
     def hint(self, worlds: int | None = None) -> list[tuple[int, Move, float, float]]:
@@ -208,6 +241,8 @@ class Session:
     def header(self) -> dict:
         head = dict(self.game.header or {"event": "match", "match": self.game.match})
         head["person"] = {"seat": self.seat, "config": self.config}
+        if self.strategies:
+            head["person"]["strategies"] = list(self.strategies)
         return head
 
     def record_lines(self) -> list[dict]:
@@ -219,33 +254,104 @@ class Session:
         if self.game.is_over():
             return [self.header(), *events]
         rnd = self.game.round
-        done = [ev for ev in events if ev.get("round", -1) < rnd]
+        done = [ev for ev in events if "round" in ev and ev["round"] < rnd]
         return [self.header(), *done, {"event": "in_progress", "your_moves": self.your_moves}]
 
     def save(self) -> None:
         """Write the record, replacing it whole: an interruption leaves the old or the
-        new one, complete."""
-        self.record.parent.mkdir(parents=True, exist_ok=True)
+        new one, complete. OutputError names what the system refused."""
         text = "".join(json.dumps(ev, separators=(",", ":")) + "\n" for ev in self.record_lines())
-        tmp = self.record.with_name(f".{self.record.name}.tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, self.record)
+        tmp = self.record.with_name(f".{self.record.name}.tmp-{os.getpid()}")
+        try:
+            self.record.parent.mkdir(parents=True, exist_ok=True)
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(text)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, self.record)
+        except OSError as exc:
+            raise OutputError(
+                f"{exc.filename or self.record}: cannot keep the game "
+                f"({exc.strerror or exc}); name another place with --record FILE"
+            ) from None
+        finally:
+            if tmp.is_file():  # what a refused write left behind
+                tmp.unlink()
 
 
 def default_record(config: str | Path, match: int, seat: int) -> Path:
     return Path("games") / f"{Path(config).stem}-match{match}-seat{seat}.jsonl"
 
 
+def _game(config: Path, match: int, strategies: tuple[str, ...], variant: str | None) -> Game:
+    index = 0
+    if variant is not None:
+        cfg = load_config(config, strategy_dirs=strategies)
+        names = list(cfg.variant_names) if cfg.variants else []
+        if variant not in names:
+            allowed = ", ".join(repr(n) for n in names) or "none: it has no [[variants]]"
+            raise ConfigError(
+                f"--variant {variant!r} is not a rule variant of {config} (allowed: {allowed})"
+            )
+        index = names.index(variant)
+    return Game.from_config(config, match, variant=index, strategies=strategies)
+
+
+def refuse_existing(path: Path) -> None:
+    """A new game's record must be a new file: a kept game is continued, and nothing
+    else is ever replaced (a file of the user's, a folder, a link, a device)."""
+    if path.is_symlink() or path.exists():
+        try:
+            head = read_record(path)[0] if path.is_file() and not path.is_symlink() else None
+        except ConfigError:
+            head = None
+        if head is not None:
+            raise ConfigError(
+                f"{path}: a game is kept there: continue it with mexsim play --resume "
+                f"{path}, or start another with --record FILE"
+            )
+        raise ConfigError(
+            f"{path}: exists and is not a kept game of mexsim play: name a new file with "
+            "--record FILE (mexsim never replaces a file it did not write)"
+        )
+
+
 def read_record(path: Path) -> tuple[dict, list[list]]:
     """(the header, the person's moves) of a record; ConfigError names what is wrong."""
+    if path.is_symlink() or (path.exists() and not path.is_file()):
+        raise ConfigError(f"{path}: not a game record of mexsim play (not a plain file)")
     try:
-        lines = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x]
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such game record (mexsim play writes one)") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: not a game record of mexsim play ({exc})") from None
-    if not lines or not isinstance(lines[0], dict) or "person" not in lines[0]:
+    lines = []
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            try:
+                lines.append(json.loads(line))
+            except (json.JSONDecodeError, RecursionError) as exc:
+                raise ConfigError(
+                    f"{path}:{lineno}: not a game record of mexsim play ({exc})"
+                ) from None
+    head = lines[0] if lines else None
+    if not isinstance(head, dict) or not isinstance(head.get("person"), dict):
         raise ConfigError(f"{path}: not a game record of mexsim play (no person's header)")
+    person = head["person"]
+    if not (
+        isinstance(head.get("match"), int)
+        and not isinstance(head.get("match"), bool)
+        and head["match"] >= 0
+        and isinstance(person.get("seat"), int)
+        and not isinstance(person.get("seat"), bool)
+        and isinstance(person.get("config"), str)
+        and isinstance(person.get("strategies", []), list)
+        and all(isinstance(f, str) for f in person.get("strategies", []))
+    ):
+        raise ConfigError(
+            f"{path}: its first line is damaged (it names the match, your seat and the config)"
+        )
     last = lines[-1]
     if not isinstance(last, dict) or last.get("event") != "in_progress":
         raise ConfigError(f"{path}: that game is over; play another with mexsim play CONFIG")

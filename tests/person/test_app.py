@@ -43,7 +43,7 @@ def test_a_whole_match_typed_move_by_move(tmp_path: Path) -> None:
             await pilot.press("q")
 
     asyncio.run(drive())
-    assert seen[0].startswith("hint: expected penalty")
+    assert seen[0].startswith("hint: each move's expected penalty")
     rounds = [text for text in seen if "over: penalties" in text]
     assert len(rounds) == session.game.rules.rounds
     assert all("expected points" in text or "no decision" in text for text in rounds)
@@ -100,3 +100,66 @@ def test_quit_keeps_the_game_and_resume_continues_it(tmp_path: Path) -> None:
     check_file(record)
     last = json.loads(record.read_text(encoding="utf-8").splitlines()[-1])
     assert last["event"] == "match_end"  # the whole trace, as replay writes it
+
+
+def screen_text(app: PlayApp, path: Path) -> str:
+    """The screen's text, from Textual's own screenshot (SVG text rows)."""
+    import html
+    import re
+
+    app.save_screenshot(str(path))
+    svg = path.read_text(encoding="utf-8")
+    rows: dict[float, list[tuple[float, str]]] = {}
+    for m in re.finditer(r'<text[^>]*x="([\d.]+)" y="([\d.]+)"[^>]*>(.*?)</text>', svg):
+        text = html.unescape(re.sub("<[^>]+>", "", m.group(3))).replace("\xa0", " ")
+        rows.setdefault(float(m.group(2)), []).append((float(m.group(1)), text))
+    return "\n".join("".join(t for _, t in sorted(r)) for _, r in sorted(rows.items()))
+
+
+def test_markers_show_a_hint_lists_every_move_and_odd_digits_type_nothing(
+    tmp_path: Path,
+) -> None:
+    from mexsim.game import view as V
+
+    session = Session.start(DEFAULT, seat=0, match=0, record=tmp_path / "g.jsonl")
+    while session.game.move_count() < 3:
+        session.play(0)
+    app = PlayApp(session)
+
+    async def drive() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            session.game.state[V.TRAIN_MARKED + 2] = 1  # as a pass would leave it
+            app.refresh_screen()
+            await pilot.pause()
+            assert "[marker]" in screen_text(app, tmp_path / "s.svg")
+            await pilot.press("²", "①", "enter")
+            assert app.typed == "" and "type a move's number" in said(app)
+            await pilot.press("h")
+            listed = [line for line in app.said[1:]]
+            n = session.game.move_count()
+            assert sum(line.count(" on ") for line in listed) == n  # every move
+            await pilot.press("q")
+
+    asyncio.run(drive())
+
+
+def test_a_bots_failure_ends_the_screen_and_keeps_the_game(tmp_path: Path) -> None:
+    from mexsim.errors import StrategyError
+
+    record = tmp_path / "g.jsonl"
+    session = Session.start(DEFAULT, seat=0, match=0, record=record)
+    app = PlayApp(session)
+
+    def broken() -> int:
+        raise StrategyError("strategy 'x' (seat 1) in match 0, round 0 raised ValueError: boom")
+
+    async def drive() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            session.game.suggest = broken  # type: ignore[method-assign]
+            while app.failure is None:  # the person's first turn may chain several tiles
+                await pilot.press("0", "enter")
+
+    asyncio.run(drive())
+    assert app.failure is not None and "boom" in str(app.failure)
+    kept = [json.loads(x) for x in record.read_text(encoding="utf-8").splitlines()]
+    assert kept[-1]["your_moves"] == session.your_moves  # up to the bot's failure

@@ -69,7 +69,7 @@ def test_the_record_never_shows_the_round_being_played(tmp_path: Path) -> None:
     as_its_strategy(session, moves=30)
     rnd = session.game.round
     events = lines(record)
-    assert all(ev.get("round", -1) < rnd for ev in events[1:-1])
+    assert all("round" in ev and ev["round"] < rnd for ev in events[1:-1])  # no match_end
     assert events[-1]["event"] == "in_progress"
     assert set(events[-1]) == {"event", "your_moves"}
     assert len(events[-1]["your_moves"]) == 30
@@ -120,9 +120,12 @@ def test_what_the_person_sees_is_their_seats_view_only(tmp_path: Path) -> None:
         (None, "no such game record"),
         ("not json\n", "not a game record"),
         ('{"event": "match"}\n', "no person's header"),
-        ('{"event": "match", "person": {"seat": 0, "config": "x"}}\n', "that game is over"),
         (
-            '{"event": "match", "person": {"seat": 0, "config": "x"}}\n'
+            '{"event": "match", "match": 0, "person": {"seat": 0, "config": "x"}}\n',
+            "that game is over",
+        ),
+        (
+            '{"event": "match", "match": 0, "person": {"seat": 0, "config": "x"}}\n'
             '{"event": "in_progress", "your_moves": 3}\n',
             "damaged",
         ),
@@ -149,6 +152,9 @@ def test_a_seat_not_at_the_table_is_refused(tmp_path: Path) -> None:
         ([str(DEFAULT), "--seat", "7"], ["--seat 7 is not at the table"]),
         (["--resume", "nowhere.jsonl"], ["nowhere.jsonl: no such game record"]),
         ([str(DEFAULT), "--match", "100000"], ["match 100000 is out of range"]),
+        (["--resume", "x.jsonl", "--seat", "1"], ["--seat is a new game's"]),
+        (["--resume", "x.jsonl", "--record", "y.jsonl"], ["--record is a new game's"]),
+        ([str(DEFAULT)], ["mexsim play needs a terminal"]),
     ],
 )
 def test_the_command_refuses_bad_input_in_one_line(
@@ -216,3 +222,101 @@ def test_replay_shows_one_round_with_the_matchs_running_totals(tmp_path: Path) -
     assert penalties and all(line in whole.splitlines() for line in penalties)
     far = runner.invoke(app, ["replay", str(DEFAULT), "--match", "1", "--round", "13"])
     assert far.exit_code == 2 and "--round 13 is not played" in far.stderr
+
+
+# --- the user's files, and a kept game's config
+
+
+def test_a_new_game_never_replaces_a_file(tmp_path: Path) -> None:
+    """Neither a file of the user's, nor a kept game, nor a folder, link or fifo."""
+    import os
+
+    notes = tmp_path / "notes.txt"
+    notes.write_text("precious", encoding="utf-8")
+    with pytest.raises(ConfigError, match="not a kept game of mexsim play"):
+        Session.start(DEFAULT, record=notes)
+    assert notes.read_text(encoding="utf-8") == "precious"
+    kept = tmp_path / "kept.jsonl"
+    session = Session.start(DEFAULT, record=kept)
+    as_its_strategy(session, moves=5)
+    before = kept.read_text(encoding="utf-8")
+    with pytest.raises(ConfigError, match="a game is kept there: continue it with"):
+        Session.start(DEFAULT, record=kept)
+    assert kept.read_text(encoding="utf-8") == before
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "target.jsonl")
+    os.mkfifo(tmp_path / "fifo")
+    for name in ("folder", "link", "fifo"):
+        with pytest.raises(ConfigError, match="exists and is not a kept game"):
+            Session.start(DEFAULT, record=tmp_path / name)
+    assert not (tmp_path / "target.jsonl").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "fifo",
+        "folder",
+        "kept.jsonl",
+        "link",
+        "notes.txt",
+    ]
+
+
+def test_a_record_the_system_refuses_is_one_line_and_leaves_nothing(tmp_path: Path) -> None:
+    from mexsim.errors import OutputError
+
+    blocker = tmp_path / "a_file"
+    blocker.write_text("x", encoding="utf-8")
+    session = Session.start(DEFAULT, record=blocker / "game.jsonl")
+    with pytest.raises(OutputError, match="cannot keep the game"):
+        session.save()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a_file"]
+
+
+def test_a_kept_game_whose_config_changed_is_refused(tmp_path: Path) -> None:
+    config = tmp_path / "mine.toml"
+    text = DEFAULT.read_text(encoding="utf-8")
+    config.write_text(text, encoding="utf-8")
+    record = tmp_path / "g.jsonl"
+    as_its_strategy(Session.start(config, record=record), moves=3)
+    config.write_text(
+        text.replace("double_blank_points = 0", "double_blank_points = 50"), encoding="utf-8"
+    )
+    with pytest.raises(ConfigError, match=r"no longer deals this game \(its rules changed"):
+        Session.resume(record)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda h: h.pop("match"),
+        lambda h: h.update(match="0"),
+        lambda h: h.update(match=0.5),
+        lambda h: h.update(person=5),
+        lambda h: h["person"].update(seat="abc"),
+        lambda h: h["person"].update(config=5),
+        lambda h: h["person"].pop("config"),
+    ],
+)
+def test_a_damaged_header_is_one_line(tmp_path: Path, damage) -> None:
+    record = tmp_path / "g.jsonl"
+    as_its_strategy(Session.start(DEFAULT, record=record), moves=2)
+    events = lines(record)
+    damage(events[0])
+    record.write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"g\.jsonl: "):
+        Session.resume(record)
+
+
+def test_the_strategy_folders_and_the_variant_are_kept_for_resume(tmp_path: Path) -> None:
+    house = ROOT / "configs" / "house-rules.toml"
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    record = tmp_path / "g.jsonl"
+    session = Session.start(house, seat=1, record=record, strategies=(folder,), variant="deal 12")
+    assert session.game.rules.hand_size == 12
+    as_its_strategy(session, moves=4)
+    header = lines(record)[0]
+    assert header["person"]["strategies"] == [str(folder)]
+    assert header["variant"] == "deal 12"
+    again = Session.resume(record)
+    assert np.array_equal(again.game.state, session.game.state)
+    with pytest.raises(ConfigError, match="--variant 'nope' is not a rule variant"):
+        Session.start(house, record=tmp_path / "h.jsonl", variant="nope")
