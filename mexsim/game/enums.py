@@ -154,7 +154,10 @@ class StatusFields(NamedTuple):
     """status[...]: a strategy that chose an impossible move (after a kernel returns), and
     the strategy deciding now (while it runs)."""
 
-    bad_choice: int = 0  # 1 when a strategy returned an index outside its legal moves
+    # BAD_INDEX when a strategy returned an index outside its legal moves (choice,
+    # n_moves below), BAD_NOTE when it wrote a note past its MEMORY (choice: the note,
+    # n_moves: its MEMORY)
+    bad_choice: int = 0
     match: int = 1
     round: int = 2
     seat: int = 3
@@ -167,4 +170,6 @@ class StatusFields(NamedTuple):
 
 
 Status = StatusFields()
+BAD_INDEX = 1
+BAD_NOTE = 2
 N_STATUS = len(Status)

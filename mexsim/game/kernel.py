@@ -42,6 +42,8 @@ from numba import njit
 
 from mexsim.game.contexts import Outputs, PlayerArrays, RoundScratch
 from mexsim.game.enums import (
+    BAD_INDEX,
+    BAD_NOTE,
     N_EVENT_FIELDS,
     Calling,
     Dispatch,
@@ -341,12 +343,21 @@ def play_rounds(
                 if calling[us] == Calling.user:
                     st[FIXED_WRITTEN_BY] = seat
                     st[HISTORY_SHOWN] = 0  # the history is shown afresh next time
+                    # notes past its MEMORY were zero when it was called (cleared as shown,
+                    # or refused at the seat that wrote them): one written now would be
+                    # lost to it and shown to the next seat; refused, as `check` does
+                    for k in range(n_memory[us], MAX_MEMORY):
+                        if view[NOTES + k] != 0:
+                            status[Status.bad_choice] = BAD_NOTE
+                            status[Status.choice] = k
+                            status[Status.n_moves] = n_memory[us]
+                            return -1
                 for k in range(4):
                     rng[us, k] = np.uint64(view[RNG + k])
                 for k in range(n_memory[us]):
                     memory[us, k] = view[NOTES + k]
                 if i < 0 or i >= nm:
-                    status[Status.bad_choice] = 1
+                    status[Status.bad_choice] = BAD_INDEX
                     status[Status.choice] = i
                     status[Status.n_moves] = nm
                     return -1

@@ -14,6 +14,7 @@ from mexsim.errors import StrategyError
 from mexsim.game import kernel, view
 from mexsim.game.contexts import Outputs, PlayerArrays, RuleNumbers, TileTables
 from mexsim.game.enums import (
+    BAD_NOTE,
     IN_KERNEL_CALLINGS,
     N_EVENT_FIELDS,
     N_FIELDS,
@@ -172,6 +173,14 @@ class KernelArgs:
         where = self.deciding(status, player_of, match_word)
         if exc is not None:
             raise StrategyError(f"{where} raised {type(exc).__name__}: {exc}") from exc
+        if status[Status.bad_choice] == BAD_NOTE:
+            k, memory = int(status[Status.choice]), int(status[Status.n_moves])
+            raise StrategyError(
+                f"{where} wrote view[NOTES + {k}], past its MEMORY = {memory} notes (not "
+                f"kept for it, and shown to the next seat): declare MEMORY = {k + 1} or more "
+                "in its file (a built-in it calls keeps its own notes: longest_train's "
+                "MEMORY is 32)"
+            )
         raise StrategyError(
             f"{where} chose move {int(status[Status.choice])} of "
             f"{int(status[Status.n_moves])} legal moves (allowed: 0.."

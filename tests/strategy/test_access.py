@@ -176,3 +176,46 @@ def test_the_checker_and_a_run_name_the_off_by_one_alike(tmp_path):
     )
     assert ran.exit_code == 1, ran.output
     assert "strategy 'off_by_one'" in ran.stderr and "past the legal moves" in ran.stderr
+
+
+NOTE_PAST_MEMORY = """
+from mexsim.strategy.api import set_note, strategy
+
+NAME = "note_past_memory"
+DESCRIPTION = "writes note 2 with MEMORY = 0"
+
+
+@strategy
+def decide(view, params):
+    set_note(view, 2, 7)
+    return 0
+"""
+
+
+@pytest.mark.compiles
+def test_a_note_past_memory_is_refused_by_a_run_as_by_the_checker(tmp_path):
+    """check said "wrote view word 138 (view[NOTES + 2]) ... MEMORY = 0" while a run
+    played it silently (and the note reached the next seat's view): one rule for both."""
+    from typer.testing import CliRunner
+
+    from mexsim.cli import app
+
+    folder = tmp_path / "strategies"
+    folder.mkdir()
+    (folder / "note_past_memory.py").write_text(NOTE_PAST_MEMORY, encoding="utf-8")
+    checked = CliRunner().invoke(app, ["check", "note_past_memory", "--strategies", str(folder)])
+    assert checked.exit_code == 1 and "NOTES + 2" in checked.output, checked.output
+    config = tmp_path / "c.toml"
+    config.write_text(
+        '[run]\nmatches = 4\nout = "out"\n\n[[players]]\nstrategy = "note_past_memory"\n\n'
+        '[[players]]\nstrategy = "greedy"\n',
+        encoding="utf-8",
+    )
+    ran = CliRunner().invoke(
+        app, ["run", str(config), "--strategies", str(folder), "--out", str(tmp_path / "o")]
+    )
+    assert ran.exit_code == 1, ran.output
+    (line,) = ran.stderr.strip().splitlines()[-1:]
+    assert "strategy 'note_past_memory'" in line
+    assert "wrote view[NOTES + 2], past its MEMORY = 0 notes" in line
+    assert "declare MEMORY = 3 or more" in line

@@ -35,6 +35,7 @@ from mexsim.game.view import MATCH, N_MOVES, ROUND, SEAT
 NAME = "{name}"
 DESCRIPTION = "hands a built-in its view"
 PARAMS = {params}
+MEMORY = {memory}  # the built-in's own: its notes are kept in the caller's
 
 
 @strategy
@@ -42,6 +43,9 @@ def decide(view, params):
 {scribble}
     return {call}(view, params)
 """
+
+# the notes a built-in keeps (its MEMORY): a strategy that calls it declares as many
+MEMORY_OF = {"longest_train": 32, "counter": 32}
 
 # (built-in, imported by name or as a module, what the view is written over with)
 SCRIBBLED = {
@@ -72,6 +76,7 @@ def delegating_file(folder: Path, name: str, builtin: str, style: str, scribble:
             params=PARAMS_OF.get(builtin, "{}"),
             scribble=scribble or "    pass",
             call=call,
+            memory=MEMORY_OF.get(builtin, 0),
         ),
         encoding="utf-8",
     )
