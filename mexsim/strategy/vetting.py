@@ -226,12 +226,33 @@ def compile_error_line(path: Path, exc: NumbaError) -> str:
             if Path(found_file).name == path.name:
                 line = int(found_line)
                 break
-    where = f"{path}:{line}" if line is not None else str(path)
     cause = _cause(text)
+    returned = _TUPLE_RETURN.search(cause)
+    if returned:  # numba's words name a temporary ('$224return_value.11'), no line
+        cause = "decide returns a tuple, not one move index"
+        if line is None:
+            line = _tuple_return_line(path)
+    where = f"{path}:{line}" if line is not None else str(path)
     advice = _advice(cause)
     if advice is not None and line is not None:
         advice = _named(advice, _source_line(path, line))
     return f"{where}: decide does not compile: {cause}{f' ({advice})' if advice else ''}"
+
+
+_TUPLE_RETURN = re.compile(r"No conversion from (?:Uni)?Tuple\(.*?\) to \w+ for '\$\w*return")
+
+
+def _tuple_return_line(path: Path) -> int | None:
+    """The first ``return a, b`` of the file (numba's message has no line for it)."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    for k, text in enumerate(lines, 1):
+        code = text.split("#", 1)[0]
+        if re.match(r"\s*return\s*\(?[^,()]+(\([^()]*\))?[^,()]*,", code):
+            return k
+    return None
 
 
 # numba's words for the mistakes a new author makes most, and what to write instead
@@ -246,6 +267,11 @@ _ADVICE = (
         re.compile(r"Cannot capture the non-constant value associated with variable"),
         "numba compiles no lambda or inner function that reads decide's variables: "
         "write the loop out, or an @njit function at the top level that takes them",
+    ),
+    (
+        re.compile(r"decide returns a tuple"),
+        "return one integer, the index of the legal move chosen; a helper may return "
+        "more than one value, decide returns one",
     ),
     (
         re.compile(r"got OptionalType|No conversion from none|Optional\("),

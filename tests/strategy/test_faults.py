@@ -88,6 +88,13 @@ BODIES = {
     ),
     "returns_a_float": ("    return view[N_MOVES] * 0.5\n", 13, ["float64", "truncated"]),
     "wrong_type": ('    view[0] = "x"\n    return 0\n', 14, ["does not compile", "setitem"]),
+    # numba's words were "No conversion from UniTuple(int64 x 2) to int64 for
+    # '$224return_value.11', defined at None": no line, a temporary's name
+    "returns_a_tuple": (
+        "    best = view[N_MOVES] - 1\n    return best, 0\n",
+        15,
+        ["decide returns a tuple, not one move index", "return one integer"],
+    ),
     # an accessor casts its index to unsigned: a float must not be truncated silently
     # (numba places an inlined accessor's error in access.py: no line in the file)
     "float_index": (
