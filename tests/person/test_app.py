@@ -16,6 +16,8 @@ from mexsim.person.app import PlayApp
 from mexsim.person.session import Session
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
 DEFAULT = ROOT / "configs" / "default.toml"
 SIZE = (80, 24)
 
@@ -24,8 +26,33 @@ def said(app: PlayApp) -> str:
     return "\n".join(app.said)
 
 
+def in_a_fresh_process(body: str, tmp_path: Path) -> None:
+    """``body(tmp_path)`` of this file run in a new process: a test worker that has run
+    other tests may hold their threads (a strategy left spinning by design), and a
+    screen's thousands of small steps each wait for the GIL behind them (3 s a typed
+    move in CI, against 0.15 s alone)."""
+    from tests.tournament.runs import python_in
+
+    done = python_in(
+        f"import sys; from tests.person.test_app import {body}; {body}(sys.argv[1])", tmp_path
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
 @pytest.mark.slow
+@pytest.mark.processes
 def test_a_whole_match_typed_move_by_move(tmp_path: Path) -> None:
+    in_a_fresh_process("whole_match", tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.processes
+def test_quit_keeps_the_game_and_resume_continues_it(tmp_path: Path) -> None:
+    in_a_fresh_process("quit_and_resume", tmp_path)
+
+
+def whole_match(folder: str) -> None:
+    tmp_path = Path(folder)
     record = tmp_path / "g.jsonl"
     session = Session.start(DEFAULT, seat=1, match=2, record=record)
     app = PlayApp(session)
@@ -71,8 +98,8 @@ def test_a_wrong_number_backspace_and_typing_are_handled(tmp_path: Path) -> None
     asyncio.run(drive())
 
 
-@pytest.mark.slow
-def test_quit_keeps_the_game_and_resume_continues_it(tmp_path: Path) -> None:
+def quit_and_resume(folder: str) -> None:
+    tmp_path = Path(folder)
     record = tmp_path / "g.jsonl"
     session = Session.start(DEFAULT, seat=3, match=1, record=record)
     app = PlayApp(session)
