@@ -802,6 +802,13 @@ def _caption(folder: Path) -> str:
 
 
 def _report(folder: Path) -> None:
+    if (folder / "tune.json").is_file() and not (folder / "run.json").exists():
+        from mexsim.tune.command import report_study
+
+        study = report_study(folder)  # a study's folder (mexsim tune)
+        for line in [*study.lines, *(f"wrote {path}" for path in study.written)]:
+            print(line)
+        return
     from mexsim.analysis.provenance import check_results
 
     check_results(folder)  # either form: single files, or parts listed by a manifest
@@ -1071,6 +1078,74 @@ def analyze(
     for line in lines:
         print(line)
     for path in written:
+        print(f"wrote {path}")
+
+
+@app.command(cls=_Command)
+def tune(
+    config: ConfigArg,
+    out: Annotated[
+        str | None,
+        typer.Option(
+            metavar="DIR", help="The study's folder (default: [tune] out, or run.out-tune)."
+        ),
+    ] = None,
+    trials: Annotated[int | None, typer.Option(min=1, help="Override tune.trials.")] = None,
+    matches: Annotated[
+        int | None, typer.Option(min=10, help="Override tune.matches (a trial's matches).")
+    ] = None,
+    seed: SeedOpt = None,
+    workers: Annotated[
+        int | None, typer.Option(min=1, help="Threads playing matches (default: all cores).")
+    ] = None,
+    fresh: Annotated[
+        bool,
+        typer.Option("--fresh", metavar="", help="Start the study again, replacing the one kept."),
+    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", metavar="", help="Only the verdict.")] = False,
+    strategies: StrategiesOpt = None,
+    decision_limit: DecisionLimitOpt = None,
+) -> None:
+    """Find a player's best parameters ([tune] in the config) with Optuna, every trial
+    on the same deals, then validate the best on fresh deals. Stopped, the same command
+    continues the study."""
+    import os
+
+    from mexsim.errors import Interrupted
+    from mexsim.game.stall_watch import DECISION_LIMIT, StrategyStalled
+    from mexsim.tune.command import read_settings, tune_study, tuning_for
+
+    settings = read_settings(config, trials, matches)
+    check_overrides(seed=seed, out=out)
+    with compile_notice(quiet):
+        from mexsim.run.warmup import warm_up
+
+        cfg = load_config(
+            config,
+            strategy_dirs=strategies or (),
+            before_strategies=lambda folders, players: warm_up(folders, workers, players),
+        )
+    cfg = with_overrides(cfg, seed=seed)
+    limit = DECISION_LIMIT if decision_limit is None else decision_limit
+    tuning = tuning_for(cfg, settings, out, workers or os.cpu_count() or 1, limit)
+
+    def say(line: str) -> None:
+        if not quiet:
+            print(line, flush=True)
+
+    try:
+        with compile_notice(quiet):
+            report = tune_study(tuning, fresh, say)
+    except (Interrupted, StrategyStalled) as exc:
+        kind = "" if isinstance(exc, Interrupted) else "error: "
+        print(f"mexsim: {kind}{' '.join(str(exc).split())}", file=sys.stderr, flush=True)
+        sys.stdout.flush()
+        from mexsim.run.exit_now import exit_now  # threads may be stuck in a decide
+
+        exit_now(RUN_ERROR if isinstance(exc, StrategyStalled) else SIGNALLED + exc.signum)
+    for line in report.lines:
+        print(line)
+    for path in report.written:
         print(f"wrote {path}")
 
 

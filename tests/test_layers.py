@@ -12,6 +12,7 @@ LAYERS = [
     "__main__",
     "cli",
     "person",
+    "tune",
     "run",
     "store",
     "analysis",

@@ -246,12 +246,12 @@ def write_plot(
     rated: Sequence[Rated], names: Sequence[str], rounds: int, path: Path, caption: str
 ) -> None:
     """Expected points lost per round, one line a seat."""
-    from mexsim.analysis.plots import _new_figure, _save
+    from mexsim.analysis.plots import new_figure, save_figure
 
     lost = np.zeros((len(names), rounds))
     for r in rated:
         lost[r.decision.seat, r.decision.round] += r.lost
-    figure = _new_figure(8, 4)
+    figure = new_figure(8, 4)
     ax = figure.add_subplot()
     for s, name in enumerate(names):
         if lost[s].any() or len(names) <= 8:
@@ -260,7 +260,7 @@ def write_plot(
     ax.set_ylabel("expected points lost")
     ax.set_xticks(np.arange(1, rounds + 1))
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0, fontsize="small")
-    _save(figure, path, caption)
+    save_figure(figure, path, caption)
 
 
 def summary(rated: Sequence[Rated], names: Sequence[str]) -> list[str]:

@@ -43,7 +43,7 @@ _DPI = 120
 _BESIDE: dict[str, Any] = {"loc": "upper left", "bbox_to_anchor": (1.01, 1), "borderaxespad": 0}
 
 
-def _new_figure(width: float, height: float) -> Figure:
+def new_figure(width: float, height: float) -> Figure:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -52,7 +52,7 @@ def _new_figure(width: float, height: float) -> Figure:
     return figure
 
 
-def _save(figure: Figure, path: Path, caption: str | None) -> None:
+def save_figure(figure: Figure, path: Path, caption: str | None) -> None:
     """``path`` replaced whole: an interruption leaves the old plot or the new one.
     ``caption`` (which run: its folder, matches, seed and rules) heads the figure."""
     if caption:
@@ -80,7 +80,7 @@ def _penalty_by_round(
     colors: dict[str, Any],
     caption: str | None = None,
 ) -> None:
-    figure = _new_figure(8, 4.8)
+    figure = new_figure(8, 4.8)
     ax = figure.add_subplot()
     moments = digest.round_penalty
     played = np.flatnonzero(moments.n.sum(axis=1) > 0)
@@ -112,7 +112,7 @@ def _penalty_by_round(
     ax.grid(alpha=0.3)
     if ax.get_legend_handles_labels()[0]:
         ax.legend(**_BESIDE, title="player", fontsize="small")
-    _save(figure, path, caption)
+    save_figure(figure, path, caption)
 
 
 def _box_statistics(counts: np.ndarray, label: str) -> dict[str, Any]:
@@ -143,7 +143,7 @@ def _totals(
     colors: dict[str, Any],
     caption: str | None = None,
 ) -> None:
-    figure = _new_figure(11, 4.8)
+    figure = new_figure(11, 4.8)
     hist_ax, box_ax = figure.subplots(1, 2, width_ratios=[3, 2])
     column = {name: i for i, name in enumerate(digest.players)}
     shown = [p for p in players if digest.total_counts[column[p]].sum() > 0]
@@ -188,13 +188,13 @@ def _totals(
     box_ax.set_ylabel("player")
     for ax in (hist_ax, box_ax):
         ax.grid(alpha=0.3)
-    _save(figure, path, caption)
+    save_figure(figure, path, caption)
 
 
 def _win_share(
     path: Path, summary: pd.DataFrame, colors: dict[str, Any], caption: str | None = None
 ) -> None:
-    figure = _new_figure(8, 4.8)
+    figure = new_figure(8, 4.8)
     ax = figure.add_subplot()
     if len(summary):
         share = 100 * summary["win_rate"].to_numpy(dtype=float)
@@ -237,7 +237,7 @@ def _win_share(
     ax.set_ylabel("matches won (%)")
     ax.set_ylim(bottom=0)
     ax.grid(axis="y", alpha=0.3)
-    _save(figure, path, caption)
+    save_figure(figure, path, caption)
 
 
 def head_to_head_colors() -> Any:
@@ -258,7 +258,7 @@ def _head_to_head(
     for r in table.itertuples(index=False):
         grid[index[str(r.player)], index[str(r.opponent)]] = 100 * r.share
     size = min(3 + 0.6 * n, 14)
-    figure = _new_figure(size + 1.5, size)
+    figure = new_figure(size + 1.5, size)
     ax = figure.add_subplot()
     image = ax.imshow(grid, cmap=head_to_head_colors(), vmin=0, vmax=100)
     figure.colorbar(image, ax=ax, label="row ahead of column (%)")
@@ -278,7 +278,7 @@ def _head_to_head(
                         color="white" if abs(grid[i, j] - 50) > 25 else "black",
                     )
     ax.set_title("Head to head (a tie counts 1/2)")
-    _save(figure, path, caption)
+    save_figure(figure, path, caption)
 
 
 def _ratings(
@@ -287,7 +287,7 @@ def _ratings(
     """Each player's Bradley–Terry rating with its 95 % interval (mexsim/analysis/ratings.py)."""
     rated = summary.sort_values("rating", ascending=True)
     players = rated["player"].astype(str).tolist()
-    figure = _new_figure(8, 1.2 + 0.45 * len(players))
+    figure = new_figure(8, 1.2 + 0.45 * len(players))
     ax = figure.add_subplot()
     y = np.arange(len(players))
     error = np.vstack([rated["rating"] - rated["rating_lo"], rated["rating_hi"] - rated["rating"]])
@@ -297,7 +297,7 @@ def _ratings(
     ax.set_xlabel("rating, Elo scale: +100 = ahead in 64 % of shared matches (bars: 95 % interval)")
     ax.set_title("Ratings: Bradley-Terry from every pair's results")
     ax.grid(axis="x", alpha=0.3)
-    _save(figure, path, caption)
+    save_figure(figure, path, caption)
 
 
 def write_plots(
@@ -359,7 +359,7 @@ def _variants(
     a round's turns), the first mover's edge and the skill share, with intervals."""
     names = table["variant"].astype(str).tolist()
     colors = _colors(names)  # one colour per variant, as per player elsewhere
-    figure = _new_figure(13, 4.6)
+    figure = new_figure(13, 4.6)
     lengths, edge, skill = figure.subplots(1, 3, width_ratios=[1.4, 1, 1])
     turns = np.arange(round_turns.shape[1])
     for i, name in enumerate(names):
@@ -396,4 +396,4 @@ def _variants(
         ax.set_title(f"{title} ({CONFIDENCE:.0%} interval)")
         ax.set_xlabel(label)
         ax.grid(alpha=0.3, axis="x")
-    _save(figure, path, caption)
+    save_figure(figure, path, caption)

@@ -3,8 +3,10 @@ put in place."""
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -29,11 +31,28 @@ class StopSignals:
         self.finishing = False
         self.stopping = False
         self.previous: dict[int, Any] = {}
+        self.deferring = False
+        self.deferred: int | None = None
 
     def _handle(self, signum: int, frame: Any) -> None:
         if not self.finishing and not self.stopping:
             self.stopping = True
+            if self.deferring:  # raised once the step in hand is done
+                self.deferred = signum
+                return
             raise Stop(signum)
+
+    @contextlib.contextmanager
+    def deferred_stop(self) -> Iterator[None]:
+        """A step that a stop must not cut in half (a database write): a signal during
+        it raises ``Stop`` when it is done."""
+        self.deferring = True
+        try:
+            yield
+        finally:
+            self.deferring = False
+        if self.deferred is not None:
+            raise Stop(self.deferred)
 
     def install(self) -> None:
         if threading.current_thread() is not threading.main_thread():

@@ -48,7 +48,7 @@ MAX_SEED = 2**64 - 1
 RANDOM_SEED = "random"
 MAX_NAME = 64  # characters in a player's name: it heads table columns and plot legends
 MAX_POOL = 100  # players in one run (pools and sweeps); a table seats at most MAX_PLAYERS
-SECTIONS = ("run", "rules", "seating", "tournament", "analysis", "players", "variants")
+SECTIONS = ("run", "rules", "seating", "tournament", "analysis", "players", "variants", "tune")
 RUN_KEYS = ("matches", "seed", "out", "strategies", "cluster")
 SEATING_KEYS = ("rotate",)
 TOURNAMENT_KEYS = ("duplicate", "table_size")
@@ -142,7 +142,7 @@ def load_config(
     mistyped key should not wait for that. ``before_strategies(folders, players)``
     is called just before they are loaded, with the [[players]] tables as read (the CLI
     compiles them there, in parallel)."""
-    data = _read_toml(Path(path))
+    data = read_toml(Path(path))
     where = str(path)
     for key in data:
         if key not in SECTIONS:
@@ -150,7 +150,7 @@ def load_config(
             hint = f"; '{key}' belongs in {home}" if home else _suggest(key, SECTIONS)
             raise ConfigError(
                 f"{where}: unknown section '{key}' (allowed: [run], [rules], [seating], "
-                f"[tournament], [analysis], [[players]], [[variants]]){hint}"
+                f"[tournament], [analysis], [[players]], [[variants]], [tune]){hint}"
             )
     run = _table(where, data, "run", "[run]")
     rules_table = _table(where, data, "rules", "[rules]")
@@ -336,7 +336,7 @@ def _table_size(where: str, value: Any, players: int) -> int:
 # --- reading --------------------------------------------------------------------------
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
+def read_toml(path: Path) -> dict[str, Any]:
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
