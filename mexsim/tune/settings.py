@@ -59,7 +59,7 @@ class ParamRange:
         return f"{self.kind} {self.low:g}..{self.high:g}{scale}{step}"
 
     def at_edge(self, value: float) -> str | None:
-        """ "low" or "high" when ``value`` lies at (within 2 % of the range from) an end
+        """ "low" or "high" when ``value`` lies at (within 5 % of the range from) an end
         of a numeric range; choices have no edge."""
         if self.kind == "choice" or self.high <= self.low:
             return None
@@ -67,7 +67,7 @@ class ParamRange:
             lo, hi, v = math.log(self.low), math.log(self.high), math.log(max(value, self.low))
         else:
             lo, hi, v = self.low, self.high, value
-        margin = 0.02 * (hi - lo)
+        margin = 0.05 * (hi - lo)
         if v <= lo + margin:
             return "low"
         if v >= hi - margin:
