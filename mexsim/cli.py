@@ -1102,6 +1102,13 @@ def tune(
         bool,
         typer.Option("--fresh", metavar="", help="Start the study again, replacing the one kept."),
     ] = False,
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            help="Play the trials on a Dask cluster: local:N or a scheduler address; "
+            "overrides run.cluster."
+        ),
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", metavar="", help="Only the verdict.")] = False,
     strategies: StrategiesOpt = None,
     decision_limit: DecisionLimitOpt = None,
@@ -1117,6 +1124,10 @@ def tune(
 
     settings = read_settings(config, trials, matches)
     check_overrides(seed=seed, out=out)
+    if cluster:  # refused before a cold compile, not after it
+        from mexsim.run.dask.cluster import parse_address
+
+        parse_address(cluster)
     with compile_notice(quiet):
         from mexsim.run.warmup import warm_up
 
@@ -1135,7 +1146,7 @@ def tune(
 
     try:
         with compile_notice(quiet):
-            report = tune_study(tuning, fresh, say)
+            report = tune_study(tuning, fresh, say, cluster=cluster or cfg.cluster)
     except (Interrupted, StrategyStalled) as exc:
         kind = "" if isinstance(exc, Interrupted) else "error: "
         print(f"mexsim: {kind}{' '.join(str(exc).split())}", file=sys.stderr, flush=True)

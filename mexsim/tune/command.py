@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from mexsim.errors import ConfigError, Interrupted
 from mexsim.run.stop_signals import Stop, StopSignals
@@ -131,13 +131,35 @@ def tune_study(
     fresh: bool,
     say: Callable[[str], None],
     progress: Callable[[int], None] = lambda n: None,
+    cluster: str | None = None,
 ) -> TuneReport:
-    """Run (or continue) the study, then validate its best: what to print and the
-    files written."""
+    """Run (or continue) the study, on ``cluster`` (a Dask address, local:N) when given,
+    then validate its best: what to print and the files written."""
     optuna_module()
     folder = tuning.folder
     continuing = claim_folder(folder, fresh)
     study = open_study(tuning, fresh)
+    if cluster is None:
+        return _tune(tuning, study, continuing, say, progress)
+    from mexsim.run.dask.cluster import ClusterPlayer
+
+    tuning.cluster = ClusterPlayer(cluster, tuning.config)
+    try:
+        say(f"playing on {tuning.cluster.workers} Dask workers")
+        return _tune(tuning, study, continuing, say, progress)
+    finally:
+        tuning.cluster.close()
+        tuning.cluster = None
+
+
+def _tune(
+    tuning: Tuning,
+    study: Any,
+    continuing: bool,
+    say: Callable[[str], None],
+    progress: Callable[[int], None],
+) -> TuneReport:
+    folder = tuning.folder
     names = [p.name for p in tuning.settings.params]
     kept = finished_trials(study)
     if continuing:

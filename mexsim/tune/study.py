@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from mexsim.errors import ConfigError, Interrupted
+from mexsim.run.dask.cluster import ClusterPlayer
 from mexsim.run.stop_signals import Stop, StopSignals
 from mexsim.strategy.policy import Policy
 from mexsim.tournament.config import Config
@@ -67,6 +68,7 @@ class Tuning:
     folder: Path
     workers: int
     decision_limit: float
+    cluster: ClusterPlayer | None = None  # trials played on Dask (--cluster)
 
     @property
     def tuned(self) -> int:
@@ -294,7 +296,14 @@ def _play_trial(
     for look in looks:
         first = len(played)
         totals = player_totals(
-            config, players, first, look - first, tuning.workers, progress, tuning.decision_limit
+            config,
+            players,
+            first,
+            look - first,
+            tuning.workers,
+            progress,
+            tuning.decision_limit,
+            tuning.cluster,
         )
         played = np.concatenate([played, margins(totals, tuning.tuned)])
         trial.report(float(played.mean()), look)

@@ -72,7 +72,14 @@ def validate(
     def totals(params: dict[str, float]) -> np.ndarray:
         cfg, players = policies_with(fresh, params)
         return player_totals(
-            cfg, players, 0, cfg.matches, tuning.workers, progress, tuning.decision_limit
+            cfg,
+            players,
+            0,
+            cfg.matches,
+            tuning.workers,
+            progress,
+            tuning.decision_limit,
+            tuning.cluster,
         )
 
     with_best = totals(best.params)

@@ -148,3 +148,15 @@ def test_ctrl_c_keeps_every_finished_trial(tmp_path: Path) -> None:
     states = [t.state.name for t in trials.get_trials()]
     assert states.count("COMPLETE") + states.count("PRUNED") == finished
     assert "RUNNING" not in states
+
+
+@pytest.mark.processes
+def test_a_study_on_a_dask_cluster_is_the_study_on_threads(tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    config = write_config(tmp_path, trials=3)
+    on_threads = study(config, tmp_path / "threads")
+    tuning = tuning_for(load_config(config), read_settings(config), str(tmp_path / "dask"), 1, 60)
+    on_dask = tune_study(tuning, False, lambda line: None, cluster="local:1")
+    assert on_dask.lines == on_threads.lines
+    for name in ("tune.csv", "tune.json"):
+        assert (tmp_path / "dask" / name).read_bytes() == (tmp_path / "threads" / name).read_bytes()

@@ -478,8 +478,11 @@ class ClusterPlayer:
         spans: list[tuple[int, int]],
         write: tuple[str, str, list[int]] | None = None,
         model: LuckModel | None = None,
+        config: Config | None = None,
     ) -> Any:
-        """One task that plays the blocks ``spans`` (first match, count), in order; its
+        """One task that plays the blocks ``spans`` (first match, count), in order, of
+        the cluster's config or of ``config`` (the same strategies; other parameters,
+        seed or matches: `mexsim tune`'s trials); its
         future's result has one item per block: the block's res array, or with
         ``model`` (a luck-adjusted run) its (res, deal luck, draw luck); with ``write``
         = (url, run id, block indices) the worker also writes the blocks' parts to that
@@ -511,15 +514,18 @@ class ClusterPlayer:
                 pure=False,
                 key=f"mexsim-luck-blocks-{first}-{matches}-{self._tag}",
             )
+        played = config or self._config
         return self.client.submit(
             play_remote_blocks,
-            self._config,
+            played,
             self._sources,
             __version__,
             self._tag,
             spans,
             pure=False,
-            key=f"mexsim-blocks-{first}-{matches}-{self._tag}",
+            key=f"mexsim-blocks-{first}-{matches}-{self._tag}-{uuid.uuid4().hex[:8]}"
+            if config is not None
+            else f"mexsim-blocks-{first}-{matches}-{self._tag}",
         )
 
     def stalled(
