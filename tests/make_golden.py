@@ -31,6 +31,7 @@ CASES = {  # golden file stem -> (config, match); together every built-in strate
     "house-rules-4p": ("tests/golden/house-rules-4p.toml", 4),
     "until-playable-3p": ("tests/golden/until-playable-3p.toml", 2),
     "search-3p": ("tests/golden/search-3p.toml", 1),
+    "weights-3p": ("tests/golden/weights-3p.toml", 2),
 }
 
 

@@ -1,0 +1,167 @@
+"""weights: a linear player — each legal move scored by the dot product of its features
+with the weights in the player's parameters; the highest score is played.
+
+The features of a move (all public or the mover's own, R17):
+
+- ``pips``: the tile's pips;
+- ``double``: 1 for a double;
+- ``own``: 1 on its own train, unless it is the plan's next tile there or it serves an
+  open double (R13);
+- ``public``: 1 on the Mexican train or another seat's open train, unless it serves an
+  open double;
+- ``plan``: 1 for a tile of longest_train's plan for its own train (the same plan, kept
+  in the same notes) laid anywhere but as the plan's next tile;
+- ``follow``: its other tiles carrying the number the move leaves open;
+- ``starve``: the chance that the next seat holds no tile carrying that number (1 when
+  it has shown it lacks the number or none is unseen; else as if its hand were dealt
+  at random from the unseen tiles: counter's measure);
+- ``trap``: 1 for a double nobody else can follow, laid off its own train while it
+  holds a tile to serve it (counter's trap).
+
+Each feature's weight is the parameter of its name (at most 8: a strategy's
+parameters). The defaults play close to counter: off-plan tiles away from its own
+train first, the heaviest and the most starving, then the plan's next tile.
+`mexsim tune` fits the weights (docs/tuning.md).
+"""
+
+import numpy as np
+
+from mexsim.jit.bits import popcount
+from mexsim.jit.options import compiled
+from mexsim.strategy.api import (
+    carrying_word,
+    hand_size,
+    hand_word,
+    is_double,
+    is_mine,
+    lacking_numbers,
+    low,
+    move_count,
+    move_end,
+    move_tile,
+    move_train,
+    my_seat,
+    note,
+    on_duty,
+    param_index,
+    pips,
+    players,
+    set_note,
+    strategy,
+    train_end,
+    unseen_carrying,
+    unseen_word,
+)
+from mexsim.strategy.builtin.longest_train import (
+    PLAN_LEN,
+    PLAN_POS,
+    VALID,
+    _advance_plan,
+    _mask_word,
+    _plan_stands,
+    _planned_tile,
+    _replan,
+)
+
+NAME = "weights"
+DESCRIPTION = "scores each move by its features times weights (its params): a linear player"
+W = 1000.0  # the bound of every weight
+PARAMS = {  # (default, lowest, highest): the defaults play close to counter
+    "pips": (1.0, -W, W),
+    "double": (0.0, -W, W),
+    "own": (-100.0, -W, W),
+    "public": (50.0, -W, W),
+    "plan": (-100.0, -W, W),
+    "follow": (0.0, -W, W),
+    "starve": (40.0, -W, W),
+    "trap": (100.0, -W, W),
+}
+P = param_index(PARAMS)
+MEMORY = 32  # longest_train's notes
+
+
+@compiled(cache=True, refcounts=False)
+def _held_carrying(view, tile, number):
+    """The mover's tiles other than ``tile`` that carry ``number``."""
+    count = 0
+    for w in range(3):
+        bits = hand_word(view, w) & carrying_word(view, number, w)
+        if w == tile >> 6:
+            bits &= ~(np.uint64(1) << np.uint64(tile & 63))
+        count += popcount(bits)
+    return count
+
+
+@compiled(cache=True, refcounts=False)
+def _chance_lacking(view, lacks, seat, unseen, number):
+    """The chance that ``seat`` holds no tile carrying ``number`` (counter's)."""
+    if (lacks >> number) & 1:
+        return 1.0
+    carrying = unseen_carrying(view, number)
+    chance = 1.0
+    for k in range(hand_size(view, seat)):
+        if unseen - k <= 0:
+            break
+        chance *= max(unseen - carrying - k, 0) / (unseen - k)
+    return chance
+
+
+@compiled(cache=True, refcounts=False)
+def _choose(view, own_end, params):
+    p0, p1, p2 = _mask_word(view, 0), _mask_word(view, 1), _mask_word(view, 2)
+    pos = note(view, PLAN_POS)
+    next_tile = _planned_tile(view, pos) if pos < note(view, PLAN_LEN) else -1
+    duty = on_duty(view)
+    me = my_seat(view)
+    next_seat = (me + 1) % players(view)
+    lacks = lacking_numbers(view, next_seat)
+    unseen = 0
+    for w in range(3):
+        unseen += popcount(unseen_word(view, w))
+    best, best_score = 0, -np.inf
+    for i in range(move_count(view)):
+        t = move_tile(view, i)
+        train = move_train(view, i)
+        end = move_end(view, i)
+        mine = is_mine(view, train)
+        word = p0 if t < 64 else (p1 if t < 128 else p2)
+        planned = (word >> np.uint64(t & 63)) & np.uint64(1)
+        double = is_double(view, t)
+        score = params[P.pips] * pips(view, t) - 1e-6 * t  # ties: the heavier tile
+        if double:
+            score += params[P.double]
+        laid_next = mine and t == next_tile
+        if not duty:
+            if mine and not laid_next:
+                score += params[P.own]
+            elif not mine:
+                score += params[P.public]
+        if planned and not laid_next:
+            score += params[P.plan]
+        score += params[P.follow] * _held_carrying(view, t, end)
+        score += params[P.starve] * _chance_lacking(view, lacks, next_seat, unseen, end)
+        number = low(view, t)
+        if (
+            double
+            and not mine
+            and unseen_carrying(view, number) == 0
+            and _held_carrying(view, t, number) > 0
+        ):
+            score += params[P.trap]
+        if score > best_score:
+            best, best_score = i, score
+    t = move_tile(view, best)
+    if is_mine(view, move_train(view, best)) and t == next_tile:
+        _advance_plan(view, pos, next_tile, own_end)
+    elif next_tile >= 0 and ((_mask_word(view, t >> 6) >> np.uint64(t & 63)) & np.uint64(1)):
+        set_note(view, VALID, 0)  # a planned tile played out of the plan: plan afresh
+    return best
+
+
+@strategy
+def decide(view, params):
+    own_end = train_end(view, my_seat(view))
+    h0, h1, h2 = hand_word(view, 0), hand_word(view, 1), hand_word(view, 2)
+    if not _plan_stands(view, own_end, h0, h1, h2):
+        _replan(view, own_end, h0, h1, h2)
+    return _choose(view, own_end, params)
