@@ -19,9 +19,10 @@ The features of a move (all public or the mover's own, R17):
   holds a tile to serve it (counter's trap).
 
 Each feature's weight is the parameter of its name (at most 8: a strategy's
-parameters). The defaults play close to counter: off-plan tiles away from its own
-train first, the heaviest and the most starving, then the plan's next tile.
-`mexsim tune` fits the weights (docs/tuning.md).
+parameters). The defaults are the weights `mexsim tune` found best against
+longest_train, head to head (docs/strategies.md, "weights"): doubles first, then
+off-plan tiles away from its own train, starving the next seat, and the plan's next
+tile last.
 """
 
 import numpy as np
@@ -66,15 +67,15 @@ from mexsim.strategy.builtin.longest_train import (
 NAME = "weights"
 DESCRIPTION = "scores each move by its features times weights (its params): a linear player"
 W = 1000.0  # the bound of every weight
-PARAMS = {  # (default, lowest, highest): the defaults play close to counter
-    "pips": (1.0, -W, W),
-    "double": (0.0, -W, W),
-    "own": (-100.0, -W, W),
-    "public": (50.0, -W, W),
-    "plan": (-100.0, -W, W),
-    "follow": (0.0, -W, W),
-    "starve": (40.0, -W, W),
-    "trap": (100.0, -W, W),
+PARAMS = {  # (default, lowest, highest): the defaults as `mexsim tune` found them
+    "pips": (0.7, -W, W),
+    "double": (89.0, -W, W),
+    "own": (-179.0, -W, W),
+    "public": (10.0, -W, W),
+    "plan": (-193.0, -W, W),
+    "follow": (-1.6, -W, W),
+    "starve": (66.0, -W, W),
+    "trap": (15.0, -W, W),
 }
 P = param_index(PARAMS)
 MEMORY = 32  # longest_train's notes
