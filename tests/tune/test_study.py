@@ -160,3 +160,13 @@ def test_a_study_on_a_dask_cluster_is_the_study_on_threads(tmp_path: Path) -> No
     assert on_dask.lines == on_threads.lines
     for name in ("tune.csv", "tune.json"):
         assert (tmp_path / "dask" / name).read_bytes() == (tmp_path / "threads" / name).read_bytes()
+
+
+@pytest.mark.parametrize("sampler", ["cmaes", "random"])
+def test_every_sampler_runs_a_study(tmp_path: Path, sampler: str) -> None:
+    config = write_config(tmp_path, trials=3)
+    text = config.read_text().replace("[tune]\n", f'[tune]\nsampler = "{sampler}"\n')
+    config.write_text(text.replace("validate = 200", "validate = 0"))
+    report = study(config, tmp_path / "study")
+    assert report.lines[0].startswith("3 trials")
+    assert any("no validation" in line for line in report.lines)
