@@ -802,7 +802,9 @@ def _caption(folder: Path) -> str:
 
 
 def _report(folder: Path) -> None:
-    if (folder / "tune.json").is_file() and not (folder / "run.json").exists():
+    from mexsim.tune.names import is_study_folder
+
+    if is_study_folder(folder):
         from mexsim.tune.command import report_study
 
         study = report_study(folder)  # a study's folder (mexsim tune)
@@ -1120,7 +1122,7 @@ def tune(
 
     from mexsim.errors import Interrupted
     from mexsim.game.stall_watch import DECISION_LIMIT, StrategyStalled
-    from mexsim.tune.command import read_settings, tune_study, tuning_for
+    from mexsim.tune.command import read_settings, settle_seed, tune_study, tuning_for
 
     settings = read_settings(config, trials, matches)
     check_overrides(seed=seed, out=out)
@@ -1143,6 +1145,8 @@ def tune(
     def say(line: str) -> None:
         if not quiet:
             print(line, flush=True)
+
+    settle_seed(tuning, cfg.seed_drawn and seed is None, say)
 
     try:
         with compile_notice(quiet):

@@ -3,18 +3,18 @@ verdict (mexsim/cli.py only parses the flags and shows what this returns)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
-from mexsim.errors import ConfigError, Interrupted
+from mexsim.errors import ConfigError, Interrupted, OutputError
 from mexsim.run.stop_signals import Stop, StopSignals
 from mexsim.strategy.registry import available_strategies
 from mexsim.tournament.config import Config, played_strategies, read_toml, with_overrides
+from mexsim.tune.names import BEST
 from mexsim.tune.outputs import (
-    BEST,
-    WRITTEN,
     best_config,
     plot_study,
     replace_file,
@@ -24,14 +24,19 @@ from mexsim.tune.outputs import (
 from mexsim.tune.settings import TuneSettings, fit_to_player, read_tune
 from mexsim.tune.study import (
     DATABASE,
+    STUDY_NAME,
     Trial,
     Tuning,
     best_trial,
     finished_trials,
+    kept_seed,
+    mexsim_study,
     open_study,
     optuna_module,
     run_study,
+    storage_url,
 )
+from mexsim.tune.study_folder import claimed, default_folder
 from mexsim.tune.verdict import params_text, validate, verdict_lines
 
 T = TypeVar("T")
@@ -90,34 +95,34 @@ def tuning_for(
     trial_config = with_overrides(config, matches=settings.matches)
     if trial_config.requested_matches is not None:  # whole deals: every rotation played
         settings = replace(settings, matches=trial_config.matches)
-    folder = Path(out or settings.out or f"{config.out}-tune")
+    unit = config.table_size if config.duplicate else 1
+    if 0 < settings.validate < 2 * unit:
+        deals = f" ({unit} matches a deal)" if unit > 1 else ""
+        raise ConfigError(
+            f"{where} [tune]: 'validate' = {settings.validate} is too few matches for an "
+            f"interval (allowed: 0 for none, or at least {2 * unit}: two deals{deals})"
+        )
+    folder = (
+        Path(out) if out else Path(settings.out) if settings.out else default_folder(config.out)
+    )
     return Tuning(trial_config, settings, folder, workers, decision_limit)
 
 
-def claim_folder(folder: Path, fresh: bool) -> bool:
-    """Make ``folder`` the study's, and say whether a study is there to continue. A
-    folder holding anything but a study is never written into."""
-    if folder.exists() and not folder.is_dir():
-        raise ConfigError(f"{folder}: not a folder; choose another --out for the study")
-    study = folder / DATABASE
-    if folder.is_dir() and not study.is_file() and any(folder.iterdir()):
-        raise ConfigError(
-            f"{folder}: holds files but no study ({DATABASE}); mexsim tune writes only into "
-            "a new folder or one of its own studies: choose another --out"
+def settle_seed(tuning: Tuning, drawn: bool, say: Callable[[str], None]) -> None:
+    """A config's ``seed = "random"``: the seed of the study kept in the folder, when
+    there is one (a study goes on with the deals it began with), else the one drawn,
+    said so that it can be given again."""
+    if not drawn:
+        return
+    kept = kept_seed(tuning.folder)
+    if kept is not None:
+        tuning.config = with_overrides(tuning.config, seed=kept)
+        say(f'seed = "random": continuing with the study\'s seed {kept}')
+    else:
+        say(
+            f'seed = "random": drew seed {tuning.config.seed} (tune.json and best.toml '
+            f"keep it; --seed {tuning.config.seed} plays the same study again)"
         )
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        from mexsim.errors import OutputError
-
-        raise OutputError(
-            f"{folder}: cannot make the study's folder ({exc.strerror or exc})"
-        ) from None
-    if fresh:
-        for name in (DATABASE, *WRITTEN):
-            (folder / name).unlink(missing_ok=True)
-        return False
-    return study.is_file()
 
 
 @dataclass
@@ -136,20 +141,39 @@ def tune_study(
     """Run (or continue) the study, on ``cluster`` (a Dask address, local:N) when given,
     then validate its best: what to print and the files written."""
     optuna_module()
-    folder = tuning.folder
-    continuing = claim_folder(folder, fresh)
-    study = open_study(tuning, fresh)
-    if cluster is None:
-        return _tune(tuning, study, continuing, say, progress)
-    from mexsim.run.dask.cluster import ClusterPlayer
+    with claimed(tuning.folder, fresh) as continuing, _storage_errors(tuning.folder):
+        study = open_study(tuning)
+        if cluster is None:
+            return _tune(tuning, study, continuing, say, progress)
+        from mexsim.run.dask.cluster import ClusterPlayer
 
-    tuning.cluster = ClusterPlayer(cluster, tuning.config)
+        tuning.cluster = ClusterPlayer(cluster, tuning.config)
+        try:
+            say(f"playing on {tuning.cluster.workers} Dask workers")
+            return _tune(tuning, study, continuing, say, progress)
+        finally:
+            tuning.cluster.close()
+            tuning.cluster = None
+
+
+@contextlib.contextmanager
+def _storage_errors(folder: Path) -> Iterator[None]:
+    """A file the system refuses, or a database it cannot write: one line, exit 4."""
+    from optuna.exceptions import StorageInternalError
+    from sqlalchemy.exc import OperationalError
+
     try:
-        say(f"playing on {tuning.cluster.workers} Dask workers")
-        return _tune(tuning, study, continuing, say, progress)
-    finally:
-        tuning.cluster.close()
-        tuning.cluster = None
+        yield
+    except OSError as exc:
+        raise OutputError(
+            f"{exc.filename or folder}: cannot write ({exc.strerror or exc}); the study's "
+            "finished trials are kept"
+        ) from None
+    except (OperationalError, StorageInternalError) as exc:
+        cause = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+        raise OutputError(
+            f"{folder / DATABASE}: the study's database cannot be written ({cause})"
+        ) from None
 
 
 def _tune(
@@ -162,7 +186,7 @@ def _tune(
     folder = tuning.folder
     names = [p.name for p in tuning.settings.params]
     kept = finished_trials(study)
-    if continuing:
+    if continuing and kept:
         say(f"continuing the study in {folder}: {len(kept)} finished trials kept")
 
     def on_trial(trials: list[Trial]) -> None:
@@ -182,7 +206,8 @@ def _tune(
         )
     validation = None
     if tuning.settings.validate:
-        say(f"validating trial {best.index} on {tuning.settings.validate:,} fresh matches")
+        fresh_matches = with_overrides(tuning.config, matches=tuning.settings.validate).matches
+        say(f"validating trial {best.index} on {fresh_matches:,} fresh matches")
         validation = _interruptible(
             lambda: validate(tuning, best, progress),
             f"stopped during the validation: the study's {len(trials)} trials are kept in "
@@ -192,13 +217,14 @@ def _tune(
     best_path = folder / BEST
     replace_file(
         best_path,
-        best_config(tuning.config.path, tuning.tuned, best.params, str(folder / "best-run")),
+        best_config(tuning.config, tuning.tuned, best.params, str(folder / "best-run")),
     )
     facts = {
         "player": tuning.settings.player,
         "best_trial": best.index,
         "best": best.params,
         "trials": len(trials),
+        "seed": tuning.config.seed,
         "validation": validation.as_dict() if validation else None,
     }
     written += [best_path, write_verdict(folder, lines, facts)]
@@ -219,20 +245,41 @@ def _interruptible(work: Callable[[], T], stopped: str) -> T:
 
 
 def report_study(folder: Path) -> TuneReport:
-    """``mexsim report`` on a study's folder: its verdict again, its plots redrawn."""
+    """``mexsim report`` on a study's folder: its verdict again (or, for a study stopped
+    before its end, how far it got), its plots redrawn. A missing or damaged database
+    is said, and nothing is made in its place."""
+    from mexsim.tune.names import VERDICT
     from mexsim.tune.outputs import read_verdict
 
-    try:
-        facts = read_verdict(folder)
-        lines = [str(line) for line in facts["verdict"]]
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ConfigError(f"{folder}: the study's verdict cannot be read ({exc})") from None
+    database = folder / DATABASE
+    why = mexsim_study(database) if database.is_file() else "missing"
+    if why is not None:
+        raise ConfigError(f"{database}: the study's database is {why}; nothing to report")
     optuna = optuna_module()
-    storage = optuna.storages.RDBStorage(f"sqlite:///{folder / DATABASE}")
-    from mexsim.tune.study import STUDY_NAME
-
-    study = optuna.load_study(study_name=STUDY_NAME, storage=storage)
+    study = optuna.load_study(study_name=STUDY_NAME, storage=storage_url(database))
     trials = finished_trials(study)
-    names = list(trials[0].params) if trials else []
-    written = plot_study(folder, trials, names, f"{folder.resolve().name}: {len(trials)} trials")
+    if not (folder / VERDICT).is_file():
+        lines = [
+            f"{folder}: a study stopped before its end, {len(trials)} finished trials "
+            "(tune.csv) and no verdict yet: the same mexsim tune command continues it"
+        ]
+    else:
+        try:
+            facts = read_verdict(folder)
+            lines = [str(line) for line in facts["verdict"]]
+            judged = int(facts["trials"])
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise ConfigError(f"{folder}: the study's verdict cannot be read ({exc})") from None
+        if judged != len(trials):
+            lines.append(
+                f"note: this verdict is of {judged} trials; the study has {len(trials)} "
+                "finished trials since: the same mexsim tune command judges them"
+            )
+    if not trials:
+        return TuneReport(lines, [])
+    names = list(trials[0].params)
+    with _storage_errors(folder):
+        written = plot_study(
+            folder, trials, names, f"{folder.resolve().name}: {len(trials)} trials"
+        )
     return TuneReport(lines, written)

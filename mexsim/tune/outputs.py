@@ -17,15 +17,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from mexsim.tournament.config import Config
+from mexsim.tune.names import CSV, HISTORY_PLOT, PARAMS_PLOT, VERDICT
 from mexsim.tune.racing import paired_difference
 from mexsim.tune.study import Trial, best_trial
-
-CSV = "tune.csv"
-BEST = "best.toml"
-VERDICT = "tune.json"
-HISTORY_PLOT = "tune_history.png"
-PARAMS_PLOT = "tune_params.png"
-WRITTEN = (CSV, BEST, VERDICT, HISTORY_PLOT, PARAMS_PLOT)
 
 
 def replace_file(path: Path, text: str) -> None:
@@ -71,29 +66,42 @@ def write_trials(folder: Path, trials: list[Trial], names: list[str]) -> Path:
 
 
 def write_verdict(folder: Path, lines: list[str], facts: dict[str, Any]) -> Path:
+    """tune.json: the verdict's lines and numbers (an interval that cannot be had: null)."""
     path = folder / VERDICT
-    replace_file(path, json.dumps({"verdict": lines, **facts}, indent=2, allow_nan=False) + "\n")
+    text = json.dumps(_finite({"verdict": lines, **facts}), indent=2, allow_nan=False)
+    replace_file(path, text + "\n")
     return path
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value
 
 
 def read_verdict(folder: Path) -> dict[str, Any]:
     return json.loads((folder / VERDICT).read_text(encoding="utf-8"))
 
 
-def best_config(config_path: str, player_index: int, params: dict[str, float], out: str) -> str:
+def best_config(config: Config, player_index: int, params: dict[str, float], out: str) -> str:
     """The config file with the tuned player's parameters set to ``params``, its
-    [tune] table left out, its strategies folders absolute (the file lives elsewhere)
+    [tune] table left out, the study's seed (a drawn one too), every strategies folder
+    it used as an absolute path (``--strategies`` ones too: the file lives elsewhere)
     and its results going to ``out``."""
-    source = Path(config_path)
-    data = tomllib.loads(source.read_text(encoding="utf-8"))
+    source = Path(config.path)
+    data = tomllib.loads(source.read_text(encoding="utf-8").removeprefix("\ufeff"))
     data.pop("tune", None)
     run = data.setdefault("run", {})
     run["out"] = out
-    folders = run.get("strategies")
-    if isinstance(folders, str):
-        folders = [folders]
-    if folders:
-        run["strategies"] = [str((source.parent / f).expanduser().resolve()) for f in folders]
+    run["seed"] = config.seed
+    if config.strategy_dirs:
+        run["strategies"] = list(config.strategy_dirs)
+    else:
+        run.pop("strategies", None)
     table = _player_table(data.get("players", []), player_index)
     table["params"] = {**table.get("params", {}), **{k: _plain(v) for k, v in params.items()}}
     head = (

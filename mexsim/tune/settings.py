@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from mexsim.errors import ConfigError
-from mexsim.validate import need_bool, need_choice, need_int, need_str, show
+from mexsim.validate import need_bool, need_choice, need_int, need_str, path_problem, show
 
 TUNE_KEYS = (
     "player",
@@ -146,6 +146,9 @@ def read_tune(where: str, table: Any, default_validate: int | None = None) -> Tu
     out = table.get("out")
     if out is not None:
         out = need_str(at, "out", out)
+        problem = path_problem(out)
+        if problem is not None:
+            raise ConfigError(f"{at}: 'out' {problem}")
     params = _ranges(at, table.get("params"))
     if sampler == "cmaes" and any(p.kind == "choice" for p in params):
         raise ConfigError(
@@ -176,10 +179,10 @@ def _range(at: str, name: str, spec: Any) -> ParamRange:
         "[low, high] (floats: a float range; integers: an integer range), or a table "
         "{ low = .., high = .., log = true, step = .. }, or { choices = [..] }"
     )
-    if isinstance(spec, list):
-        spec = {"low": spec[0], "high": spec[1]} if len(spec) == 2 else {"_bad": spec}
-    if not isinstance(spec, dict) or "_bad" in spec:
-        raise ConfigError(f"{at}: must be {form}, got {show(spec.get('_bad', spec))}")
+    if isinstance(spec, list) and len(spec) == 2:
+        spec = {"low": spec[0], "high": spec[1]}
+    if not isinstance(spec, dict):
+        raise ConfigError(f"{at}: must be {form}, got {show(spec)}")
     for key in spec:
         if key not in RANGE_KEYS:
             raise ConfigError(
@@ -224,6 +227,13 @@ def _range(at: str, name: str, spec: Any) -> ParamRange:
             )
         if log:
             raise ConfigError(f"{at}: 'step' and 'log' cannot go together (Optuna's rule)")
+        steps = (high - low) / step
+        if abs(steps - round(steps)) > 1e-9 * max(1.0, steps):
+            raise ConfigError(
+                f"{at}: 'step' = {step:g} does not divide high - low ({high - low:g}): the "
+                f"range would end at {low + math.floor(steps) * step:g}; make high "
+                f"{low + math.floor(steps) * step:g} or {low + math.ceil(steps) * step:g}"
+            )
         step = float(step)
     if log and low <= 0:
         raise ConfigError(f"{at}: a log range needs low > 0, got {low:g}")

@@ -12,6 +12,7 @@ does: a trial cut short is marked failed and played again from the start.
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import time
 import warnings
@@ -19,10 +20,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import numpy as np
 
-from mexsim.errors import ConfigError, Interrupted
+from mexsim.errors import ConfigError, Interrupted, StrategyError
 from mexsim.run.dask.cluster import ClusterPlayer
 from mexsim.run.stop_signals import Stop, StopSignals
 from mexsim.strategy.policy import Policy
@@ -30,11 +32,11 @@ from mexsim.tournament.config import Config
 from mexsim.tournament.identity import differences
 from mexsim.tournament.lineup import player_policies
 from mexsim.tournament.resolved import config_identity
+from mexsim.tune.names import DATABASE
 from mexsim.tune.racing import clearly_worse, rungs
 from mexsim.tune.settings import ParamRange, TuneSettings
 from mexsim.tune.trial_play import margins, player_totals
 
-DATABASE = "study.db"
 STUDY_NAME = "mexsim-tune"
 IDENTITY_KEY = "mexsim_identity"
 
@@ -98,19 +100,46 @@ def optuna_module() -> Any:
     return optuna
 
 
-def open_study(tuning: Tuning, fresh: bool) -> Any:
-    """The study in ``tuning.folder``, made when there is none (``fresh``: replacing
-    the one there). A study made by another [tune] table or config is refused."""
+def storage_url(path: Path) -> str:
+    """The SQLite URL of ``path``, whatever its characters (a ``?`` or ``%`` in a folder's
+    name is part of the name, not a query)."""
+    from sqlalchemy.engine import URL
+
+    return URL.create("sqlite", database=str(path.absolute())).render_as_string(False)
+
+
+def mexsim_study(path: Path) -> str | None:
+    """Why ``path`` is not a study mexsim made (not SQLite, another program's tables,
+    other studies), or None when it is one. Read without writing: a file that is not
+    ours is left as it is."""
+    import sqlite3
+
+    try:
+        uri = f"file:{quote(str(path.absolute()))}?mode=ro"
+        with contextlib.closing(sqlite3.connect(uri, uri=True)) as db:
+            names = [row[0] for row in db.execute("SELECT study_name FROM studies")]
+    except sqlite3.Error as exc:
+        return f"not an Optuna study database ({exc})"
+    if names != [STUDY_NAME]:
+        return f"holds the studies {names}, not mexsim tune's alone ({STUDY_NAME!r})"
+    return None
+
+
+def open_study(tuning: Tuning) -> Any:
+    """The study in ``tuning.folder``, made when there is none. A study made by another
+    [tune] table or config is refused (one made but cut off before it was described is
+    made again)."""
     optuna = optuna_module()
     path = tuning.folder / DATABASE
-    if fresh and path.exists():
-        path.unlink()
-    storage = optuna.storages.RDBStorage(f"sqlite:///{path}")
+    storage = optuna.storages.RDBStorage(storage_url(path))
     identity = tuning.identity()
     names = [s.study_name for s in optuna.get_all_study_summaries(storage)]
     if STUDY_NAME in names:
         study = optuna.load_study(study_name=STUDY_NAME, storage=storage)
         kept = study.user_attrs.get(IDENTITY_KEY)
+        if kept is None and not study.get_trials(deepcopy=False):
+            study.set_user_attr(IDENTITY_KEY, identity)  # killed as it was made
+            return study
         if kept != identity:
             changed = differences(kept or {}, identity)
             raise ConfigError(
@@ -122,6 +151,20 @@ def open_study(tuning: Tuning, fresh: bool) -> Any:
     study = optuna.create_study(study_name=STUDY_NAME, storage=storage, direction="minimize")
     study.set_user_attr(IDENTITY_KEY, identity)
     return study
+
+
+def kept_seed(folder: Path) -> int | None:
+    """The seed of the study kept in ``folder`` (a config's ``seed = "random"`` is
+    drawn once, at the study's start), or None."""
+    path = folder / DATABASE
+    if not path.is_file() or mexsim_study(path) is not None:
+        return None
+    optuna = optuna_module()
+    study = optuna.load_study(study_name=STUDY_NAME, storage=storage_url(path))
+    try:
+        return int(study.user_attrs[IDENTITY_KEY]["run"]["config"]["run"]["seed"])
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def finished_trials(study: Any) -> list[Trial]:
@@ -213,29 +256,43 @@ def run_study(
     progress: Callable[[int], None] = lambda n: None,
 ) -> list[Trial]:
     """Play trials until the budget is spent; ``on_trial(trials)`` after each one.
-    A stop signal marks the trial in play failed and raises Interrupted."""
+
+    A stop signal (or a kill) leaves the trial in play running in the database, its
+    parameters drawn: the continued study plays that very trial again from its start,
+    so that the trials keep their numbers (CMA-ES seeds its proposals with them) and
+    the study ends as an uninterrupted one. A strategy's fault marks it failed."""
     from optuna.trial import TrialState
 
     settings = tuning.settings
     budget = Budget(settings.trials, settings.total_matches, settings.minutes)
-    for stale in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
-        study.tell(stale.number, state=TrialState.FAIL)  # cut short by a killed study
-    known = _known_strategies(tuning.config)
     distributions = _distributions(settings.params)
+    resumed = _trial_to_resume(study, distributions)
+    known = _known_strategies(tuning.config)
     looks = rungs(settings.matches, tuning.config.table_size)
     trials = finished_trials(study)
     started = time.monotonic()
     signals = StopSignals()
     signals.install()
-    trial = None
+    trial: Any = None
     try:
         while not budget.spent(trials, started):
+            reported: set[int] = set()
             with signals.deferred_stop():  # the database is written whole or not at all
-                seed = trial_seed(tuning.config.seed, len(trials))
-                study.sampler = sampler_for(settings.sampler, seed)
-                trial = study.ask(distributions)
+                if resumed is not None:
+                    trial, reported = _trial_of(study, resumed), set(resumed.intermediate_values)
+                    resumed = None
+                else:
+                    seed = trial_seed(tuning.config.seed, len(trials))
+                    study.sampler = sampler_for(settings.sampler, seed)
+                    trial = study.ask(distributions)
             best = best_trial(trials)
-            played, pruned = _play_trial(tuning, trial, known, looks, best, progress)
+            try:
+                played, pruned = _play_trial(tuning, trial, known, looks, best, progress, reported)
+            except StrategyError as exc:
+                raise type(exc)(
+                    f"{exc} (trial {len(trials)}: {_params_text(trial.params)}; the study "
+                    "keeps its finished trials: fix the strategy, or narrow the range)"
+                ) from None
             with signals.deferred_stop():
                 trial.set_user_attr("margins", _packed(played))
                 if pruned:
@@ -246,26 +303,46 @@ def run_study(
                 trials = finished_trials(study)
                 on_trial(trials)
     except Stop as stop:
-        _abandon(study, trial)
         raise Interrupted(
             f"stopped: {len(trials)} finished trial{'s' if len(trials) != 1 else ''} "
-            f"kept in {tuning.folder / DATABASE}; the same command continues the study",
+            f"kept in {tuning.folder / DATABASE}; the same command continues the study "
+            "(the trial in play again from its start)",
             stop.signum,
         ) from None
     except BaseException:
-        _abandon(study, trial)
+        if trial is not None:
+            study.tell(trial, state=TrialState.FAIL)
         raise
     finally:
         signals.restore()
     return trials
 
 
-def _abandon(study: Any, trial: Any) -> None:
-    """Mark a trial cut short failed: a continued study plays it again from its start."""
+def _params_text(params: dict[str, Any]) -> str:
+    return ", ".join(f"{k} = {v:g}" for k, v in params.items())
+
+
+def _trial_to_resume(study: Any, distributions: dict[str, Any]) -> Any:
+    """The running trial a stopped or killed study left, to be played again: the last
+    trial, with all its parameters drawn. Any other running trial is marked failed."""
     from optuna.trial import TrialState
 
-    if trial is not None:
-        study.tell(trial, state=TrialState.FAIL)
+    every = study.get_trials(deepcopy=False)
+    last = every[-1] if every else None
+    resumed = None
+    for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
+        if last is not None and t.number == last.number and set(t.params) == set(distributions):
+            resumed = t
+        else:
+            study.tell(t.number, state=TrialState.FAIL)
+    return resumed
+
+
+def _trial_of(study: Any, frozen: Any) -> Any:
+    """The live trial of a running trial kept in the database."""
+    from optuna.trial import Trial as OptunaTrial
+
+    return OptunaTrial(study, frozen._trial_id)
 
 
 def _known_strategies(config: Config) -> dict[str, Any]:
@@ -289,6 +366,7 @@ def _play_trial(
     looks: list[int],
     best: Trial | None,
     progress: Callable[[int], None],
+    reported: set[int],
 ) -> tuple[np.ndarray, bool]:
     """The trial's margins, rung by rung, and whether racing stopped it."""
     config, players = policies_with(tuning, trial.params, known)
@@ -306,7 +384,8 @@ def _play_trial(
             tuning.cluster,
         )
         played = np.concatenate([played, margins(totals, tuning.tuned)])
-        trial.report(float(played.mean()), look)
+        if look not in reported:  # a resumed trial told these before it stopped
+            trial.report(float(played.mean()), look)
         if (
             tuning.settings.prune
             and look < looks[-1]

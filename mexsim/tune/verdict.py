@@ -7,6 +7,7 @@ the best of many trials on the study's own deals.
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -112,6 +113,11 @@ def _per_deal(values: np.ndarray, unit: int) -> np.ndarray:
     return values if unit == 1 else values.reshape(-1, unit).mean(axis=1)
 
 
+def _count(n: int, noun: str) -> str:
+    plural = noun + ("es" if noun.endswith("ch") else "s")
+    return f"{n:,} {noun if n == 1 else plural}"
+
+
 def params_text(params: dict[str, float]) -> str:
     return ", ".join(f"{k} = {v:g}" for k, v in params.items())
 
@@ -129,11 +135,15 @@ def edge_advice(ranges: tuple[ParamRange, ...], best: dict[str, float]) -> list[
         end = p.at_edge(float(best[p.name]))
         lowest, highest = p.allowed
         if end == "low" and p.low > lowest:
-            wider = p.low / 10 if p.log else p.low - (p.high - p.low)
-            bound = f"low = {max(wider, lowest):g}"
+            wider = max(p.low / 10 if p.log else p.low - (p.high - p.low), lowest)
+            wider = math.floor(wider) if p.kind == "int" else wider
+            if wider >= p.low or (p.log and wider <= 0):
+                continue  # a log range reaches no lower
+            bound = f"low = {wider:g}"
         elif end == "high" and p.high < highest:
-            wider = p.high * 10 if p.log else p.high + (p.high - p.low)
-            bound = f"high = {min(wider, highest):g}"
+            wider = min(p.high * 10 if p.log else p.high + (p.high - p.low), highest)
+            wider = math.ceil(wider) if p.kind == "int" else wider
+            bound = f"high = {wider:g}"
         else:
             continue
         lines.append(
@@ -151,7 +161,7 @@ def verdict_lines(
     played = sum(t.matches for t in trials)
     player = tuning.settings.player
     lines = [
-        f"{len(trials)} trials ({pruned} stopped early by racing), {played:,} matches; "
+        f"{_count(len(trials), 'trial')} ({pruned} stopped early by racing), {played:,} matches; "
         f"best: trial {best.index}, {params_text(best.params)}",
         f"  on the study's deals: {best.value:+.2f} points a match against the table "
         "(the player's total minus the others' mean; lower is better)",
@@ -160,12 +170,18 @@ def verdict_lines(
         lines.append("  no validation (validate = 0): the figure above is optimistic")
     else:
         lines += [
-            f"validation on {validation.matches:,} fresh matches (seed {validation.seed}), "
+            f"validation on {_count(validation.matches, 'fresh match')} (seed {validation.seed}), "
             f"{CONFIDENCE:.0%} intervals:",
             f"  {player} with the best parameters minus with its configured ones "
             f"({params_text(validation.configured)}): {_signed(validation.vs_configured)} "
             "points a match (below 0: the best is better)",
         ]
+        if validation.vs_configured[1] > 0:
+            lines.append(
+                "  warning: on fresh deals the best trial plays worse than the configured "
+                "parameters: its study's margin was luck of the study's deals; keep the "
+                "configured ones, or tune again with more matches a trial"
+            )
         for o in validation.opponents:
             share, lo, hi = o.ahead
             lines.append(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import tomllib
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -73,6 +74,13 @@ def test_the_long_forms_read() -> None:
         ({"player": "p", "params": {"a": {"low": 0.0, "high": 1.0, "log": True}}}, "low > 0"),
         ({"player": "p", "params": {"a": {"low": 0, "high": 9, "step": 0.5}}}, "integer"),
         ({"player": "p", "params": {"a": {"low": 0.0, "hi": 9.0}}}, "unknown key 'hi'"),
+        ({"player": "p", "params": {"a": 5.0}}, "params.a: must be [low, high]"),
+        ({"player": "p", "params": {"a": "wide"}}, "params.a: must be [low, high]"),
+        (
+            {"player": "p", "params": {"a": {"low": 0.0, "high": 200.0, "step": 70.0}}},
+            "does not divide high - low (200): the range would end at 140",
+        ),
+        ({**GOOD, "out": "x" * 300}, "'out' has a name of 300 bytes"),
         ({"player": "p", "params": {"a": {"choices": [1]}}}, "two or more distinct numbers"),
         ({"player": "p", "params": {"a": {"choices": [1, 1]}}}, "two or more distinct numbers"),
         (
@@ -169,9 +177,10 @@ def test_best_toml_is_the_config_with_the_best_parameters(tmp_path) -> None:
         '[[players]]\nname = "c"\nstrategy = "counter"\nparams = { endgame = 2 }\n'
         '[tune]\nplayer = "c"\n[tune.params]\nstarve = [0.0, 9.0]\n'
     )
-    text = best_config(str(config), 2, {"starve": 7.25, "traps": 1.0}, "elsewhere")
+    loaded = SimpleNamespace(path=str(config), seed=9, strategy_dirs=(str(tmp_path / "mine"),))
+    text = best_config(loaded, 2, {"starve": 7.25, "traps": 1.0}, "elsewhere")  # type: ignore[arg-type]
     data = tomllib.loads(text)
-    assert "tune" not in data and data["run"]["out"] == "elsewhere"
+    assert "tune" not in data and data["run"]["out"] == "elsewhere" and data["run"]["seed"] == 9
     assert data["run"]["strategies"] == [str(tmp_path / "mine")]
     assert data["players"][1]["params"] == {"endgame": 2, "starve": 7.25, "traps": 1}
     assert data["players"][0]["params"] == {"worlds": [8, 16]}
