@@ -69,8 +69,9 @@ def tuning_for(
     where = config.path
     if config.variants:
         raise ConfigError(
-            f"{where}: mexsim tune plays one set of rules, and this config has "
-            f"[[variants]]: put the variant to tune for in [rules]"
+            f"{where}: mexsim tune plays one set of rules, and this config has rule "
+            "variants ([[variants]], or a list of values in [rules]): give [rules] the "
+            "single values to tune for"
         )
     if config.pool:
         raise ConfigError(
