@@ -112,8 +112,8 @@ def phases(matches: int, work: Path) -> tuple[dict[str, float], float]:
     """Section 1; returns the CPU per phase and one core's play rate."""
     import mexsim.analysis.comparison as comparison
     import mexsim.analysis.summary as summary
-    import mexsim.run.preparation as preparation
-    import mexsim.run.runner as runner
+    import mexsim.running.preparation as preparation
+    import mexsim.running.runner as runner
     import mexsim.store.folder_sink as folder_sink
     import mexsim.store.parts as parts
     from mexsim.analysis.accumulate import RunAccumulator
@@ -218,13 +218,13 @@ def phases(matches: int, work: Path) -> tuple[dict[str, float], float]:
 
 
 def ceiling(matches: int, work: Path, play_rate: float | None) -> None:
-    """Section 2: the runner's own writing side (mexsim/run/runner.py ``_play``:
+    """Section 2: the runner's own writing side (mexsim/running/runner.py ``_play``:
     conversion and part files on the pool's threads, results files and the fold on the
     main thread), fed blocks played beforehand: ``play_block`` is replaced by a lookup."""
     import numpy as np
 
-    import mexsim.run.preparation as preparation
-    import mexsim.run.runner as runner
+    import mexsim.running.preparation as preparation
+    import mexsim.running.runner as runner
     import mexsim.store.parts as parts
     from mexsim.store.parts import blocks
     from mexsim.tournament.lineup import player_policies

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from mexsim.analysis.comparison import analyze_statistics
-from mexsim.run.runner import RunHooks, RunOptions, run
+from mexsim.running.runner import RunHooks, RunOptions, run
 from mexsim.tournament.config import load_config
 
 TABLE = ("greedy", "early_doubles", "mexican_first", "random")

@@ -52,7 +52,7 @@ def main() -> None:
     listener = CompileTimes()
     event.register("numba:compile", listener)
     from mexsim.game.signature import ready
-    from mexsim.run.compile_jobs import compile_engine
+    from mexsim.running.compile_jobs import compile_engine
     from mexsim.strategy.origin import BUILTIN_FOLDER
     from mexsim.strategy.registry import load_strategy_file
 

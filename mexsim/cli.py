@@ -87,7 +87,7 @@ def _exit(status: int) -> None:
         # before the end (a Ctrl-C then ended the command by the signal, -2, row 22)
         import contextlib
 
-        from mexsim.run.exit_now import exit_now
+        from mexsim.running.exit_now import exit_now
 
         with contextlib.suppress(OSError, ValueError):
             sys.stdout.flush()
@@ -118,7 +118,7 @@ def _internal_error(exc: Exception) -> None:
     names it and what to do, the traceback only when asked for."""
     import os
 
-    from mexsim import __version__
+    from mexsim.version import __version__
 
     if os.environ.get(SHOW_TRACEBACK):
         import traceback
@@ -143,10 +143,20 @@ def _show_warning(
     file: Any = None,
     line: str | None = None,
 ) -> None:
-    """A skipped strategy file as one line on stderr (other warnings as Python shows them)."""
+    """A skipped strategy file as one line on stderr, and numba's refusal to cache a
+    strategy in words (other warnings as Python shows them)."""
     if issubclass(category, StrategyFileWarning):
         text = " ".join(str(message).split())
         print(f"mexsim: warning: {text}", file=sys.stderr)
+    elif category.__name__ == "NumbaWarning" and "Cannot cache compiled function" in str(message):
+        function = str(message).split('"')[1] if '"' in str(message) else "a function"
+        print(
+            f"mexsim: warning: {filename}:{lineno}: {function} cannot be kept in numba's "
+            "cache (it uses a lambda, an inner function or another dynamic global), so it "
+            "is compiled again at every run: sort an array of keys with np.argsort (its "
+            "default kind), or write the loop out",
+            file=sys.stderr,
+        )
     else:
         _python_show_warning(message, category, filename, lineno, file, line)
 
@@ -158,7 +168,7 @@ def _end_quickly() -> None:
     moments in the interpreter's final collections over every object numba, llvmlite
     and pandas made, after the command's work is done and its files are in place
     (1.1-2.1 s in the local cluster's workers, which do the same:
-    mexsim/run/dask/worker_exit.py; 0.1-0.8 s for `mexsim run` itself); the memory
+    mexsim/running/dask/worker_exit.py; 0.1-0.8 s for `mexsim run` itself); the memory
     goes back to the system with the process either way."""
     atexit.register(gc.freeze)
 
@@ -313,7 +323,7 @@ class _Group(TyperGroup):
         except typer.Abort:
             _fail("aborted", status=1)
         except Exception as exc:  # a fault of mexsim's own: one line too
-            from mexsim.run.machine_limits import SHORTAGE_ADVICE, resource_shortage
+            from mexsim.running.machine_limits import SHORTAGE_ADVICE, resource_shortage
 
             shortage = resource_shortage(exc)
             if shortage is not None:  # the machine's or its limits', not mexsim's
@@ -340,7 +350,7 @@ app = typer.Typer(
 
 def _print_version(asked: bool) -> None:
     if asked:
-        from mexsim import __version__
+        from mexsim.version import __version__
 
         print(f"mexsim {__version__}")
         raise typer.Exit()
@@ -416,7 +426,7 @@ SeedOpt = Annotated[
 def _drawn_seed(cfg, resume: bool):
     """A config's ``seed = "random"``: on --resume the interrupted run's seed, else the
     one drawn, said on stderr (run.json records it too)."""
-    from mexsim.run.runner import interrupted_seed
+    from mexsim.running.runner import interrupted_seed
 
     if resume:
         seed = interrupted_seed(cfg.out)
@@ -504,12 +514,12 @@ def run(
     import os
     import time
 
-    from mexsim.run.machine_limits import check_address_space
+    from mexsim.running.machine_limits import check_address_space
 
     started = time.perf_counter()
     check_address_space("run", workers or os.cpu_count() or 1)  # before numba loads
     from mexsim.game.stall_watch import DECISION_LIMIT
-    from mexsim.run.runner import RunOptions, StopRule
+    from mexsim.running.runner import RunOptions, StopRule
 
     cfg = _run_config(config, matches, seed, out, workers, strategies, luck, resume, cluster, quiet)
     interrupts.raise_if_received()  # a stop signal swallowed while it compiled: no play
@@ -587,11 +597,11 @@ def _run_config(
     on a cold cache), and what the user should know before play."""
     check_overrides(matches, seed, out)
     if cluster:  # refused before a cold compile of a minute, not after it
-        from mexsim.run.dask.cluster import parse_address
+        from mexsim.running.dask.cluster import parse_address
 
         parse_address(cluster)
     with compile_notice(quiet):
-        from mexsim.run.warmup import warm_up
+        from mexsim.running.warmup import warm_up
 
         # a cold cache only (the first run): the config's strategies compile in parallel
         cfg = with_overrides(
@@ -608,7 +618,7 @@ def _run_config(
     if cfg.seed_drawn:
         cfg = _drawn_seed(cfg, resume)
     if cluster or cfg.cluster:  # a local cluster's workers load while the run prepares
-        from mexsim.run.dask.cluster import start_workers_early
+        from mexsim.running.dask.cluster import start_workers_early
 
         start_workers_early(cluster or cfg.cluster)
     if cfg.requested_matches is not None:
@@ -636,7 +646,7 @@ class _RunDisplay:
         self.cfg, self.quiet = cfg, quiet
         self.bars: list = []  # made at the first finished block: after the output checks
         self.shown: list = []
-        self.forecast: Any = None  # made as the run starts (mexsim/run/forecast.py)
+        self.forecast: Any = None  # made as the run starts (mexsim/running/forecast.py)
 
     def progress(self, n: int) -> None:
         if not self.bars:
@@ -665,28 +675,18 @@ class _RunDisplay:
             print(text, file=sys.stderr)
 
     def write_summary(self, folder: Path, statistics: Any) -> None:
-        import numpy as np
+        from mexsim.analysis.comparison import analyze_run
 
-        from mexsim.analysis.comparison import analyze_statistics, config_sweeps
-
-        cfg = self.cfg
-        analysis = analyze_statistics(
-            statistics,
-            [p.name for p in cfg.players],
-            [p.strategy for p in cfg.players],
-            config_sweeps(cfg.players),
-            np.full(len(cfg.players), np.nan),
-            cfg.rules.rounds,
-        )
+        analysis = analyze_run(self.cfg, statistics)
         analysis.write(folder)
         self.shown.append(analysis)
 
     def play(self, options: Any, started: float) -> Any:
         from mexsim.errors import Interrupted
         from mexsim.game.stall_watch import StrategyStalled
-        from mexsim.run.forecast import Forecast
-        from mexsim.run.runner import RunHooks
-        from mexsim.run.runner import run as run_matches
+        from mexsim.running.forecast import Forecast
+        from mexsim.running.runner import RunHooks
+        from mexsim.running.runner import run as run_matches
 
         total = self.cfg.matches * len(self.cfg.variant_names)
         self.forecast = Forecast(total, options.workers, at_most=options.until is not None)
@@ -704,7 +704,7 @@ class _RunDisplay:
             sys.stdout.flush()
             # Worker threads may be stuck in a strategy's compiled code, which nothing can
             # interrupt: end the process without joining them (the runner has cleaned up).
-            from mexsim.run.exit_now import exit_now
+            from mexsim.running.exit_now import exit_now
 
             exit_now(RUN_ERROR if isinstance(exc, StrategyStalled) else SIGNALLED + exc.signum)
         finally:
@@ -768,7 +768,7 @@ def report(
 ) -> None:
     """Print the comparison of a results directory again and write its plots (PNG)."""
     from mexsim.analysis.provenance import local_folder
-    from mexsim.run.machine_limits import check_address_space
+    from mexsim.running.machine_limits import check_address_space
 
     check_address_space("report")
     folder = local_folder(directory)
@@ -887,7 +887,7 @@ def replay(
         return
     if match is None:
         raise ConfigError("--match K is required: which match of the config to replay")
-    from mexsim.run.machine_limits import check_address_space
+    from mexsim.running.machine_limits import check_address_space
 
     check_address_space("replay")
     check_overrides(seed=seed)
@@ -919,7 +919,7 @@ def replay(
                 DECISION_LIMIT if decision_limit is None else decision_limit,
             )
     except StrategyStalled as exc:  # its thread cannot be stopped: end without it
-        from mexsim.run.exit_now import exit_now
+        from mexsim.running.exit_now import exit_now
 
         print(f"mexsim: error: {exc}", file=sys.stderr, flush=True)
         exit_now(RUN_ERROR)
@@ -1127,11 +1127,11 @@ def tune(
     settings = read_settings(config, trials, matches)
     check_overrides(seed=seed, out=out)
     if cluster:  # refused before a cold compile, not after it
-        from mexsim.run.dask.cluster import parse_address
+        from mexsim.running.dask.cluster import parse_address
 
         parse_address(cluster)
     with compile_notice(quiet):
-        from mexsim.run.warmup import warm_up
+        from mexsim.running.warmup import warm_up
 
         cfg = load_config(
             config,
@@ -1155,7 +1155,7 @@ def tune(
         kind = "" if isinstance(exc, Interrupted) else "error: "
         print(f"mexsim: {kind}{' '.join(str(exc).split())}", file=sys.stderr, flush=True)
         sys.stdout.flush()
-        from mexsim.run.exit_now import exit_now  # threads may be stuck in a decide
+        from mexsim.running.exit_now import exit_now  # threads may be stuck in a decide
 
         exit_now(RUN_ERROR if isinstance(exc, StrategyStalled) else SIGNALLED + exc.signum)
     for line in report.lines:
@@ -1217,7 +1217,7 @@ def list_strategies(
             f"{'' if not strategies else f' --strategies {folder}'}`"
         )
         return
-    from mexsim.run.machine_limits import check_address_space
+    from mexsim.running.machine_limits import check_address_space
 
     check_address_space("strategies")
     from mexsim.strategy.registry import (  # compiles the strategies
@@ -1272,7 +1272,7 @@ def check(
 
     Exit 0 when it passes, 1 when a check fails (the check, the cause and the shrunk
     game state are printed, as text and JSON)."""
-    from mexsim.run.machine_limits import check_address_space
+    from mexsim.running.machine_limits import check_address_space
 
     check_address_space("check")
     from mexsim.testing import check_strategy, format_report  # heavy: numba, hypothesis

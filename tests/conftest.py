@@ -4,7 +4,7 @@
 collects every file; tests/strategies_hyp.py loads the built-in strategies at import,
 so on a cold cache (every CI run) each process compiled longest_train's planner and
 the other built-ins at collection, all at once, the same machine code N times over.
-The controller compiles them first, in parallel jobs (mexsim/run/warmup.py, as `mexsim run`
+The controller compiles them first, in parallel jobs (mexsim/running/warmup.py, as `mexsim run`
 does), and the processes load them from the cache. A run in one process (no ``-n``)
 skips this and compiles only what its tests need.
 """
@@ -49,7 +49,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
     from mexsim.game.engine_cache import engine_is_cold
     from mexsim.jit.compile_notice import compile_notice
-    from mexsim.run.warmup import warm_up
+    from mexsim.running.warmup import warm_up
 
     capture = config.pluginmanager.getplugin("capturemanager")
     # its compile notice on the terminal, as `mexsim run` shows it: not minutes of silence

@@ -134,12 +134,12 @@ def test_run_refuses_before_compiling(
 ) -> None:
     """On a cold cache `run` compiles the strategies first (minutes): a mistake that
     needs none of them is said at once."""
-    import mexsim.run.warmup
+    import mexsim.running.warmup
 
     def compile_nothing(*_: Any) -> None:
         raise AssertionError("compiled before refusing")
 
-    monkeypatch.setattr(mexsim.run.warmup, "warm_up", compile_nothing)
+    monkeypatch.setattr(mexsim.running.warmup, "warm_up", compile_nothing)
     result = runner.invoke(app, ["run", str(write(tmp_path, config)), *args])
     assert_usage_error(result, *parts)
 
@@ -419,3 +419,16 @@ def test_a_sweeps_best_at_the_edge_of_its_range_is_said() -> None:
         totals, np.arange(400), players, ["lt", "lt", "lt", "x"], {"lt": players[:3]}, 13
     ).format()
     assert "the best value is the highest swept (w=2): the best may lie beyond it" in text
+
+
+def test_numbas_refusal_to_cache_a_strategy_is_said_in_words(capsys) -> None:
+    from numba.core.errors import NumbaWarning
+
+    from mexsim import cli
+
+    message = 'Cannot cache compiled function "decide" as it uses dynamic globals (such as …)'
+    cli._show_warning(NumbaWarning(message), NumbaWarning, "/s/m_list.py", 9)
+    said = capsys.readouterr().err
+    assert said.count("\n") == 1
+    assert said.startswith("mexsim: warning: /s/m_list.py:9: decide cannot be kept in numba's")
+    assert "compiled again at every run: sort an array of keys with np.argsort" in said

@@ -9,11 +9,13 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[1] / "mexsim"
 # top to bottom; a layer may import only those after it
 LAYERS = [
+    "mexsim",  # the package itself: the public names of mexsim/api.py, loaded on first use
     "__main__",
     "cli",
+    "api",
     "person",
     "tune",
-    "run",
+    "running",
     "store",
     "analysis",
     "tournament",
@@ -24,7 +26,7 @@ LAYERS = [
     "jit",
     "validate",
     "errors",
-    "mexsim",  # the package itself: its version
+    "version",
 ]
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from mexsim.run import compile_jobs, warmup
+from mexsim.running import compile_jobs, warmup
 from mexsim.strategy.origin import BUILTIN_FOLDER
 
 

@@ -258,6 +258,19 @@ def config_sweeps(players: Sequence[Any]) -> dict[str, list[str]]:
     return sweeps
 
 
+def analyze_run(config: Any, statistics: RunStatistics) -> Analysis:
+    """The comparison of a run of ``config`` (a tournament Config) from its statistics,
+    as ``mexsim run`` writes it beside the results."""
+    return analyze_statistics(
+        statistics,
+        [p.name for p in config.players],
+        [p.strategy for p in config.players],
+        config_sweeps(config.players),
+        np.full(len(config.players), np.nan),
+        config.rules.rounds,
+    )
+
+
 def _variant_rules(run_json: Path) -> list[str]:
     """Each rule variant's changes in words, from run.json (none without variants)."""
     from mexsim.tournament.variants import describe_changes

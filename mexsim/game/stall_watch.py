@@ -7,7 +7,7 @@ many it has begun (enums.Status.deciding, calls); every kernel call of this proc
 registered here while it runs (``watched``). The thread waiting for the blocks asks
 ``stalled(limit)`` now and then: a decide that has been running for ``limit`` seconds is
 taken to loop, and the run stops with one line naming the strategy, seat, match and round
-(mexsim/run/in_order.py; `mexsim replay` plays its match through ``run_watched``). The
+(mexsim/running/in_order.py; `mexsim replay` plays its match through ``run_watched``). The
 thread stuck in it cannot be stopped, so the process then ends without waiting for it
 (mexsim/cli.py).
 """
@@ -116,7 +116,7 @@ def run_watched(work: Callable[[], T], limit: float = DECISION_LIMIT) -> T:
     ``limit``: StrategyStalled. Its kernels must release the GIL (``nogil``), else this
     thread never looks.
     The thread is a daemon: one stuck in a strategy's compiled code is never waited
-    for (the caller then ends the process at once, mexsim/run/exit_now.py)."""
+    for (the caller then ends the process at once, mexsim/running/exit_now.py)."""
     outcome: list[Any] = []
 
     def target() -> None:

@@ -16,8 +16,8 @@ import os
 import sys
 from pathlib import Path
 
-from mexsim import __version__
 from mexsim.jit.options import BlasProbeAnswered
+from mexsim.version import __version__
 
 
 def numba_cache_dir() -> str:

@@ -1,4 +1,4 @@
-"""Where a run's results go, as the runner sees it (mexsim/run/runner.py): a results
+"""Where a run's results go, as the runner sees it (mexsim/running/runner.py): a results
 folder (folder_sink.py) or a shared location (location_sink.py). The runner plays the
 blocks; a sink keeps them, knows what an interrupted run left, and puts the finished
 results in place."""

@@ -123,8 +123,8 @@ def child_main(load_strategy_file: Callable[[Path], Any]) -> None:
 def _marker(path: Path) -> Path | None:
     import numba
 
-    from mexsim import __version__
     from mexsim.strategy.sources import edit_marker
+    from mexsim.version import __version__
 
     return edit_marker("imported", (VERSION, __version__, numba.__version__, sys.version), path)
 

@@ -17,8 +17,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from mexsim import __version__
 from mexsim.strategy.sources import sources_digest
+from mexsim.version import __version__
 
 RUN_ID_KEY = b"mexsim.run_id"  # Parquet key-value metadata holding the run id
 

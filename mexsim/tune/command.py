@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from mexsim.errors import ConfigError, Interrupted, OutputError
-from mexsim.run.stop_signals import Stop, StopSignals
+from mexsim.running.stop_signals import Stop, StopSignals
 from mexsim.strategy.registry import available_strategies
 from mexsim.tournament.config import Config, played_strategies, read_toml, with_overrides
 from mexsim.tune.names import BEST
@@ -146,7 +146,7 @@ def tune_study(
         study = open_study(tuning)
         if cluster is None:
             return _tune(tuning, study, continuing, say, progress)
-        from mexsim.run.dask.cluster import ClusterPlayer
+        from mexsim.running.dask.cluster import ClusterPlayer
 
         tuning.cluster = ClusterPlayer(cluster, tuning.config)
         try:

@@ -25,8 +25,8 @@ from urllib.parse import quote
 import numpy as np
 
 from mexsim.errors import ConfigError, Interrupted, StrategyError
-from mexsim.run.dask.cluster import ClusterPlayer
-from mexsim.run.stop_signals import Stop, StopSignals
+from mexsim.running.dask.cluster import ClusterPlayer
+from mexsim.running.stop_signals import Stop, StopSignals
 from mexsim.strategy.policy import Policy
 from mexsim.tournament.config import Config
 from mexsim.tournament.identity import differences

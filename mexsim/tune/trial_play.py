@@ -17,10 +17,10 @@ import numpy as np
 from mexsim.game.enums import Field
 from mexsim.game.stall_watch import DECISION_LIMIT, stalled
 from mexsim.jit.compile_notice import compiling
-from mexsim.run.block_play import play_block
-from mexsim.run.dask.cluster import ClusterPlayer
-from mexsim.run.dask.transfer import received
-from mexsim.run.in_order import unjoined_threads
+from mexsim.running.block_play import play_block
+from mexsim.running.dask.cluster import ClusterPlayer
+from mexsim.running.dask.transfer import received
+from mexsim.running.in_order import unjoined_threads
 from mexsim.strategy.policy import Policy
 from mexsim.tournament.config import Config, config_schedule
 

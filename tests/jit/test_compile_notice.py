@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from mexsim.cli import app
 from mexsim.game.engine_cache import engine_index
 from mexsim.jit import compile_notice as cn
-from mexsim.run import warmup
+from mexsim.running import warmup
 from mexsim.strategy.starter import write_starter
 
 

@@ -160,10 +160,10 @@ def test_a_cluster_plays_the_helper_module_it_was_given(tmp_path: Path) -> None:
 
 
 def test_a_clusters_workers_are_given_the_helper_modules(tmp_path: Path) -> None:
-    """What a cluster's workers get (mexsim.run.dask.cluster.strategy_sources): the
+    """What a cluster's workers get (mexsim.running.dask.cluster.strategy_sources): the
     strategy file and, beside it, its helper module as it is now (a local cluster's
     workers could also import it from here, a remote one's could not)."""
-    from mexsim.run.dask.cluster import HELPER_KEY, strategy_sources
+    from mexsim.running.dask.cluster import HELPER_KEY, strategy_sources
     from mexsim.tournament.config import load_config
 
     plugins = tmp_path / "plugins"
@@ -187,7 +187,7 @@ def test_a_long_lived_worker_plays_each_runs_helper_module(tmp_path: Path) -> No
     import numpy as np
 
     from mexsim.game.view import N_MOVES, SIZE
-    from mexsim.run.dask.cluster import _worker_config, _worker_strategies, strategy_sources
+    from mexsim.running.dask.cluster import _worker_config, _worker_strategies, strategy_sources
     from mexsim.tournament.config import load_config
 
     plugins = tmp_path / "plugins"

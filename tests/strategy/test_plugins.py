@@ -465,12 +465,12 @@ def test_a_missing_strategies_folder_is_refused_before_any_compile(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]
 ):
     # on a cold cache the compile (warm-up, the built-ins) came first: a minute or more
-    import mexsim.run.warmup
+    import mexsim.running.warmup
     import mexsim.strategy.registry as registry
     from mexsim.cli import app
 
     compiled: list[object] = []
-    monkeypatch.setattr(mexsim.run.warmup, "warm_up", lambda *a, **k: compiled.append(a))
+    monkeypatch.setattr(mexsim.running.warmup, "warm_up", lambda *a, **k: compiled.append(a))
     monkeypatch.setattr(
         registry,
         "load_strategy_file",

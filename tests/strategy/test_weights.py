@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mexsim.run.block_play import play_block
+from mexsim.running.block_play import play_block
 from mexsim.tournament.config import load_config
 from mexsim.tournament.lineup import player_policies
 

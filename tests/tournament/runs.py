@@ -207,7 +207,7 @@ def kill_a_worker_mid_run(monkeypatch: Any) -> list[int]:
 
     from distributed import Client
 
-    from mexsim.run.dask.cluster import ClusterPlayer
+    from mexsim.running.dask.cluster import ClusterPlayer
 
     killed: list[int] = []
     original = ClusterPlayer.submit

@@ -1,4 +1,4 @@
-"""Consecutive blocks as one Dask task (mexsim/run/dask/block_tasks.py): every block
+"""Consecutive blocks as one Dask task (mexsim/running/dask/block_tasks.py): every block
 to play in exactly one task, in order, none kept from an interrupted run, each block's
 future the block's own result; and a local cluster's workers that end at once."""
 
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mexsim.run.dask.block_tasks import (
+from mexsim.running.dask.block_tasks import (
     TASK_MATCHES,
     TASKS_PER_WORKER,
     BlockTasks,
@@ -109,7 +109,7 @@ def test_cancelling_a_block_cancels_its_task() -> None:
 
 def test_a_local_workers_close_leaves_nothing_for_the_collector_to_walk() -> None:
     pytest.importorskip("distributed")
-    from mexsim.run.dask.worker_exit import QuickExit
+    from mexsim.running.dask.worker_exit import QuickExit
 
     assert gc.get_freeze_count() == 0
     try:

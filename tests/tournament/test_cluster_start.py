@@ -1,4 +1,4 @@
-"""A local cluster's start (mexsim/run/dask/cluster.py, worker_preload.py): its
+"""A local cluster's start (mexsim/running/dask/cluster.py, worker_preload.py): its
 workers are forks of one process that loaded the engine and the built-in strategies
 while the command prepared; a worker loads only the strategies the run uses; the client
 leaves the kernels to the cluster; a run refused or interrupted leaves no process."""
@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from mexsim import __version__
-from mexsim.run import preparation, runner
-from mexsim.run.compile_jobs import compile_engine
-from mexsim.run.dask import cluster
+from mexsim.running import preparation, runner
+from mexsim.running.compile_jobs import compile_engine
+from mexsim.running.dask import cluster
 from mexsim.strategy import registry
 from mexsim.strategy.origin import BUILTIN_FOLDER
 from mexsim.tournament.config import load_config
@@ -82,9 +82,9 @@ def test_local_workers_have_the_engine_loaded_before_their_first_task(tmp_path: 
         import sys
 
         from mexsim.game import kernel
-        from mexsim.run.dask import cluster as on_worker
+        from mexsim.running.dask import cluster as on_worker
 
-        preload = sys.modules.get("mexsim.run.dask.worker_preload")
+        preload = sys.modules.get("mexsim.running.dask.worker_preload")
         return (
             preload is not None and preload.LOADED,
             len(kernel.play_matches.overloads),
@@ -93,7 +93,7 @@ def test_local_workers_have_the_engine_loaded_before_their_first_task(tmp_path: 
 
     config = load_config(write_config(tmp_path, config_text(tmp_path / "r", matches=8)))
     compile_engine()  # the fork server only loads from numba's cache (the command
-    # warms it first: mexsim/run/warmup.py); on a cold cache the workers load on a task
+    # warms it first: mexsim/running/warmup.py); on a cold cache the workers load on a task
     player = cluster.ClusterPlayer("local:2", config)
     try:
         found = player.client.run(loaded)

@@ -1,5 +1,5 @@
 """The one loop that plays a run's blocks in parallel and takes them in match order
-(mexsim/run/in_order.py), used by runs into a folder and to a shared location."""
+(mexsim/running/in_order.py), used by runs into a folder and to a shared location."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mexsim.run.in_order import take_in_order
+from mexsim.running.in_order import take_in_order
 from tests.profiles import examples
 
 BLOCKS = [(first, 10) for first in range(0, 120, 10)]  # 12 blocks of 10 matches

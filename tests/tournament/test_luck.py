@@ -20,7 +20,7 @@ from mexsim.analysis.accumulate import RunAccumulator
 from mexsim.analysis.comparison import analyze_directory
 from mexsim.analysis.sequential import verdict
 from mexsim.analysis.summary import LUCK_COLUMNS
-from mexsim.run.run_record import TIMING_FIELDS
+from mexsim.running.run_record import TIMING_FIELDS
 from mexsim.tournament.luck import solve
 from tests.tournament.runs import config_text, write_config
 from tests.tournament.test_run import assert_ok, invoke_run
@@ -260,7 +260,7 @@ def test_a_resumed_luck_run_at_a_url_reads_the_kept_parts_luck(
     matches parts): the resumed run's tables are the folder run's."""
     pytest.importorskip("fsspec")
     from mexsim.errors import Interrupted
-    from mexsim.run import runner
+    from mexsim.running import runner
     from mexsim.store import location
     from mexsim.store.location_sink import LocationSink
     from mexsim.tournament.config import load_config, with_overrides
@@ -329,7 +329,7 @@ def test_a_resumed_luck_run_is_the_uninterrupted_one(
     import time
 
     from mexsim.errors import Interrupted
-    from mexsim.run import preparation, runner
+    from mexsim.running import preparation, runner
     from mexsim.tournament.config import load_config, with_overrides
 
     whole = luck_run(tmp_path, "whole", "--workers", "1", matches=320, players=TWO)

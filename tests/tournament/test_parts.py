@@ -208,7 +208,7 @@ def _stopped_at_block_five(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     import time
 
     from mexsim.errors import Interrupted
-    from mexsim.run import preparation, runner
+    from mexsim.running import preparation, runner
     from mexsim.store.parts import WorkFolder
     from mexsim.tournament.config import load_config, with_overrides
     from tests.tournament.runs import config_text, ctrl_c_once_written, run_cli, write_config
@@ -235,7 +235,7 @@ def _stopped_at_block_five(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 def _resumed_counting(cfg: Path, out: Path, monkeypatch: pytest.MonkeyPatch):
     """`mexsim run CFG --out OUT --resume` on one worker: (its result, the blocks it
     played)."""
-    from mexsim.run import preparation
+    from mexsim.running import preparation
     from tests.tournament.runs import run_cli
 
     original = preparation.play_block

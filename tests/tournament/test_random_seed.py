@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from mexsim.errors import ConfigError
-from mexsim.run.runner import interrupted_seed
+from mexsim.running.runner import interrupted_seed
 from mexsim.tournament.config import MAX_SEED, load_config, with_overrides
 
 CONFIG = (

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-import mexsim.run.runner
-from mexsim.run.machine_limits import resource_shortage
+import mexsim.running.runner
+from mexsim.running.machine_limits import resource_shortage
 from tests.tournament.runs import (
     ROOT,
     config_text,
@@ -82,7 +82,7 @@ def test_memory_refused_during_play_is_one_line_and_leaves_nothing(
     def refused(*args: Any, **kwargs: Any) -> Any:
         raise MemoryError
 
-    monkeypatch.setattr(mexsim.run.runner, "_play", refused)
+    monkeypatch.setattr(mexsim.running.runner, "_play", refused)
     out = tmp_path / "r"
     line = one_line_error(run_cli(write_config(tmp_path, config_text(out, matches=8))), 4)
     assert line == (

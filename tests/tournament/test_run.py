@@ -481,7 +481,7 @@ def test_a_long_start_is_named_in_the_result_line(tmp_path: Path, capsys) -> Non
     """Issue 35: "148.5 s (play 22.5 s, …)" did not say where the rest went; a warm
     run's second of start-up is not worth a word."""
     from mexsim import cli
-    from mexsim.run.run_record import RunResult
+    from mexsim.running.run_record import RunResult
     from mexsim.tournament.config import load_config
 
     cfg = load_config(write_config(tmp_path, config_text(tmp_path / "out")))

@@ -20,8 +20,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from mexsim.cli import app
-from mexsim.run import runner as runner_module
-from mexsim.run.run_record import TIMING_FIELDS
+from mexsim.running import runner as runner_module
+from mexsim.running.run_record import TIMING_FIELDS
 from mexsim.store.parts import Assembler, blocks
 from mexsim.store.results_folder import MARKER
 from tests.tournament.runs import (

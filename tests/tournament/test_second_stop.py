@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from mexsim.run.dask.cluster import ClusterPlayer
-from mexsim.run.stop_signals import Stop, StopSignals
+from mexsim.running.dask.cluster import ClusterPlayer
+from mexsim.running.stop_signals import Stop, StopSignals
 
 
 def _signal_self(signum: int) -> None:

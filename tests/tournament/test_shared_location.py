@@ -15,7 +15,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from mexsim.errors import Interrupted
-from mexsim.run import runner
+from mexsim.running import runner
 from mexsim.store import location
 from mexsim.store.location_sink import LocationSink
 from mexsim.tournament.config import load_config, with_overrides

@@ -1,5 +1,5 @@
 """What a local cluster run killed outright leaves in the temporary folder, and the next
-run's removal of it (mexsim/run/dask/stale_scratch.py, socket_folder.py)."""
+run's removal of it (mexsim/running/dask/stale_scratch.py, socket_folder.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from mexsim.run.dask import stale_scratch
+from mexsim.running.dask import stale_scratch
 from tests.tournament.runs import (
     config_text,
     finish,

@@ -26,7 +26,7 @@ from mexsim.cli import app
 from mexsim.errors import ConfigError
 from mexsim.game.play import core_trace
 from mexsim.game.referee import check_jsonl
-from mexsim.run.runner import RunOptions, run
+from mexsim.running.runner import RunOptions, run
 from mexsim.tournament.config import config_schedule, load_config, with_overrides
 from mexsim.tournament.lineup import match_policies
 from mexsim.tournament.schedule import Schedule, table_count

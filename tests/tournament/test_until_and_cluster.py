@@ -210,7 +210,7 @@ def test_a_worker_killed_mid_run_loses_nothing(
 
 WORKER_COPY = (
     "import dataclasses\n"
-    "from mexsim.run.dask.cluster import _worker_config\n"
+    "from mexsim.running.dask.cluster import _worker_config\n"
     "@dataclasses.dataclass(frozen=True)\n"
     "class Cfg:\n"
     "    strategy_dirs: tuple = ()\n"
@@ -309,7 +309,7 @@ def test_a_workers_results_travel_as_int16_and_arrive_as_the_kernels_wrote_them(
     value for value."""
     import numpy as np
 
-    from mexsim.run.dask.transfer import for_transfer, received
+    from mexsim.running.dask.transfer import for_transfer, received
 
     rng = np.random.default_rng(3)
     res = rng.integers(-40, 2_000, size=(5, 13, 4, 6), dtype=np.int64)
@@ -329,7 +329,7 @@ def test_a_workers_results_travel_as_int16_and_arrive_as_the_kernels_wrote_them(
 def test_local_workers_are_bounded_by_the_machine(tmp_path: Path) -> None:
     """Issue 32, held note: `--cluster local:N` took any N up to 256, as `--workers` does
     not: a few worker processes a core, and as many as fit in half the memory."""
-    from mexsim.run.dask.cluster import max_local_workers
+    from mexsim.running.dask.cluster import max_local_workers
 
     most = max_local_workers()
     assert 1 <= most <= 4 * (os.cpu_count() or 1)

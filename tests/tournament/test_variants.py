@@ -289,7 +289,7 @@ def test_a_resumed_variant_run_is_the_uninterrupted_one(
     import time
 
     from mexsim.errors import Interrupted
-    from mexsim.run import preparation, runner
+    from mexsim.running import preparation, runner
     from mexsim.tournament.config import load_config, with_overrides
     from tests.tournament.runs import ctrl_c_once_written
 

@@ -1,4 +1,4 @@
-"""A Dask worker's malloc (mexsim/run/dask/worker_malloc.py): with the fixed trim
+"""A Dask worker's malloc (mexsim/running/dask/worker_malloc.py): with the fixed trim
 threshold Dask's nanny sets, a large array is a fresh mmap each time, which halved the
 kernels' speed on a worker; restored, it comes from the heap as in a plain process."""
 
@@ -17,7 +17,7 @@ import pytest
 PROBE = """
 import ctypes, sys
 import numpy as np
-from mexsim.run.dask.worker_malloc import restore_mmap_threshold
+from mexsim.running.dask.worker_malloc import restore_mmap_threshold
 
 class MallInfo2(ctypes.Structure):
     _fields_ = [(name, ctypes.c_size_t) for name in
@@ -67,13 +67,15 @@ def test_a_plain_process_or_a_chosen_mmap_threshold_is_left_alone() -> None:
 @pytest.mark.processes
 def test_every_kind_of_worker_task_restores_it_before_play(tmp_path, monkeypatch) -> None:
     from mexsim import __version__
-    from mexsim.run.dask import cluster
+    from mexsim.running.dask import cluster
     from mexsim.tournament.config import load_config
     from tests.tournament.runs import config_text, write_config
 
     calls: list[str] = []
     monkeypatch.setattr(cluster, "restore_mmap_threshold", lambda: calls.append("restore"))
-    monkeypatch.setattr("mexsim.run.url_block.play_and_write", lambda *args: calls.append("play"))
+    monkeypatch.setattr(
+        "mexsim.running.url_block.play_and_write", lambda *args: calls.append("play")
+    )
     config = load_config(write_config(tmp_path, config_text(tmp_path / "r", matches=4)))
     res = cluster.play_remote_blocks(config, {}, __version__, "tag", [(0, 4)])
     assert calls == ["restore"] and len(res) == 1 and len(res[0]) == 4
@@ -88,7 +90,8 @@ def test_every_kind_of_worker_task_restores_it_before_play(tmp_path, monkeypatch
         np.zeros((4, 13, 4)),
     )  # (res, deal luck, draw luck)
     monkeypatch.setattr(
-        "mexsim.run.block_play.play_luck_block", lambda *args: calls.append("play luck") or played
+        "mexsim.running.block_play.play_luck_block",
+        lambda *args: calls.append("play luck") or played,
     )
     cluster.play_remote_luck_blocks(config, {}, __version__, "tag", None, [(0, 4)])
     assert calls == ["restore", "restore", "play", "restore", "play luck"]

@@ -1,5 +1,5 @@
 """The signals a local cluster's helper processes must not take are held back while
-they start (mexsim/run/dask/worker_signals.py), and never taken from the command."""
+they start (mexsim/running/dask/worker_signals.py), and never taken from the command."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from mexsim.run.dask.worker_signals import blocked_in_children
+from mexsim.running.dask.worker_signals import blocked_in_children
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
 

@@ -1,5 +1,5 @@
 """A decide that never returns on a Dask worker: the worker's watch answers the
-client's question (mexsim/run/dask/worker_stall.py), and the client names it
+client's question (mexsim/running/dask/worker_stall.py), and the client names it
 (``ClusterPlayer.stalled``). The whole run: tests/tournament/test_stalled_strategy.py."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import numpy as np
 
 from mexsim.game.enums import Status
 from mexsim.game.stall_watch import StrategyStalled, tagged, watched
-from mexsim.run.dask.cluster import ClusterPlayer
-from mexsim.run.dask.worker_stall import stalled_here
+from mexsim.running.dask.cluster import ClusterPlayer
+from mexsim.running.dask.worker_stall import stalled_here
 
 WHERE = "strategy 'loops' (seat 1) in match 7, round 2"
 SAID = f"{WHERE} has not returned in 5 s: …"

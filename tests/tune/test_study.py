@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from mexsim.cli import app
 from mexsim.errors import ConfigError, Interrupted, StrategyError
-from mexsim.run.stop_signals import Stop
+from mexsim.running.stop_signals import Stop
 from mexsim.tournament.config import load_config
 from mexsim.tune.command import read_settings, tune_study, tuning_for
 from mexsim.tune.outputs import read_verdict

@@ -36,8 +36,13 @@ from mexsim.errors import ConfigError, Interrupted, OutputError, ResourceShortag
 from mexsim.game.stall_watch import DECISION_LIMIT, run_watched, stalled
 from mexsim.game.strategy_output import output_counted, printed_note
 from mexsim.jit.ast_guard import serialise_ast_parse
-from mexsim.run.dask.cluster import ClusterPlayer, open_player, parse_address, start_workers_early
-from mexsim.run.in_order import (
+from mexsim.running.dask.cluster import (
+    ClusterPlayer,
+    open_player,
+    parse_address,
+    start_workers_early,
+)
+from mexsim.running.in_order import (
     Played,
     StopRule,
     standing,
@@ -45,10 +50,10 @@ from mexsim.run.in_order import (
     take_in_order,
     unjoined_threads,
 )
-from mexsim.run.machine_limits import SHORTAGE_ADVICE, check_resources, resource_shortage
-from mexsim.run.preparation import load_engine, luck_model, play_raw, tables_of
-from mexsim.run.run_record import RunResult, nothing, write_run_json
-from mexsim.run.stop_signals import Stop, StopSignals
+from mexsim.running.machine_limits import SHORTAGE_ADVICE, check_resources, resource_shortage
+from mexsim.running.preparation import load_engine, luck_model, play_raw, tables_of
+from mexsim.running.run_record import RunResult, nothing, write_run_json
+from mexsim.running.stop_signals import Stop, StopSignals
 from mexsim.store.folder_sink import FolderSink, interrupted_seed
 from mexsim.store.location import is_url
 from mexsim.store.location_sink import LocationSink
@@ -73,7 +78,7 @@ class RunOptions:
     """How to play: ``workers`` threads (or a cluster's workers), replacing results
     (``force``), continuing an interrupted run (``resume``), stopping once decided
     (``until``: ``--until decided``) and on a Dask cluster (``cluster``: ``local:N`` or
-    a scheduler address, mexsim/run/dask/cluster.py); a decide running for
+    a scheduler address, mexsim/running/dask/cluster.py); a decide running for
     ``decision_limit`` seconds stops the run (mexsim/game/stall_watch.py; 0: never)."""
 
     workers: int = 1
@@ -251,7 +256,7 @@ def _play(
     note: Note = lambda text: None,
 ) -> Played:
     """Play the blocks not ``kept`` (kept by an interrupted run), taking every block into
-    the sink in match order (mexsim/run/in_order.py). Blocks are played on ``cluster``
+    the sink in match order (mexsim/running/in_order.py). Blocks are played on ``cluster``
     when given, else on ``workers`` threads, which are never joined on the way out (see
     the module docstring). A sink whose blocks a cluster's tasks write themselves gets
     their totals; otherwise threads play the blocks (or wait for the cluster's result),

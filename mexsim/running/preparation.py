@@ -9,8 +9,8 @@ from typing import Any
 import pyarrow as pa
 
 from mexsim.jit.compile_notice import compiling
-from mexsim.run.block_play import play_block, play_luck_block
-from mexsim.run.dask.transfer import received
+from mexsim.running.block_play import play_block, play_luck_block
+from mexsim.running.dask.transfer import received
 from mexsim.store.result_tables import block_tables
 from mexsim.strategy.policy import Policy
 from mexsim.tournament.config import Config, config_schedule

@@ -2,7 +2,7 @@
 
 A job is the engine's kernels, one of the planner's paths, or a strategy file; some wait
 for others, so that they load those from numba's cache rather than compile them again.
-mexsim/run/warmup.py runs them. The planner's paths are jobs of their own because they are
+mexsim/running/warmup.py runs them. The planner's paths are jobs of their own because they are
 most of longest_train's compile and no other job needs them:
 
 - ``planner``: the dense path's counting form, which longest_train plans with at

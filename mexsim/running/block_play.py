@@ -1,5 +1,5 @@
 """Play one block of a run's matches: what a thread of ``mexsim run`` and a Dask worker
-both do (mexsim/run/runner.py, cluster.py).
+both do (mexsim/running/runner.py, cluster.py).
 
 Apart from the runner so that a Dask worker imports only what play needs: the runner
 brings pyarrow, the statistics and the results files, which a worker never uses when

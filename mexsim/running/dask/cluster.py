@@ -44,23 +44,23 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from mexsim import __version__
 from mexsim.errors import ConfigError, StrategyError
 from mexsim.game.stall_watch import tagged
 from mexsim.jit.ast_guard import serialise_ast_parse
-from mexsim.run.dask.block_tasks import BlockTasks, blocks_per_task
-from mexsim.run.dask.socket_folder import own_fork_server_folder
-from mexsim.run.dask.stale_scratch import remove_stale_scratch, scratch_folder
-from mexsim.run.dask.transfer import for_transfer
-from mexsim.run.dask.worker_malloc import restore_mmap_threshold
-from mexsim.run.dask.worker_signals import blocked_in_children, start_resource_tracker
-from mexsim.run.machine_limits import (
+from mexsim.running.dask.block_tasks import BlockTasks, blocks_per_task
+from mexsim.running.dask.socket_folder import own_fork_server_folder
+from mexsim.running.dask.stale_scratch import remove_stale_scratch, scratch_folder
+from mexsim.running.dask.transfer import for_transfer
+from mexsim.running.dask.worker_malloc import restore_mmap_threshold
+from mexsim.running.dask.worker_signals import blocked_in_children, start_resource_tracker
+from mexsim.running.machine_limits import (
     MEMORY_SHARE,
     WORKERS_PER_CORE,
     machine_memory,
     max_workers,
 )
 from mexsim.tournament.config import Config, played_strategies
+from mexsim.version import __version__
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from mexsim.store.location_sink import Totals
@@ -87,7 +87,7 @@ def max_local_workers() -> int:
 # that loads them all on its first task.
 LOCAL_START = {"distributed.worker.multiprocessing-method": "forkserver"}
 # worker_preload first: it makes the fork server ignore Ctrl-C before the long imports
-LOCAL_PRELOAD = ["mexsim.run.dask.worker_preload", "distributed"]
+LOCAL_PRELOAD = ["mexsim.running.dask.worker_preload", "distributed"]
 # A local cluster's own processes, watched less often than Dask's defaults: its
 # statistical profiler (a stack sample of the playing thread every 10 ms, for the
 # dashboard's profile page), its memory and system monitors and its event-loop health
@@ -331,8 +331,8 @@ def play_remote_blocks(
     spans: list[tuple[int, int]],
 ) -> list[np.ndarray]:
     """A worker's task: for each (first, n) of ``spans``, the res array of matches
-    first … first+n-1 of the config (mexsim/run/dask/block_tasks.py)."""
-    from mexsim.run.block_play import play_block
+    first … first+n-1 of the config (mexsim/running/dask/block_tasks.py)."""
+    from mexsim.running.block_play import play_block
 
     with tagged(tag):
         worker_config, players = _worker_players(config, sources, version)
@@ -349,7 +349,7 @@ def play_remote_luck_blocks(
 ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """A worker's task in a luck-adjusted run: ``play_remote_blocks`` with each block's
     luck scored by the client's model (fitted once, before the run: docs/luck.md)."""
-    from mexsim.run.block_play import play_luck_block
+    from mexsim.running.block_play import play_luck_block
 
     with tagged(tag):
         worker_config, players = _worker_players(config, sources, version)
@@ -376,7 +376,7 @@ def play_write_remote_blocks(
     (first match and count in ``spans``; their luck scored by the client's ``model``
     when given), write their parts there (mexsim/store/location_sink.py) and return only
     what the client's statistics fold of each block (location_sink.Totals)."""
-    from mexsim.run.url_block import play_and_write
+    from mexsim.running.url_block import play_and_write
 
     with tagged(tag):
         worker_config, players = _worker_players(config, sources, version)
@@ -400,8 +400,8 @@ class ClusterPlayer:
             from distributed import Client, LocalCluster
             from distributed.utils import get_mp_context
 
-            from mexsim.run.dask.worker_exit import QuickExit
-            from mexsim.run.dask.worker_interrupts import IgnoreInterrupts
+            from mexsim.running.dask.worker_exit import QuickExit
+            from mexsim.running.dask.worker_interrupts import IgnoreInterrupts
         except ImportError as exc:
             raise ConfigError("--cluster needs Dask: pip install 'mexsim[dask]'") from exc
         kind, where = parse_address(address)
@@ -539,7 +539,7 @@ class ClusterPlayer:
         if limit <= 0:
             return None
         from mexsim.game.stall_watch import StrategyStalled
-        from mexsim.run.dask.worker_stall import stalled_here
+        from mexsim.running.dask.worker_stall import stalled_here
 
         try:
             answers = self.client.run(stalled_here, limit, self._tag)
@@ -567,7 +567,7 @@ class ClusterPlayer:
         write: tuple[str, str] | None = None,
     ) -> BlockTasks:
         """The run's blocks as tasks of consecutive blocks, sized for this cluster
-        (mexsim/run/dask/block_tasks.py), each submitted as ``submit`` says, with
+        (mexsim/running/dask/block_tasks.py), each submitted as ``submit`` says, with
         ``write`` = (url, run id) for a shared location."""
 
         def submit(indices: list[int]) -> Any:

@@ -85,7 +85,7 @@ class BlockTasks:
     """Starts blocks as tasks of up to ``per_task`` consecutive blocks.
 
     ``start(index)`` is called for every block to play, in increasing order
-    (mexsim/run/in_order.py); the first call of a task submits it — the block and
+    (mexsim/running/in_order.py); the first call of a task submits it — the block and
     the blocks after it, up to ``per_task``, stopping at one ``kept`` from an
     interrupted run or at the end — with ``submit(indices)``, which returns a future
     whose result has one item per index. Every call returns the block's own future

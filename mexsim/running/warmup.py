@@ -6,16 +6,16 @@ planner, the other strategies. None of them needs another's machine code, so on 
 cold cache the commands that play first compile them in compiler processes at once,
 one per core, each filling numba's on-disk cache; the command itself then loads
 everything from the cache. The jobs, and which wait for which, are
-mexsim/run/compile_jobs.py's.
+mexsim/running/compile_jobs.py's.
 
-A compiler process takes job after job (``python -m mexsim.run.warmup --serve``: one job
+A compiler process takes job after job (``python -m mexsim.running.warmup --serve``: one job
 a line on its stdin, each answered with the same line when done) rather than one process a
 job: a process pays for numba's start and compiles numba's own helpers (array
 allocation, iteration, errors) once for all of its jobs, a quarter of a small
 strategy's compile. A job that fails (a broken strategy file) is left to the command,
 which compiles that part itself and reports any error in its usual one line; a
 compiler process that dies with its job is replaced for the jobs after it.
-``python -m mexsim.run.warmup JOB`` runs one job: one of compile_jobs.JOB_NAMES or the
+``python -m mexsim.running.warmup JOB`` runs one job: one of compile_jobs.JOB_NAMES or the
 path of a strategy file.
 
 A job's line is its name as a JSON string: a file's name may hold a newline, a carriage
@@ -41,7 +41,7 @@ from typing import Any
 
 from mexsim.game.engine_cache import engine_is_cold
 from mexsim.jit.compile_notice import compiling, restate
-from mexsim.run.compile_jobs import JOB_NAMES, run_job, warm_up_jobs
+from mexsim.running.compile_jobs import JOB_NAMES, run_job, warm_up_jobs
 
 SERVE = "--serve"
 POLL = 0.05  # seconds between looks at the running jobs
@@ -214,7 +214,7 @@ def _stop(process: subprocess.Popen) -> None:
 
 
 def server_command() -> list[str]:
-    return [sys.executable, "-m", "mexsim.run.warmup", SERVE]
+    return [sys.executable, "-m", "mexsim.running.warmup", SERVE]
 
 
 def encode_job(job: str) -> str:
@@ -243,7 +243,7 @@ def serve() -> None:
 def main(argv: Sequence[str]) -> int:
     if len(argv) != 1:
         print(
-            f"usage: python -m mexsim.run.warmup {SERVE}|{'|'.join(JOB_NAMES)}|STRATEGY.py",
+            f"usage: python -m mexsim.running.warmup {SERVE}|{'|'.join(JOB_NAMES)}|STRATEGY.py",
             file=sys.stderr,
         )
         return 2

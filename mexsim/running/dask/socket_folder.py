@@ -14,7 +14,7 @@ of it:
 
 So the folder is made here, before the fork server starts, through the record
 multiprocessing keeps (its process config's ``tempdir``), with the same clean-up at exit
-(mexsim/run/exit_now.py removes it too), named ``mexsim-fork-<pid>-XXXXXXXX`` and claimed
+(mexsim/running/exit_now.py removes it too), named ``mexsim-fork-<pid>-XXXXXXXX`` and claimed
 by this command's lock: the next local cluster run removes those whose command is gone
 (stale_scratch.py).
 """
@@ -25,7 +25,7 @@ import os
 import shutil
 import tempfile
 
-from mexsim.run.dask.stale_scratch import FORK_FOLDER_PREFIX, SHORT_FOLDERS, claim
+from mexsim.running.dask.stale_scratch import FORK_FOLDER_PREFIX, SHORT_FOLDERS, claim
 
 SOCKET_PATH_MAX = 107  # sockaddr_un's sun_path, less its terminating zero
 

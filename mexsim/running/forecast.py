@@ -1,11 +1,14 @@
-"""How long a run will take, said once when it is long (issue 33: a search player plays
-a few matches a second, and a run of thousands should say so rather than sit silent).
+"""How long a run will take, said once when it is long (a search player plays a few
+matches a second, and a run of thousands should say so rather than sit silent).
 
-The first call gives the matches kept from an interrupted run (mexsim/run/in_order.py
-reports them before any block plays); then each played block's. Once the first
-``workers`` blocks are in — one each, played side by side, so that their pace is the
-run's — the rest is timed at that pace, and a run with FORECAST_SECONDS or more to go
-gets one line.
+The first call gives the matches kept from an interrupted run (mexsim/running/in_order.py
+reports them before any block plays); then each played block's. The pace is measured
+from the first played block on, never before it: what comes first — compiling a
+strategy, a thread's or a Dask worker's start, the first calls — is no part of the rest
+of the run, and counted in it made estimates of minutes for runs that took seconds.
+Once ``workers`` more blocks are in (one each, played side by side, so that their pace
+is the run's), the rest is timed at that pace, and a run with FORECAST_SECONDS or more
+to go gets one line.
 """
 
 from __future__ import annotations
@@ -41,12 +44,15 @@ class Forecast:
     def update(self, n: int) -> str | None:
         """Take a progress report of ``n`` matches; the forecast's line when it is due."""
         now = self.clock()
-        if self.started is None:
+        if self.started is None:  # the kept matches, before any block plays
             self.started, self.kept = now, n
             return None
-        self.played += n
         self.blocks += 1
-        if self.told or self.blocks < self.workers:
+        if self.blocks == 1:  # the first block: the pace is measured from here
+            self.started, self.kept = now, self.kept + n
+            return None
+        self.played += n
+        if self.told or self.blocks <= self.workers:
             return None
         self.told = True
         remaining = self.total - self.kept - self.played
@@ -56,6 +62,7 @@ class Forecast:
             return None
         bound = "at most " if self.at_most else ""
         return (
-            f"{bound}about {duration(seconds)} more for the {remaining:,} matches left, at the "
-            f"first blocks' {rate:,.1f} matches/s (Ctrl-C stops it; --resume then continues)"
+            f"{bound}about {duration(seconds)} more for the {remaining:,} matches left, at "
+            f"the pace of the blocks after the first, {rate:,.1f} matches/s (Ctrl-C stops "
+            "it; --resume then continues)"
         )

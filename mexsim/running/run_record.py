@@ -6,11 +6,11 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from mexsim import __version__
-from mexsim.run.in_order import StopRule
+from mexsim.running.in_order import StopRule
 from mexsim.tournament.config import Config
 from mexsim.tournament.luck import LuckModel
 from mexsim.tournament.resolved import resolved_config
+from mexsim.version import __version__
 
 
 @dataclass(frozen=True)

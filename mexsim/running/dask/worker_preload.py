@@ -1,7 +1,7 @@
 """What a local cluster's workers have loaded before they start: imported once, by the
 process they are forked from.
 
-A ``local:N`` cluster (mexsim/run/dask/cluster.py) starts its workers with Python's
+A ``local:N`` cluster (mexsim/running/dask/cluster.py) starts its workers with Python's
 ``forkserver`` method and this module as the fork server's preload: the fork server
 imports Dask, numba and the play modules and loads the engine's kernels and every
 built-in strategy from numba's cache once, and each worker is a fork of it, with all
@@ -43,12 +43,12 @@ def preload() -> bool:
     import distributed  # noqa: F401  what a worker process imports first
 
     from mexsim.game.engine_cache import engine_is_cold
-    from mexsim.run import block_play as blockplay  # noqa: F401  a task's modules
-    from mexsim.run.dask import cluster
+    from mexsim.running import block_play as blockplay  # noqa: F401  a task's modules
+    from mexsim.running.dask import cluster
 
     if engine_is_cold():
         return False  # a compile here would only repeat the client's
-    from mexsim.run.compile_jobs import compile_engine
+    from mexsim.running.compile_jobs import compile_engine
 
     compile_engine()
     cluster.load_builtin_strategies()

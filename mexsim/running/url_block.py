@@ -3,7 +3,7 @@ there (mexsim/store/location_sink.py): its parts, and the totals it returns."""
 
 from __future__ import annotations
 
-from mexsim.run.preparation import played_tables
+from mexsim.running.preparation import played_tables
 from mexsim.store.location_sink import Totals, write_location_block
 from mexsim.tournament.config import Config
 from mexsim.tournament.luck import LuckModel
