@@ -772,7 +772,11 @@ def report(
 
     check_address_space("report")
     folder = local_folder(directory)
-    if not folder.is_dir():
+    try:
+        is_folder = folder.is_dir()
+    except OSError as exc:  # a name too long, a folder not to be searched
+        raise ConfigError(f"{folder}: not a results directory ({exc.strerror})") from None
+    if not is_folder:
         raise ConfigError(f"{folder}: not a results directory (no such folder)")
     from mexsim.store.results_folder import OutputLock
 
@@ -1146,7 +1150,9 @@ def tune(
         if not quiet:
             print(line, flush=True)
 
-    settle_seed(tuning, cfg.seed_drawn and seed is None, say)
+    said = settle_seed(tuning, cfg.seed_drawn and seed is None, fresh)
+    if said:  # on stderr, as `mexsim run` says a drawn seed: --quiet too
+        print(f"mexsim: {said}", file=sys.stderr, flush=True)
 
     try:
         with compile_notice(quiet):

@@ -36,8 +36,8 @@ from mexsim.tune.study import (
     run_study,
     storage_url,
 )
-from mexsim.tune.study_folder import claimed, default_folder
-from mexsim.tune.verdict import params_text, validate, verdict_lines
+from mexsim.tune.study_folder import claimed, default_folder, held_by
+from mexsim.tune.verdict import count, params_text, validate, verdict_lines
 
 T = TypeVar("T")
 
@@ -109,21 +109,20 @@ def tuning_for(
     return Tuning(trial_config, settings, folder, workers, decision_limit)
 
 
-def settle_seed(tuning: Tuning, drawn: bool, say: Callable[[str], None]) -> None:
+def settle_seed(tuning: Tuning, drawn: bool, fresh: bool = False) -> str | None:
     """A config's ``seed = "random"``: the seed of the study kept in the folder, when
-    there is one (a study goes on with the deals it began with), else the one drawn,
-    said so that it can be given again."""
+    there is one to continue (a study goes on with the deals it began with), else the
+    one drawn. Returns the line that says which (None when the seed was not drawn)."""
     if not drawn:
-        return
-    kept = kept_seed(tuning.folder)
+        return None
+    kept = None if fresh else kept_seed(tuning.folder)
     if kept is not None:
         tuning.config = with_overrides(tuning.config, seed=kept)
-        say(f'seed = "random": continuing with the study\'s seed {kept}')
-    else:
-        say(
-            f'seed = "random": drew seed {tuning.config.seed} (tune.json and best.toml '
-            f"keep it; --seed {tuning.config.seed} plays the same study again)"
-        )
+        return f'seed = "random": continuing with the study\'s seed {kept}'
+    return (
+        f'seed = "random": drew seed {tuning.config.seed} (tune.json and best.toml keep '
+        f"it; --seed {tuning.config.seed} plays the same study again)"
+    )
 
 
 @dataclass
@@ -142,19 +141,19 @@ def tune_study(
     """Run (or continue) the study, on ``cluster`` (a Dask address, local:N) when given,
     then validate its best: what to print and the files written."""
     optuna_module()
-    with claimed(tuning.folder, fresh) as continuing, _storage_errors(tuning.folder):
-        study = open_study(tuning)
-        if cluster is None:
-            return _tune(tuning, study, continuing, say, progress)
-        from mexsim.running.dask.cluster import ClusterPlayer
+    if cluster is None:
+        with claimed(tuning.folder, fresh) as continuing, _storage_errors(tuning.folder):
+            return _tune(tuning, open_study(tuning), continuing, say, progress)
+    from mexsim.running.dask.cluster import ClusterPlayer
 
-        tuning.cluster = ClusterPlayer(cluster, tuning.config)
-        try:
-            say(f"playing on {tuning.cluster.workers} Dask workers")
-            return _tune(tuning, study, continuing, say, progress)
-        finally:
-            tuning.cluster.close()
-            tuning.cluster = None
+    tuning.cluster = ClusterPlayer(cluster, tuning.config)  # refused before any file
+    try:
+        with claimed(tuning.folder, fresh) as continuing, _storage_errors(tuning.folder):
+            say(f"playing on {count(tuning.cluster.workers, 'Dask worker')}")
+            return _tune(tuning, open_study(tuning), continuing, say, progress)
+    finally:
+        tuning.cluster.close()
+        tuning.cluster = None
 
 
 @contextlib.contextmanager
@@ -188,7 +187,7 @@ def _tune(
     names = [p.name for p in tuning.settings.params]
     kept = finished_trials(study)
     if continuing and kept:
-        say(f"continuing the study in {folder}: {len(kept)} finished trials kept")
+        say(f"continuing the study in {folder}: {count(len(kept), 'finished trial')} kept")
 
     def on_trial(trials: list[Trial]) -> None:
         write_trials(folder, trials, names)
@@ -259,9 +258,15 @@ def report_study(folder: Path) -> TuneReport:
     optuna = optuna_module()
     study = optuna.load_study(study_name=STUDY_NAME, storage=storage_url(database))
     trials = finished_trials(study)
-    if not (folder / VERDICT).is_file():
+    holder = held_by(folder)
+    if holder is not None:
         lines = [
-            f"{folder}: a study stopped before its end, {len(trials)} finished trials "
+            f"{folder}: a study in play (mexsim tune, pid {holder}), "
+            f"{count(len(trials), 'finished trial')} so far (tune.csv)"
+        ]
+    elif not (folder / VERDICT).is_file():
+        lines = [
+            f"{folder}: a study stopped before its end, {count(len(trials), 'finished trial')} "
             "(tune.csv) and no verdict yet: the same mexsim tune command continues it"
         ]
     else:
@@ -273,8 +278,9 @@ def report_study(folder: Path) -> TuneReport:
             raise ConfigError(f"{folder}: the study's verdict cannot be read ({exc})") from None
         if judged != len(trials):
             lines.append(
-                f"note: this verdict is of {judged} trials; the study has {len(trials)} "
-                "finished trials since: the same mexsim tune command judges them"
+                f"note: this verdict is of {count(judged, 'trial')}; the study has "
+                f"{count(len(trials), 'finished trial')} since: the same mexsim tune command "
+                "judges them"
             )
     if not trials:
         return TuneReport(lines, [])

@@ -18,4 +18,7 @@ WRITTEN = (CSV, BEST, VERDICT, HISTORY_PLOT, PARAMS_PLOT)  # beside the database
 def is_study_folder(folder: Path) -> bool:
     """Whether ``folder`` is a study's (mexsim tune's), not a run's results."""
     marks = (DATABASE, VERDICT, LOCK)
-    return any((folder / m).exists() for m in marks) and not (folder / "run.json").exists()
+    try:
+        return any((folder / m).exists() for m in marks) and not (folder / "run.json").exists()
+    except OSError:  # a name too long, a folder not to be read: not a study's
+        return False

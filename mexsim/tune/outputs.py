@@ -28,6 +28,8 @@ def replace_file(path: Path, text: str) -> None:
     try:
         temporary.write_text(text, encoding="utf-8")
         os.replace(temporary, path)
+    except OSError as exc:  # named by the file the user knows, not its temporary
+        raise OSError(exc.errno, exc.strerror, str(path)) from None
     finally:
         temporary.unlink(missing_ok=True)
 

@@ -35,6 +35,7 @@ DEFAULT_TRIALS = 40  # when no budget is given
 DEFAULT_MATCHES = 2000
 MOST_MATCHES = 10_000_000
 MOST_TRIALS = 100_000
+MOST_STEPS = 1_000_000_000  # a range's steps: Optuna counts them in decimals
 
 
 @dataclass(frozen=True)
@@ -228,6 +229,11 @@ def _range(at: str, name: str, spec: Any) -> ParamRange:
         if log:
             raise ConfigError(f"{at}: 'step' and 'log' cannot go together (Optuna's rule)")
         steps = (high - low) / step
+        if steps > MOST_STEPS:
+            raise ConfigError(
+                f"{at}: 'step' = {step:g} makes {steps:.3g} steps of the range (allowed: at "
+                f"most {MOST_STEPS:,}; leave 'step' out for a continuous range)"
+            )
         if abs(steps - round(steps)) > 1e-9 * max(1.0, steps):
             raise ConfigError(
                 f"{at}: 'step' = {step:g} does not divide high - low ({high - low:g}): the "

@@ -20,7 +20,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import numpy as np
 
@@ -110,18 +109,36 @@ def storage_url(path: Path) -> str:
 
 def mexsim_study(path: Path) -> str | None:
     """Why ``path`` is not a study mexsim made (not SQLite, another program's tables,
-    other studies), or None when it is one. Read without writing: a file that is not
-    ours is left as it is."""
+    other studies), or None when it is one — or one mexsim began and was stopped or
+    killed before it was described (empty, Optuna's tables and no study, or its study
+    with no trial). Only read: opening it rolls back a write a kill cut short, as any
+    SQLite reader does, and changes nothing else."""
     import sqlite3
 
+    if not path.is_file():
+        return "not a file" if path.exists() else "missing"
+    if path.stat().st_size == 0:
+        return None  # made, and killed before SQLite wrote a page
     try:
-        uri = f"file:{quote(str(path.absolute()))}?mode=ro"
-        with contextlib.closing(sqlite3.connect(uri, uri=True)) as db:
+        with contextlib.closing(sqlite3.connect(path, timeout=10)) as db:
+            tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+            if not tables:
+                return None
+            if "studies" not in tables:
+                return "not an Optuna study database (no table of studies)"
             names = [row[0] for row in db.execute("SELECT study_name FROM studies")]
+            if not names:
+                return None
+            if names != [STUDY_NAME]:
+                return f"holds the studies {names}, not mexsim tune's alone ({STUDY_NAME!r})"
+            described = db.execute(
+                "SELECT COUNT(*) FROM study_user_attributes WHERE key = ?", (IDENTITY_KEY,)
+            ).fetchone()[0]
+            trials = db.execute("SELECT COUNT(*) FROM trials").fetchone()[0]
     except sqlite3.Error as exc:
         return f"not an Optuna study database ({exc})"
-    if names != [STUDY_NAME]:
-        return f"holds the studies {names}, not mexsim tune's alone ({STUDY_NAME!r})"
+    if not described and trials:
+        return f"holds a study named {STUDY_NAME!r} that mexsim did not make"
     return None
 
 

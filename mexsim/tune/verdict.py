@@ -113,7 +113,7 @@ def _per_deal(values: np.ndarray, unit: int) -> np.ndarray:
     return values if unit == 1 else values.reshape(-1, unit).mean(axis=1)
 
 
-def _count(n: int, noun: str) -> str:
+def count(n: int, noun: str) -> str:
     plural = noun + ("es" if noun.endswith("ch") else "s")
     return f"{n:,} {noun if n == 1 else plural}"
 
@@ -161,7 +161,7 @@ def verdict_lines(
     played = sum(t.matches for t in trials)
     player = tuning.settings.player
     lines = [
-        f"{_count(len(trials), 'trial')} ({pruned} stopped early by racing), {played:,} matches; "
+        f"{count(len(trials), 'trial')} ({pruned} stopped early by racing), {played:,} matches; "
         f"best: trial {best.index}, {params_text(best.params)}",
         f"  on the study's deals: {best.value:+.2f} points a match against the table "
         "(the player's total minus the others' mean; lower is better)",
@@ -170,7 +170,7 @@ def verdict_lines(
         lines.append("  no validation (validate = 0): the figure above is optimistic")
     else:
         lines += [
-            f"validation on {_count(validation.matches, 'fresh match')} (seed {validation.seed}), "
+            f"validation on {count(validation.matches, 'fresh match')} (seed {validation.seed}), "
             f"{CONFIDENCE:.0%} intervals:",
             f"  {player} with the best parameters minus with its configured ones "
             f"({params_text(validation.configured)}): {_signed(validation.vs_configured)} "
@@ -179,8 +179,9 @@ def verdict_lines(
         if validation.vs_configured[1] > 0:
             lines.append(
                 "  warning: on fresh deals the best trial plays worse than the configured "
-                "parameters: its study's margin was luck of the study's deals; keep the "
-                "configured ones, or tune again with more matches a trial"
+                "parameters: its margin did not hold beyond the study's deals (their luck, "
+                "or ranges that leave the configured values out); keep the configured ones, "
+                "or tune again with more matches a trial or wider ranges"
             )
         for o in validation.opponents:
             share, lo, hi = o.ahead

@@ -186,3 +186,15 @@ def test_best_toml_is_the_config_with_the_best_parameters(tmp_path) -> None:
     assert data["players"][0]["params"] == {"worlds": [8, 16]}
     odd = {"a b": 'q"\\\u00e9', "t": {"x": [1, 2.5, True], "y": {"z": -math.inf}}}
     assert tomllib.loads(toml_text(odd)) == odd
+
+
+def test_a_step_too_fine_to_count_is_refused() -> None:
+    with pytest.raises(ConfigError, match=r"makes 1e\+300 steps of the range"):
+        read_tune(
+            "c.toml", {"player": "p", "params": {"a": {"low": 0.0, "high": 1.0, "step": 1e-300}}}
+        )
+
+
+def test_report_of_a_name_too_long_is_one_line(tmp_path) -> None:
+    result = CliRunner().invoke(app, ["report", str(tmp_path / ("b" * 300))])
+    assert result.exit_code in (2, 4) and result.stderr.count("\n") == 1

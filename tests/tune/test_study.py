@@ -241,14 +241,15 @@ def test_a_drawn_seed_is_said_and_kept_by_the_study(tmp_path: Path) -> None:
 
     config = write_config(tmp_path, trials=1)
     config.write_text(config.read_text().replace("seed = 11", 'seed = "random"'))
-    said: list[str] = []
     first = tuning_for(load_config(config), read_settings(config), str(tmp_path / "s"), 2, 60)
-    settle_seed(first, True, said.append)
-    assert said[0].startswith(f'seed = "random": drew seed {first.config.seed} ')
+    said = settle_seed(first, True)
+    assert said and said.startswith(f'seed = "random": drew seed {first.config.seed} ')
     tune_study(first, False, lambda line: None)
     again = tuning_for(load_config(config), read_settings(config), str(tmp_path / "s"), 2, 60)
-    settle_seed(again, True, said.append)
-    assert again.config.seed == first.config.seed and "continuing" in said[1]
+    assert "continuing" in (settle_seed(again, True) or "")
+    assert again.config.seed == first.config.seed
+    afresh = tuning_for(load_config(config), read_settings(config), str(tmp_path / "s"), 2, 60)
+    assert "drew seed" in (settle_seed(afresh, True, fresh=True) or "")
     best = tomllib.loads((tmp_path / "s" / "best.toml").read_text())
     assert best["run"]["seed"] == first.config.seed
 

@@ -4,6 +4,7 @@ drawn seed. No game is played here."""
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import sqlite3
@@ -71,6 +72,60 @@ def test_a_damaged_database_is_named(tmp_path: Path) -> None:
     path = tmp_path / DATABASE
     path.write_bytes(b"SQLite format 3\0" + b"\0" * 50)
     assert mexsim_study(path) is not None
-    with sqlite3.connect(path.with_name("empty.db")):
+    with contextlib.closing(sqlite3.connect(path.with_name("other.db"))) as db:
+        db.execute("CREATE TABLE notes (text)")
+    assert "not an Optuna study database" in (mexsim_study(path.with_name("other.db")) or "")
+
+
+def test_a_study_cut_off_as_it_was_made_is_mexsims(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.db"
+    empty.write_bytes(b"")
+    assert mexsim_study(empty) is None
+    optuna_module().storages.RDBStorage(storage_url(tmp_path / "tables.db"))
+    assert mexsim_study(tmp_path / "tables.db") is None  # Optuna's tables, no study yet
+    assert mexsim_study(tmp_path / "missing.db") == "missing"
+    assert not (tmp_path / "missing.db").exists()
+
+
+def test_a_refusal_leaves_nothing_in_the_users_folder(tmp_path: Path) -> None:
+    folder = tmp_path / "theirs"
+    folder.mkdir()
+    (folder / DATABASE).write_text("not ours")
+    with pytest.raises(ConfigError), claimed(folder, False):
         pass
-    assert "not an Optuna study database" in (mexsim_study(path.with_name("empty.db")) or "")
+    assert [p.name for p in folder.iterdir()] == [DATABASE]
+
+
+def test_fresh_deletes_nothing_when_one_of_its_names_is_not_its_file(tmp_path: Path) -> None:
+    folder = tmp_path / "study"
+    with claimed(folder, False):
+        optuna_module().create_study(study_name=STUDY_NAME, storage=storage_url(folder / DATABASE))
+    (folder / "tune.csv").mkdir()
+    odd = r"tune.csv: not a file mexsim tune wrote"
+    with pytest.raises(ConfigError, match=odd), claimed(folder, True):
+        pass
+    assert (folder / DATABASE).is_file()
+
+
+def test_odd_places_are_one_line(tmp_path: Path) -> None:
+    from mexsim.errors import OutputError
+
+    with pytest.raises(ConfigError, match="has no name to give its study"):
+        default_folder("/")
+    folder = tmp_path / "fifo"
+    folder.mkdir()
+    os.mkfifo(folder / LOCK)
+    with (
+        pytest.raises(OutputError, match="remove it if it is not a plain file"),
+        claimed(folder, False),
+    ):
+        pass
+
+
+def test_report_tells_a_study_in_play_by_its_lock(tmp_path: Path) -> None:
+    from mexsim.tune.study_folder import held_by
+
+    folder = tmp_path / "study"
+    with claimed(folder, False):
+        assert held_by(folder) == str(os.getpid())
+    assert held_by(folder) is None
