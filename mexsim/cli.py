@@ -216,8 +216,8 @@ def _terminate(signum: int, frame: Any) -> None:
 
 def _answer_termination() -> None:
     """SIGTERM and SIGHUP end a command with one line and 128 + the signal, as Ctrl-C
-    does, where they ended it silently (`mexsim check` being compiled, issue 32 row
-    23); a signal the caller ignored stays ignored. Each is noted as it is raised
+    does, where they ended it silently (`mexsim check` being compiled); a signal the
+    caller ignored stays ignored. Each is noted as it is raised
     (mexsim/jit/interrupts.py: numba's compiler can swallow the exception)."""
     import signal
 
@@ -545,7 +545,7 @@ def run(
             status=SIGNALLED + signum,
         )
     # the results are in place and shown: a Ctrl-C now, while the process ends, has
-    # nothing left to stop (it ended the command with 130 and no line, issue 32 row 22)
+    # nothing left to stop (it ended the command with 130 and no line)
     _ignore_stop_signals()
 
 
@@ -670,7 +670,7 @@ class _RunDisplay:
         if self.bars and sys.stderr.isatty():  # above the bar, which is redrawn below
             self.bars[0].write(text, file=sys.stderr)
         elif self.bars and not self.bars[0].disable:  # a log: after the bar's line, not
-            print(f"\n{text}", file=sys.stderr)  # glued to it (issue 35)
+            print(f"\n{text}", file=sys.stderr)  # glued to it
         else:
             print(text, file=sys.stderr)
 
@@ -716,7 +716,7 @@ class _RunDisplay:
         noun = "match" if result.matches == 1 else "matches"
         cfg = self.cfg
         # what the rest of the wall time went to, when it is worth saying: a first run
-        # spends most of it compiling (issue 35: "148.5 s (play 22.5 s …)" said nothing)
+        # spends most of it compiling ("148.5 s (play 22.5 s …)" said nothing)
         rest = result.wall_seconds - result.play_seconds - result.summary_seconds
         startup = f", start-up and compiling {rest:.1f} s" if rest >= STARTUP_SHOWN else ""
         variants = len(cfg.variants)
@@ -731,7 +731,7 @@ class _RunDisplay:
             f"{rate}, {result.workers} worker{'s' if result.workers != 1 else ''}) -> "
             f"{result.directory}"
         )
-        if self.quiet:  # the one-line result (issue 35); the tables are in the folder
+        if self.quiet:  # the one-line result; the tables are in the folder
             return
         if cfg.pool:
             from mexsim.tournament.config import config_schedule

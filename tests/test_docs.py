@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.make_docs import DOCS, pages
+from tests.make_docs import DOCS, ROOT, pages
 
 
 @pytest.mark.parametrize("name", ["index.md", "tutorial.md", "cli.md"])
@@ -35,3 +35,16 @@ def test_the_readme_stays_an_introduction() -> None:
 
     lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
     assert len(lines) <= 250, f"README.md has {len(lines)} lines: move the detail to docs/"
+
+
+def test_the_code_says_why_not_which_issue() -> None:
+    """Comments say why; git keeps which issue or session asked for a change."""
+    import re
+
+    cited = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in sorted((ROOT / "mexsim").rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"\b[Ii]ssue \d+|\b[Ss]ession \d+", line)
+    ]
+    assert cited == []

@@ -108,7 +108,7 @@ PLAIN_MOST = 4  # sentences before "and N more": the others are in the table bel
 
 def plain_words(summary: pd.DataFrame, head_to_head: pd.DataFrame, pairs: pd.DataFrame) -> str:
     """The comparison in plain words, one sentence for each other player against the
-    best (issue 35): how many points a match apart, the 95 % interval, how often the
+    best: how many points a match apart, the 95 % interval, how often the
     best finished ahead; "cannot tell apart" where the run's verdict (Holm over every
     pair, comparisons.csv) does not separate them."""
     if len(summary) < 2:
@@ -148,7 +148,7 @@ def plain_words(summary: pd.DataFrame, head_to_head: pd.DataFrame, pairs: pd.Dat
 
 
 def best_disagrees(summary: pd.DataFrame, head_to_head: pd.DataFrame) -> str:
-    """Why the best can trail another player on screen (issue 35: a pool's `*` best
+    """Why the best can trail another player on screen (a pool's `*` best
     trailed the runner-up in head to head, win % and raw mean, with no word why): a
     line for each player that finished ahead of the best in more than half their
     shared matches (the interval above 50 %)."""

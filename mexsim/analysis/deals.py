@@ -3,7 +3,7 @@
 Independent matches are independent units. Under duplicate deals the seat rotations
 of one deal share its luck, so they are *one* paired unit: statistics average each
 player's result over the deal's matches first, then treat the per-deal means as the
-sample (issue 5: "the rotations of one deal as one paired unit").
+sample ("the rotations of one deal as one paired unit").
 """
 
 from __future__ import annotations

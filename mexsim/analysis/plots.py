@@ -39,7 +39,7 @@ VARIANTS_PLOT = "variants.png"
 _DPI = 120
 
 
-# a legend beside the plot, never over its data (issue 35)
+# a legend beside the plot, never over its data
 _BESIDE: dict[str, Any] = {"loc": "upper left", "bbox_to_anchor": (1.01, 1), "borderaxespad": 0}
 
 
@@ -372,7 +372,7 @@ def _variants(
     lengths.set_ylabel("share of rounds")
     lengths.grid(alpha=0.3)
     if lengths.get_legend_handles_labels()[0]:
-        # under the panel, never over its data (issue 35)
+        # under the panel, never over its data
         lengths.legend(
             title="variant",
             fontsize="small",

@@ -175,7 +175,7 @@ def check_results(directory: Path) -> ResultsFiles:
 
 def _recorded_run_id(run_json: Path) -> str | None:
     """The run id run.json records (None: a run of mexsim before run ids). A missing or
-    damaged run.json was reported as "files of different runs" (issue 32)."""
+    damaged run.json was reported as "files of different runs"."""
     try:
         record = json.loads(run_json.read_bytes())
     except FileNotFoundError:

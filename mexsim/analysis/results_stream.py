@@ -120,7 +120,7 @@ def stream_batches(paths: Sequence[Path], columns: Sequence[str]) -> Iterator[pa
 
     ``pre_buffer=False``: pyarrow's default pre-buffering reads ahead every row group
     the reader will visit and keeps the compressed bytes it read until the reader is
-    closed, so memory grew with the file (issue 12: ``mexsim report`` peaked at 853 MB
+    closed, so memory grew with the file (``mexsim report`` peaked at 853 MB
     for ten million matches, 379 MB for two). Without it a column chunk is read when
     decoded and freed after: memory is bounded by a row group and a batch. The batches
     are the same rows either way (and so the sums and the report, to the bit)."""

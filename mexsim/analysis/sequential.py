@@ -81,7 +81,7 @@ class Verdict:
     def describe(self, cap: int | None = None) -> str:
         """One paragraph: decided or not, after how many deals (it looks once a block),
         and for each other player, in rank order, its difference from the best with the
-        sequential interval, labelled as such (issue 35: the table beside it shows a
+        sequential interval, labelled as such (the table beside it shows a
         narrower t interval for the same pair). ``cap``: the run played all of
         run.matches, this many, rather than being stopped by the verdict."""
         parts = []

@@ -392,7 +392,7 @@ def format_summary(summary: pd.DataFrame) -> str:
     out = fixed_width(header, rows, [i for i, name in enumerate(header) if name not in right])
     out.append("")
     # the interval summarize_statistics computed: under duplicate deals a deal's seat
-    # rotations are one unit (issue 35: the footnote said Wilson there too)
+    # rotations are one unit (the footnote said Wilson there too)
     duplicate = "deals" in summary.columns and bool(
         (summary["deals"].to_numpy() < summary["matches"].to_numpy()).any()
     )

@@ -52,7 +52,7 @@ def compare_sweeps(
     the run's every-pair comparison (mexsim/analysis/pairs.py), whose Holm-corrected
     verdict the sweep takes for each value against the sweep's best (``p_holm``,
     ``separated``), so that a sweep never says "significant" of a pair that
-    comparisons.csv calls "not separated" (issue 35). Without it, Holm over the
+    comparisons.csv calls "not separated". Without it, Holm over the
     sweep's own comparisons with its best."""
     run = totals if isinstance(totals, RunStatistics) else accumulate(totals, deals)
     column = {name: i for i, name in enumerate(players)}

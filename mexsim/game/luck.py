@@ -1,6 +1,6 @@
 """The luck of every chance event of a block of matches, scored on the play threads.
 
-Issue 13, item 1 (docs/luck.md). Each match of the block is played with its events
+docs/luck.md says what it measures. Each match of the block is played with its events
 recorded (kernel.play_rounds, ``record``), then its event rows are walked keeping the
 table (who holds each tile, train ends, markers, open doubles) and every chance event
 is scored for every seat j with a linear value model ``V_j = w · x_j`` (an estimate of

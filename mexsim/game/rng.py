@@ -8,7 +8,7 @@ same numbers; tests compare them.
 
 A strategy is handed its own stream's state (it draws from it), and xoshiro256** and
 splitmix64 can both be run backwards: from a state derived by splitmix64 alone, a
-strategy recovered the seed's mix, then every shuffle of the match (issue 32). So the
+strategy recovered the seed's mix, then every shuffle of the match. So the
 strategies' stream keys are SipHash-2-4 of (deal, stream, seat) keyed with the seed, a
 pseudo-random function: its output tells nothing of its key short of trying every
 seed. (A small, known seed can be tried: a tournament between untrusted authors draws

@@ -1,4 +1,4 @@
-"""The trace format's spelling of the Mexican train (INTERFACE.md, "Trace"): one home
+"""The trace format's spelling of the Mexican train (docs/interface.md, "Game trace"): one home
 for what the engines write and the referee and the renderer read.
 
 In a trace a train is its owner's seat number, and the Mexican train, numbered P inside

@@ -7,7 +7,7 @@ the Python entry point is a sixth of the planner's cold compile (its unboxing of
 and named tuples is code of its own for LLVM to optimise). Calling such a helper from
 Python would crash the process (its dispatcher raises TypeError instead), so it is only
 for private helpers (names starting with ``_``, or a kernel's internals) that no Python
-code calls; tests/test_callee.py holds mexsim to that.
+code calls; tests/jit/test_callee.py holds mexsim to that.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from numba.core.registry import CPUDispatcher
 
 from mexsim.jit.options import become, callee_compiled
 
-CALLEES: list[Any] = []  # every function compiled so, for tests/test_callee.py
+CALLEES: list[Any] = []  # every function compiled so, for tests/jit/test_callee.py
 
 
 class CalleeDispatcher(CPUDispatcher):

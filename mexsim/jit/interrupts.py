@@ -4,7 +4,7 @@ Python raises a signal's exception (KeyboardInterrupt for Ctrl-C) wherever the m
 thread runs Python code next, and while numba compiles that can be a ctypes callback
 of llvmlite's (its object cache's notice), where an exception is printed as "Exception
 ignored" and dropped: a Ctrl-C during `mexsim check`'s compile was swallowed with a
-traceback, and the check went on and passed, exit 0 (issue 32, row 14). So the
+traceback, and the check went on and passed, exit 0. So the
 command's handlers note each signal as well as raise it, and the command asks
 (:func:`received`) before it trusts an outcome; long loops ask as they go
 (:func:`raise_if_received`).

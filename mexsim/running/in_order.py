@@ -1,7 +1,8 @@
 """Blocks played in parallel, taken in match order: the one loop of every run.
 
-A run into a folder (runner.py) and a run to a shared location (shared.py) both play a
-run's blocks (parts.py) on threads or a Dask cluster, several at a time, and take each
+A run into a folder and a run to a shared location (runner.py, with the store's
+folder_sink.py and location_sink.py) both play a run's blocks (store/parts.py) on
+threads or a Dask cluster, several at a time, and take each
 block — append it to the results, fold its statistics — strictly in match order, so
 what they write never depends on which block finished first. Blocks kept from an
 interrupted run are taken in their place without being played. ``--until decided`` is

@@ -59,8 +59,8 @@ def check_resources(where: str, matches: int, players: int, workers: int) -> Non
 # run 2.48 GB at 1 worker, 2.67 at 2, 2.91 at 8 (a thread's stack and malloc arena,
 # ~70 MB each); report 1.79 GB; check 0.72; replay 0.64; strategies 0.61. It uses far
 # less memory (a run: ~280 MB resident): numba's compiler, the libraries' allocators and
-# the threads reserve it. Under a lower `ulimit -v` each command failed in its own way
-# (issue 32, row 15): an LLVM abort (134), OpenBLAS giving up (1), Arrow unable to
+# the threads reserve it. Under a lower `ulimit -v` each command failed in its own
+# way: an LLVM abort (134), OpenBLAS giving up (1), Arrow unable to
 # start a thread (70), each leaving a work folder; now it is refused before it starts.
 ADDRESS_SPACE = {
     "run": 2.7 * 2**30,

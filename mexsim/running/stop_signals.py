@@ -25,7 +25,7 @@ class StopSignals:
     the results are being put in place (``finishing``), or the run is stopping after a
     first signal, a signal is ignored: both steps are short, and stopping them half-way
     would help no one (a second Ctrl-C 0.05–0.2 s after the first stopped a cluster's
-    closing with a traceback, exit 1, and left its scratch folder, issue 32 row 13)."""
+    closing with a traceback, exit 1, and left its scratch folder)."""
 
     def __init__(self) -> None:
         self.finishing = False

@@ -77,7 +77,7 @@ def parquet_options(schema: pa.Schema) -> dict[str, Any]:
     return {
         "compression": COMPRESSION,
         # a CRC of every page, verified as it is read: a byte flipped on disk is
-        # found (issue 32, row 21), where a page of numbers could decode to others
+        # found, where a page of numbers could decode to others
         "write_page_checksum": True,
         "use_dictionary": [c for c in schema.names if c not in PLAIN_COLUMNS],
         "write_statistics": [c for c in schema.names if c in STATISTICS_COLUMNS],

@@ -79,7 +79,7 @@ class OutputLock:
     """A lock on the results folder ``out``: exclusive, held by a run for the whole run;
     or shared, held by ``report`` while it reads the folder and writes its plots there
     (a ``run --force`` replacing the folder meanwhile had the report read the old
-    files and write their plots into the new folder, issue 32, row 7)."""
+    files and write their plots into the new folder)."""
 
     def __init__(self, out: Path, reading: bool = False) -> None:
         self.path = parent_of(out) / f".{out.name}.lock"
@@ -211,7 +211,7 @@ def users_entries(folder: Path) -> list[str]:
 
 def publish(work: Path, out: Path, before: Snapshot, force: bool) -> list[str]:
     """Put the finished ``work`` folder at ``out`` (see the module docstring). What the
-    user put in the old results folder is kept in the new one (issue 32: --force
+    user put in the old results folder is kept in the new one (--force
     deleted it): files are linked into ``work`` before the exchange, so they are in one
     folder or the other at every moment; folders move across after it. Returns their
     names."""

@@ -232,7 +232,7 @@ def strategy(func: Callable) -> Dispatcher:
     decide = compiled(cache=cache, boundscheck=checked, refcounts=checked)(func)
     helpers = helpers_digest(func) if cache and checked else None
     if helpers is not None:  # numba checks decide's own file only: an edited helper
-        key_cache_on(decide, helpers)  # module was played by the old code (issue 32, row 6)
+        key_cache_on(decide, helpers)  # module was played by the old code
     if not checked:
         # a shipped decide is compiled when first needed (signature.ready), not when its
         # file is imported: `mexsim strategies` lists them all (counter and search took

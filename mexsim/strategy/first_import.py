@@ -1,8 +1,8 @@
 """A user's strategy file is imported first in a child process, once per edit.
 
 Importing a file runs it, and a file can end the process it runs in: ``os._exit(0)`` at
-import made ``run``, ``strategies`` and ``check`` exit 0 with no output and no results
-(issue 32, row 8). No check inside the process can stop that, so the first import of
+import made ``run``, ``strategies`` and ``check`` exit 0 with no output and no results.
+No check inside the process can stop that, so the first import of
 each edit of a file (its bytes, and its helper files') happens in a child: a child
 that ends before it reports names the file in one line, and the command stops there.
 A file that loads in the child is marked in mexsim's cache folder and imported in the

@@ -1,5 +1,5 @@
 """A forward model for compiled strategies: play the rest of a round in a world that
-agrees with everything the mover sees (issue 33, search players).
+agrees with everything the mover sees (search players).
 
 A *world* is one int64 array of WORLD_SIZE words. Its first view.SIZE words are laid
 out as the view (mexsim/game/view.py), so that a rollout policy — any ``decide(view,

@@ -180,7 +180,7 @@ class _Index:
 def _index(dirs: tuple[Path, ...]) -> _Index:
     """The strategy files of the folders by the NAME each declares, read without
     running any: a file no config uses is never imported, so one that ends the process
-    at import (os._exit) can only harm a command that plays it (issue 32, row 8)."""
+    at import (os._exit) can only harm a command that plays it."""
     refuse_missing_folders(dirs)
     files: dict[str, Path] = {}
     unnamed: dict[str, str] = {}

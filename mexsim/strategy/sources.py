@@ -3,7 +3,7 @@ user's that its decide can reach (helper modules it imports, transitively).
 
 numba keys a cached ``decide`` on its own file's timestamp only, and the run id hashed
 only that file: a helper module edited after a run was played by the old compiled code
-on threads and by the new on a cluster, under the same run id (issue 32, row 6). What a
+on threads and by the new on a cluster, under the same run id. What a
 decide can call is what its globals hold, so the files are found by walking them — the
 modules, functions and compiled functions defined in a user's file, and theirs in turn —
 not by guessing at import statements. Installed packages (the standard library,
@@ -114,7 +114,7 @@ def recursive_function(func: Callable) -> str | None:
     reaches itself, read from the Python code (the names each one uses, resolved in its
     globals and in the user's modules there) — not from the compiled code, which numba
     does not show for a function loaded from its cache, and whose cached form, when
-    recursive, aborts the process that loads it (issue 32, rows 9 and 10)."""
+    recursive, aborts the process that loads it."""
     path: list[types.FunctionType] = []
     done: set[types.FunctionType] = set()
 

@@ -35,7 +35,7 @@ from mexsim.strategy.sources import edit_marker, own_helpers, user_sources
 # Python's random module (numba/cpython/randomimpl.py, get_state_ptr).
 GLOBAL_RANDOM_SYMBOLS = ("numba_get_np_random_state", "numba_get_py_random_state")
 # How a compiled function's code leaves numba's compiled world, where state can
-# outlive a decision and differ between processes (issue 32, row 16): an objmode block
+# outlive a decision and differ between processes: an objmode block
 # calls back into Python; a ctypes or cffi function is called through a pointer numba
 # keeps in a "dynamic global" (a large global array is kept there too, and only read)
 OBJMODE_CALL = "PyObject_CallFunctionObjArgs"
@@ -163,8 +163,8 @@ _PACKAGE = re.compile(r"6mexsim\d")  # mangled mexsim.*: the engine's and built-
 
 def _recursive_function(code: str) -> str | None:
     """The name of a function of the strategy's own (mexsim's code is not looked at)
-    that reaches itself through the calls in the compiled code, or None (issue 32,
-    rows 9 and 10: a helper recursing without end was a segmentation fault)."""
+    that reaches itself through the calls in the compiled code, or None (a
+    helper recursing without end was a segmentation fault)."""
     calls: dict[str, set[str]] = {}
     current = None
     for line in code.splitlines():
@@ -256,7 +256,7 @@ def _tuple_return_line(path: Path) -> int | None:
 
 
 # numba's words for the mistakes a new author makes most, and what to write instead
-# (issue 35: its message named neither param_index nor a loop)
+# (its message named neither param_index nor a loop)
 _ADVICE = (
     (
         re.compile(r"Unsupported array index type unicode_type"),

@@ -439,7 +439,7 @@ def _players(
         parsed.append((name, strategy, params))
 
     # the players the sweeps will give, counted before any is made: 20 values for each
-    # of 8 parameters are 20**8 combinations (1.4 GB after 40 s, issue 32 row 11)
+    # of 8 parameters are 20**8 combinations (1.4 GB after 40 s)
     count = sum(
         math.prod(len(v) for v in params.values() if isinstance(v, list)) for _, _, params in parsed
     )

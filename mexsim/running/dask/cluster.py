@@ -70,8 +70,8 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 LOCAL_PREFIX = "local:"
 MAX_LOCAL_WORKERS = 256
 # a local worker process's memory, measured: 0.28-0.3 GB resident (numba, the kernels,
-# pandas and Dask), with room for its blocks; as --workers, local:N was unbounded
-# (issue 32, held note), and 64 workers on 2 cores only thrashed
+# pandas and Dask), with room for its blocks; as --workers, local:N was unbounded,
+# and 64 workers on 2 cores only thrashed
 LOCAL_WORKER_MEMORY = 0.5 * 2**30
 
 
@@ -167,7 +167,7 @@ def strategy_sources(config: Config) -> dict[str, tuple[str, str, str]]:
         path = Path(known[name].path)
         if path.parent == BUILTIN_FOLDER:
             continue
-        # the helper modules of the user's it imports go beside it (issue 32, row 6): a
+        # the helper modules of the user's it imports go beside it: a
         # worker elsewhere has none of them, and one here would read them as they are
         # when it starts, not as the run's id says
         for index, file in enumerate(Path(f) for f in known[name].sources):
