@@ -22,11 +22,3 @@ DENSE_NODE_BUDGET = 200_000  # nodes for the exact search
 DENSE_FALLBACK_BUDGET = 200_000  # then a search from the best of WALKS random chains
 DENSE_TJOIN_FROM = 12  # reachable tiles above which a node also gets the T-join bound
 DENSE_TJOIN_WEIGHTED = 12  # the same weighted, in cheapest tiles' worth
-
-# the adjacency-list path (tests/planner/general.py)
-GENERAL_NODE_BUDGET = 50_000  # nodes for the exact search; huge dense hands may exceed it
-GENERAL_FALLBACK_BUDGET = 50_000  # then a bottom-up search with this many more
-GENERAL_TJOIN_FROM = 12.0  # reachable value above which the search also uses the T-join bound
-# the same for weighted hands, in cheapest tiles: their T-join takes a Dijkstra per odd
-# number, which repays itself only on big remainders (measured on real replans)
-GENERAL_TJOIN_WEIGHTED = 100.0

@@ -12,19 +12,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from mexsim.jit.options import compiled
-
 # the multipliers of splitmix64 (mexsim/game/rng.py), as a hash of (end, tiles used)
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX = np.uint64(0xBF58476D1CE4E5B9)
 FIRST_SIZE = 256
-
-
-@compiled(cache=True, refcounts=True)
-def new_table(on):
-    """An empty table (a one-slot dummy when ``on`` is false: more than 64 tiles)."""
-    size = FIRST_SIZE if on else 1
-    return np.full(size, -1, dtype=np.int64), np.zeros(size, dtype=np.uint64)
 
 
 @njit(cache=True, inline="always")
@@ -35,7 +26,7 @@ def _slot(v, mask, size):
 @njit(cache=True, inline="always")
 def seen_before(table_v, table_m, v, mask):
     """Whether (v, mask) was searched already; if not, it is added, and the caller
-    counts it and grows the table when it is half full (``full``, ``grown``).
+    counts it and grows the table when it is half full (``full``, then ``regrow``).
     (Inlined: it runs at every node of the searches. It returns no array: numba counts
     references to arrays a function returns, two atomic adds each, which were an eighth
     of the dense path's time.)"""
@@ -56,21 +47,11 @@ def full(table_v, n_table):
     return 2 * n_table > table_v.shape[0]
 
 
-@compiled(cache=True, refcounts=True)
-def grown(table_v, table_m):
-    """The table doubled, its entries re-inserted."""
-    size = 2 * table_v.shape[0]
-    new_v = np.empty(size, dtype=np.int64)
-    new_m = np.zeros(size, dtype=np.uint64)
-    regrow(table_v, table_m, new_v, new_m)
-    return new_v, new_m
-
-
 @njit(cache=True, inline="always")
 def regrow(table_v, table_m, new_v, new_m):
     """The entries of one table inserted into another, larger (a power of two), which
-    is emptied first (its ends all -1): grown's, and that of a caller that keeps its
-    tables in memory of its own (mexsim/planner/dense.py's scratch)."""
+    is emptied first (its ends all -1), for a caller that keeps its tables in memory of
+    its own (mexsim/planner/dense.py's scratch; the tests' reference planner)."""
     size = new_v.shape[0]
     new_v[:] = -1
     for i in range(table_v.shape[0]):

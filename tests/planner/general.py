@@ -14,16 +14,34 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from mexsim.planner.limits import (
-    EPS,
-    GENERAL_FALLBACK_BUDGET,
-    GENERAL_NODE_BUDGET,
-    GENERAL_TJOIN_FROM,
-    GENERAL_TJOIN_WEIGHTED,
-    SPARSE_CYCLES,
-    WALKS,
-)
-from mexsim.planner.state_table import full, grown, new_table, seen_before
+from mexsim.jit.options import compiled
+from mexsim.planner.limits import EPS, SPARSE_CYCLES, WALKS
+from mexsim.planner.state_table import FIRST_SIZE, full, regrow, seen_before
+
+GENERAL_NODE_BUDGET = 50_000  # nodes for the exact search; huge dense hands may exceed it
+GENERAL_FALLBACK_BUDGET = 50_000  # then a bottom-up search with this many more
+GENERAL_TJOIN_FROM = 12.0  # reachable value above which the search also uses the T-join bound
+# the same for weighted hands, in cheapest tiles: their T-join takes a Dijkstra per odd
+# number, which repays itself only on big remainders (measured on real replans)
+GENERAL_TJOIN_WEIGHTED = 100.0
+
+
+@compiled(cache=True, refcounts=True)
+def new_table(on):
+    """An empty table (a one-slot dummy when ``on`` is false: more than 64 tiles)."""
+    size = FIRST_SIZE if on else 1
+    return np.full(size, -1, dtype=np.int64), np.zeros(size, dtype=np.uint64)
+
+
+@compiled(cache=True, refcounts=True)
+def grown(table_v, table_m):
+    """The table doubled, its entries re-inserted."""
+    size = 2 * table_v.shape[0]
+    new_v = np.empty(size, dtype=np.int64)
+    new_m = np.zeros(size, dtype=np.uint64)
+    regrow(table_v, table_m, new_v, new_m)
+    return new_v, new_m
+
 
 MAX_MATCHED = 12  # numbers the T-join bound matches exactly (odd ones, start, free end)
 SCRATCH_ROWS = 14  # rows of int scratch the helpers share (each names its rows)
