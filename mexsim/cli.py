@@ -43,10 +43,11 @@ from mexsim.tournament.config import (
     with_overrides,
 )
 
-try:  # typer >= 0.2x vendors click as typer._click
-    from typer._click.exceptions import ClickException
-except ImportError:  # pragma: no cover - older typer depends on click itself
-    from click.exceptions import ClickException  # type: ignore[assignment]
+# click's base of every usage error, reached through typer's public BadParameter: typer
+# vendors click in a private module of its own (typer._click), or depends on click
+ClickException: Any = next(
+    k for k in typer.BadParameter.__mro__ if k.__name__ == "ClickException"
+)
 
 RUN_ERROR = 1  # a strategy misbehaved while playing
 USAGE_ERROR = 2  # bad configuration, options or output path; refused before play
