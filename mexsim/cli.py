@@ -1120,9 +1120,8 @@ def tune(
     strategies: StrategiesOpt = None,
     decision_limit: DecisionLimitOpt = None,
 ) -> None:
-    """Find a player's best parameters ([tune] in the config) with Optuna, every trial
-    on the same deals, then validate the best on fresh deals. Stopped, the same command
-    continues the study."""
+    """Find a player's best parameters (the config's tune table) with Optuna, then
+    validate them on fresh deals; stopped, the same command continues the study."""
     import os
 
     from mexsim.errors import Interrupted
