@@ -45,9 +45,7 @@ from mexsim.tournament.config import (
 
 # click's base of every usage error, reached through typer's public BadParameter: typer
 # vendors click in a private module of its own (typer._click), or depends on click
-ClickException: Any = next(
-    k for k in typer.BadParameter.__mro__ if k.__name__ == "ClickException"
-)
+ClickException: Any = next(k for k in typer.BadParameter.__mro__ if k.__name__ == "ClickException")
 
 RUN_ERROR = 1  # a strategy misbehaved while playing
 USAGE_ERROR = 2  # bad configuration, options or output path; refused before play
@@ -1094,7 +1092,8 @@ def tune(
     out: Annotated[
         str | None,
         typer.Option(
-            metavar="DIR", help="The study's folder (default: [tune] out, or run.out-tune)."
+            metavar="DIR",
+            help="The study's folder (default: tune.out, or run.out with -tune added).",
         ),
     ] = None,
     trials: Annotated[int | None, typer.Option(min=1, help="Override tune.trials.")] = None,
