@@ -424,10 +424,10 @@ def test_a_sweeps_best_at_the_edge_of_its_range_is_said() -> None:
 def test_numbas_refusal_to_cache_a_strategy_is_said_in_words(capsys) -> None:
     from numba.core.errors import NumbaWarning
 
-    from mexsim import cli
+    from mexsim.process.command_process import show_warning
 
     message = 'Cannot cache compiled function "decide" as it uses dynamic globals (such as …)'
-    cli._show_warning(NumbaWarning(message), NumbaWarning, "/s/m_list.py", 9)
+    show_warning(NumbaWarning(message), NumbaWarning, "/s/m_list.py", 9)
     said = capsys.readouterr().err
     assert said.count("\n") == 1
     assert said.startswith("mexsim: warning: /s/m_list.py:9: decide cannot be kept in numba's")

@@ -12,6 +12,7 @@ LAYERS = [
     "mexsim",  # the package itself: the public names of mexsim/api.py, loaded on first use
     "__main__",
     "cli",
+    "process",
     "api",
     "person",
     "tune",

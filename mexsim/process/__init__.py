@@ -1,0 +1,1 @@
+"""A command as a process: exit statuses, stop signals, one line per failure."""
