@@ -178,7 +178,27 @@ def inspect(out: Path, force: bool) -> Snapshot:
             f"{out}: not a results directory written by mexsim (no {MARKER} marker); "
             "--force replaces only those: move it away yourself or choose another --out"
         )
+    odd = not_mexsims(out)
+    if odd is not None:
+        raise ConfigError(
+            f"{odd}: not a file mexsim wrote, under one of the names of its results; "
+            f"--force would replace it: move it out of {out} first"
+        )
     return Snapshot(True, info.st_dev, info.st_ino)
+
+
+def not_mexsims(folder: Path) -> Path | None:
+    """An entry of ``folder`` under a name of mexsim's results that mexsim cannot have
+    written (a folder, a link, anything but a plain file): the user's, however named."""
+    for name in sorted(MEXSIM_FILES):
+        path = folder / name
+        try:
+            mode = os.lstat(path).st_mode
+        except OSError:
+            continue
+        if not stat.S_ISREG(mode):
+            return path
+    return None
 
 
 def is_results_folder(folder: Path) -> bool:
@@ -243,6 +263,12 @@ def publish(work: Path, out: Path, before: Snapshot, force: bool) -> list[str]:
             os.rename(work, out)
         _fsync_dir(parent_of(out))
         return []
+    odd = not_mexsims(out)
+    if odd is not None:  # put there during the run
+        raise OutputConflict(
+            f"{odd}: appeared during the run under a name of mexsim's results and is not "
+            f"its file; the new results are complete in {work}: move them yourself"
+        )
     kept = users_entries(out)
     folders = []
     for name in kept:

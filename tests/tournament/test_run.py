@@ -837,6 +837,20 @@ def test_force_replaces_an_existing_directory(tmp_path: Path) -> None:
     assert temp_folders(tmp_path) == []
 
 
+def test_force_never_deletes_a_users_folder_named_like_a_result(tmp_path: Path) -> None:
+    out = tmp_path / "res"
+    cfg = write_config(tmp_path, config_text(out, matches=P))
+    assert_ok(invoke_run(cfg, "--quiet"))
+    (out / "summary.csv").unlink()
+    (out / "summary.csv").mkdir()
+    (out / "summary.csv" / "precious.txt").write_text("keep me\n")
+    refused = invoke_run(cfg, "--quiet", "--force")
+    assert refused.exit_code == 2
+    assert "summary.csv: not a file mexsim wrote" in refused.stderr
+    assert (out / "summary.csv" / "precious.txt").read_text() == "keep me\n"
+    assert temp_folders(tmp_path) == []
+
+
 def test_force_on_the_current_directory_keeps_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
