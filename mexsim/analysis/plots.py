@@ -329,8 +329,8 @@ def plot_digest(
     - ``head_to_head.png``: heatmap of the head-to-head shares (mexsim/analysis/head_to_head.py).
     - ``ratings.png``: each player's rating with its 95 % interval
       (mexsim/analysis/ratings.py).
-    - ``variants.png``, with rule variants: their round lengths, first-mover edge and
-      skill share side by side (mexsim/analysis/designer.py).
+    - ``variants.png``, with rule variants: their round lengths, first-mover edge,
+      blocked rounds and skill share side by side (mexsim/analysis/designer.py).
 
     The directory is created if needed. Returns the paths written, in that order.
     """
@@ -356,11 +356,12 @@ def _variants(
     path: Path, table: pd.DataFrame, round_turns: np.ndarray, caption: str | None = None
 ) -> None:
     """The rule variants side by side: how long their rounds last (the distribution of
-    a round's turns), the first mover's edge and the skill share, with intervals."""
+    a round's turns), the first mover's edge, the share of blocked rounds and the skill
+    share, with intervals."""
     names = table["variant"].astype(str).tolist()
     colors = _colors(names)  # one colour per variant, as per player elsewhere
-    figure = new_figure(13, 4.6)
-    lengths, edge, skill = figure.subplots(1, 3, width_ratios=[1.4, 1, 1])
+    figure = new_figure(16, 4.6)
+    lengths, edge, blocked, skill = figure.subplots(1, 4, width_ratios=[1.4, 1, 1, 1])
     turns = np.arange(round_turns.shape[1])
     for i, name in enumerate(names):
         counts = round_turns[i]
@@ -383,6 +384,7 @@ def _variants(
     y = np.arange(len(names))[::-1]
     for ax, column, title, scale, label in (
         (edge, "first_mover_edge", "First mover's edge", 1.0, "points a round vs the others"),
+        (blocked, "blocked_share", "Blocked rounds", 100.0, "% of rounds ended blocked (R15)"),
         (skill, "skill_share", "Skill share", 100.0, "% of a total beyond the deal"),
     ):
         value = table[column].to_numpy(float) * scale
