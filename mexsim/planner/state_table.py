@@ -12,6 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+import mexsim.jit  # noqa: F401 - numba's cache folder chosen before anything caches
+
 # the multipliers of splitmix64 (mexsim/game/rng.py), as a hash of (end, tiles used)
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX = np.uint64(0xBF58476D1CE4E5B9)
