@@ -11,7 +11,9 @@ wherever it is made. Standard library only: ``mexsim --help`` stays light.
 from __future__ import annotations
 
 import contextlib
+import difflib
 import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +29,14 @@ def show(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return repr(value)
+
+
+def suggest(word: Any, choices: Iterable[str]) -> str:
+    """ "; did you mean 'x'?" for the choice closest to a mistyped ``word`` (else "")."""
+    if not isinstance(word, str):
+        return ""
+    close = difflib.get_close_matches(word, list(choices), n=1)
+    return f"; did you mean '{close[0]}'?" if close else ""
 
 
 def need_int(where: str, key: str, value: Any, lo: int, hi: int | None) -> int:

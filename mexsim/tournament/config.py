@@ -6,7 +6,6 @@ the section or key, and the allowed values.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import itertools
 import math
@@ -33,7 +32,15 @@ from mexsim.strategy.registry import (
     strategy_names,
 )
 from mexsim.tournament.variants import BASELINE, Variant, rule_variants
-from mexsim.validate import need_bool, need_int, need_str, out_problem, path_problem, show
+from mexsim.validate import (
+    need_bool,
+    need_int,
+    need_str,
+    out_problem,
+    path_problem,
+    show,
+    suggest,
+)
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from mexsim.tournament.schedule import Schedule
@@ -147,7 +154,7 @@ def load_config(
     for key in data:
         if key not in SECTIONS:
             home = next((f"[{sec}]" for sec, keys in _SECTION_KEYS.items() if key in keys), None)
-            hint = f"; '{key}' belongs in {home}" if home else _suggest(key, SECTIONS)
+            hint = f"; '{key}' belongs in {home}" if home else suggest(key, SECTIONS)
             raise ConfigError(
                 f"{where}: unknown section '{key}' (allowed: [run], [rules], [seating], "
                 f"[tournament], [analysis], [[players]], [[variants]], [tune]){hint}"
@@ -424,7 +431,7 @@ def _players(
         if not isinstance(strategy, str) or strategy not in strategies:
             raise ConfigError(
                 f"{player_where}: 'strategy' = {strategy!r} is not a known strategy "
-                f"(allowed: {_names(every)}){_suggest(strategy, every)}"
+                f"(allowed: {_names(every)}){suggest(strategy, every)}"
             )
         name = table.get("name")
         if name is not None:
@@ -535,7 +542,7 @@ def _params(
         if key not in defaults:
             raise ConfigError(
                 f"{where}: unknown parameter 'params.{key}' for strategy {strategy!r} "
-                f"(allowed: {_param_names(strategy, defaults)}){_suggest(key, defaults)}"
+                f"(allowed: {_param_names(strategy, defaults)}){suggest(key, defaults)}"
             )
         values = value if isinstance(value, list) else [value]
         if key == info.named_param:
@@ -589,7 +596,7 @@ def _named(where: str, info: StrategyInfo, key: str, value: Any, dirs: tuple[str
         why = (
             f"is {info.name!r} itself"
             if value == info.name
-            else f"is not a known strategy{_suggest(value, every)}"
+            else f"is not a known strategy{suggest(value, every)}"
         )
         raise ConfigError(
             f"{where}: 'params.{key}' = {value!r} {why} (allowed: "
@@ -655,15 +662,8 @@ def _check_keys(where: str, table: Mapping[str, Any], allowed: tuple[str, ...]) 
         if key not in allowed:
             raise ConfigError(
                 f"{where}: unknown key '{key}' (allowed: {', '.join(allowed)})"
-                f"{_suggest(key, allowed)}"
+                f"{suggest(key, allowed)}"
             )
-
-
-def _suggest(word: Any, choices: Iterable[str]) -> str:
-    if not isinstance(word, str):
-        return ""
-    close = difflib.get_close_matches(word, list(choices), n=1)
-    return f"; did you mean '{close[0]}'?" if close else ""
 
 
 def _names(choices: Iterable[str]) -> str:

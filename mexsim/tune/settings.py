@@ -15,7 +15,15 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from mexsim.errors import ConfigError
-from mexsim.validate import need_bool, need_choice, need_int, need_str, path_problem, show
+from mexsim.validate import (
+    need_bool,
+    need_choice,
+    need_int,
+    need_str,
+    path_problem,
+    show,
+    suggest,
+)
 
 TUNE_KEYS = (
     "player",
@@ -118,7 +126,7 @@ def read_tune(where: str, table: Any, default_validate: int | None = None) -> Tu
         if key not in TUNE_KEYS:
             raise ConfigError(
                 f"{at}: unknown key '{key}' (allowed: {', '.join(TUNE_KEYS)})"
-                + _suggest(key, TUNE_KEYS)
+                + suggest(key, TUNE_KEYS)
             )
     if "player" not in table:
         raise ConfigError(f"{at}: 'player' is missing: the name of the [[players]] entry to tune")
@@ -188,7 +196,7 @@ def _range(at: str, name: str, spec: Any) -> ParamRange:
         if key not in RANGE_KEYS:
             raise ConfigError(
                 f"{at}: unknown key '{key}' (allowed: {', '.join(RANGE_KEYS)})"
-                + _suggest(key, RANGE_KEYS)
+                + suggest(key, RANGE_KEYS)
             )
     if "choices" in spec:
         if set(spec) != {"choices"}:
@@ -260,7 +268,7 @@ def fit_to_player(
     if settings.player not in players:
         raise ConfigError(
             f"{at}: 'player' = {settings.player!r} names no player (allowed: "
-            f"{', '.join(repr(p) for p in players)})" + _suggest(settings.player, players)
+            f"{', '.join(repr(p) for p in players)})" + suggest(settings.player, players)
         )
     strategy = players[settings.player]
     for p in settings.params:
@@ -269,7 +277,7 @@ def fit_to_player(
             allowed = ", ".join(numeric) if numeric else "none: it has no parameters"
             raise ConfigError(
                 f"{at} params.{p.name}: strategy {strategy!r} has no numeric parameter "
-                f"'{p.name}' (allowed: {allowed})" + _suggest(p.name, numeric)
+                f"'{p.name}' (allowed: {allowed})" + suggest(p.name, numeric)
             )
         lowest, highest = bounds.get(p.name, (-math.inf, math.inf))
         values = p.choices if p.kind == "choice" else (p.low, p.high)
@@ -281,10 +289,3 @@ def fit_to_player(
                 )
     fitted = tuple(replace(p, allowed=bounds.get(p.name, p.allowed)) for p in settings.params)
     return replace(settings, params=fitted)
-
-
-def _suggest(word: str, choices: Any) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(word, list(choices), n=1)
-    return f"; did you mean '{close[0]}'?" if close else ""
