@@ -31,12 +31,10 @@ from mexsim.jit.bits import popcount
 from mexsim.jit.options import compiled
 from mexsim.strategy.api import (
     carrying_word,
-    hand_size,
     hand_word,
     is_double,
     is_mine,
     lacking_numbers,
-    low,
     move_count,
     move_end,
     move_tile,
@@ -50,8 +48,12 @@ from mexsim.strategy.api import (
     set_note,
     strategy,
     train_end,
-    unseen_carrying,
     unseen_word,
+)
+from mexsim.strategy.builtin.counter import (
+    _chance_lacking,
+    _holds_other_carrying,
+    _trap_number,
 )
 from mexsim.strategy.builtin.longest_train import (
     PLAN_LEN,
@@ -94,20 +96,6 @@ def _held_carrying(view, tile, number):
 
 
 @compiled(cache=True, refcounts=False)
-def _chance_lacking(view, lacks, seat, unseen, number):
-    """The chance that ``seat`` holds no tile carrying ``number`` (counter's)."""
-    if (lacks >> number) & 1:
-        return 1.0
-    carrying = unseen_carrying(view, number)
-    chance = 1.0
-    for k in range(hand_size(view, seat)):
-        if unseen - k <= 0:
-            break
-        chance *= max(unseen - carrying - k, 0) / (unseen - k)
-    return chance
-
-
-@compiled(cache=True, refcounts=False)
 def _choose(view, own_end, params):
     p0, p1, p2 = _mask_word(view, 0), _mask_word(view, 1), _mask_word(view, 2)
     pos = note(view, PLAN_POS)
@@ -141,14 +129,10 @@ def _choose(view, own_end, params):
             score += params[P.plan]
         score += params[P.follow] * _held_carrying(view, t, end)
         score += params[P.starve] * _chance_lacking(view, lacks, next_seat, unseen, end)
-        number = low(view, t)
-        if (
-            double
-            and not mine
-            and unseen_carrying(view, number) == 0
-            and _held_carrying(view, t, number) > 0
-        ):
-            score += params[P.trap]
+        if not mine:
+            number = _trap_number(view, t)
+            if number >= 0 and _holds_other_carrying(view, t, number):
+                score += params[P.trap]
         if score > best_score:
             best, best_score = i, score
     t = move_tile(view, best)
