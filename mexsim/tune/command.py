@@ -33,11 +33,12 @@ from mexsim.tune.study import (
     mexsim_study,
     open_study,
     optuna_module,
+    params_text,
     run_study,
     storage_url,
 )
 from mexsim.tune.study_folder import claimed, default_folder, held_by
-from mexsim.tune.verdict import count, params_text, validate, verdict_lines
+from mexsim.tune.verdict import count, validate, verdict_lines
 
 T = TypeVar("T")
 

@@ -307,7 +307,7 @@ def run_study(
                 played, pruned = _play_trial(tuning, trial, known, looks, best, progress, reported)
             except StrategyError as exc:
                 raise type(exc)(
-                    f"{exc} (trial {len(trials)}: {_params_text(trial.params)}; the study "
+                    f"{exc} (trial {len(trials)}: {params_text(trial.params)}; the study "
                     "keeps its finished trials: fix the strategy, or narrow the range)"
                 ) from None
             with signals.deferred_stop():
@@ -335,7 +335,8 @@ def run_study(
     return trials
 
 
-def _params_text(params: dict[str, Any]) -> str:
+def params_text(params: dict[str, Any]) -> str:
+    """A trial's parameters as the lines and messages show them: "starve = 40, traps = 1"."""
     return ", ".join(f"{k} = {v:g}" for k, v in params.items())
 
 

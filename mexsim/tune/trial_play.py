@@ -16,11 +16,11 @@ import numpy as np
 
 from mexsim.game.enums import Field
 from mexsim.game.stall_watch import DECISION_LIMIT, stalled
-from mexsim.jit.compile_notice import compiling
 from mexsim.running.block_play import play_block
 from mexsim.running.dask.cluster import ClusterPlayer
 from mexsim.running.dask.transfer import received
 from mexsim.running.in_order import unjoined_threads
+from mexsim.running.preparation import load_engine
 from mexsim.strategy.policy import Policy
 from mexsim.tournament.config import Config, config_schedule
 
@@ -58,8 +58,7 @@ def player_totals(
     if cluster is not None:
         _on_cluster(cluster, config, blocks, take, decision_limit)
         return totals
-    with compiling("the engine"):  # here, before any thread: numba compiles on one
-        play_block(config, players, first, 0)
+    load_engine(config, players, None, None)  # here, before any thread, as a run does
     with unjoined_threads(workers) as pool:
         futures = {pool.submit(play_block, config, players, f, m): (f, m) for f, m in blocks}
         pending = set(futures)

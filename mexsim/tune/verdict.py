@@ -18,7 +18,7 @@ from mexsim.analysis.stats import CONFIDENCE, wilson_interval
 from mexsim.tournament.config import MAX_SEED, with_overrides
 from mexsim.tune.racing import paired_difference
 from mexsim.tune.settings import ParamRange
-from mexsim.tune.study import Trial, Tuning, policies_with
+from mexsim.tune.study import Trial, Tuning, params_text, policies_with
 from mexsim.tune.trial_play import margins, player_totals
 
 
@@ -116,10 +116,6 @@ def _per_deal(values: np.ndarray, unit: int) -> np.ndarray:
 def count(n: int, noun: str) -> str:
     plural = noun + ("es" if noun.endswith("ch") else "s")
     return f"{n:,} {noun if n == 1 else plural}"
-
-
-def params_text(params: dict[str, float]) -> str:
-    return ", ".join(f"{k} = {v:g}" for k, v in params.items())
 
 
 def _signed(triple: tuple[float, float, float]) -> str:
