@@ -14,6 +14,7 @@ LAYERS = [
     "cli",
     "process",
     "api",
+    "env",  # learning libraries: PettingZoo, Gymnasium, OpenSpiel (mexsim[env])
     "person",
     "tune",
     "running",

@@ -31,7 +31,7 @@ from mexsim.game.signature import ready
 from mexsim.game.state import (
     OUTCOME_BLOCKED,
     OUTCOME_OUT,
-    W_BONEYARD_END,
+    W_BONEYARD,
     W_HANDS,
     W_LEFT,
     W_OUTCOME,
@@ -62,6 +62,8 @@ class Game:
         seed: int,
         match: int = 0,
         deal: int | None = None,
+        *,
+        given_deals: bool = False,
     ) -> None:
         self.rules = rules
         self.match = match
@@ -98,6 +100,9 @@ class Game:
         self._n_ev = 0
         self._seen = (0, 0)  # the round's history entries recorded, boneyard tiles drawn
         self.header: dict | None = None  # the trace's first event (from_config sets it)
+        self._given_deals = given_deals
+        self._awaiting: int | None = None  # the round waiting for its deal (given_deals)
+        self._redealt = False  # True once redeal_hidden made it: no longer a match record
         self._new_round(0)
 
     @classmethod
@@ -136,8 +141,14 @@ class Game:
 
     @property
     def to_move(self) -> int:
-        """The seat whose decision it is; -1 once the match is over."""
-        return -1 if self._over else int(self.state[view.SEAT])
+        """The seat whose decision it is; -1 once the match is over (or while a round
+        waits for its deal, with ``given_deals``)."""
+        return -1 if self._over or self._awaiting is not None else int(self.state[view.SEAT])
+
+    @property
+    def awaiting_deal(self) -> bool:
+        """True while the round (``given_deals``) waits for ``deal_tiles``."""
+        return self._awaiting is not None
 
     @property
     def round(self) -> int:
@@ -164,7 +175,7 @@ class Game:
         return seat
 
     def move_count(self) -> int:
-        return 0 if self._over else int(self.state[view.N_MOVES])
+        return 0 if self.to_move < 0 else int(self.state[view.N_MOVES])
 
     def legal_moves(self) -> list[Move]:
         """The seat to move's legal moves, in the core's order: ((the half that matches
@@ -204,8 +215,7 @@ class Game:
         move is 0, without asking it, as the core plays it). Asking again gives the same
         answer; the strategy's random stream and notes move on when the move is played,
         as in a run."""
-        if self._over:
-            raise ValueError("the match is over: no move to suggest")
+        self._check_deciding("suggest")
         if self._suggested is not None and self._suggested[0] == self._decision:
             return self._suggested[1]
         seat = self.to_move
@@ -233,9 +243,8 @@ class Game:
         """The seat to move plays its legal move ``i``; the rest of the turn follows the
         rules, then the others' turns up to the next decision (the next round's, once a
         round ends)."""
+        self._check_deciding("play")
         nm = self.move_count()
-        if self._over:
-            raise ValueError("the match is over: no move to play")
         if not 0 <= i < nm:
             raise ValueError(f"move {i} is not legal: {nm} legal moves (0..{nm - 1})")
         seat = self.to_move
@@ -248,13 +257,104 @@ class Game:
         if step.round_over(self.state):
             self._finish_round()
 
+    def _check_deciding(self, what: str) -> None:
+        if self._over:
+            raise ValueError(f"the match is over: no move to {what}")
+        if self._awaiting is not None:
+            raise ValueError(
+                f"round {self._awaiting} waits for its deal (Game.deal_tiles): no move to {what}"
+            )
+
+    # --- the deal
+
+    def tiles_to_deal(self) -> list[int]:
+        """The tiles the awaited round deals (``given_deals``): the whole set, less the
+        engine where R5 sets it aside; in tile-number order."""
+        if self._awaiting is None:
+            raise ValueError("no round waits for its deal")
+        skip = (
+            int(step.engine_tile(self.state, self._awaiting))
+            if self.rules.engine == "set_aside"
+            else -1
+        )
+        return [t for t in range(self.rules.tiles) if t != skip]
+
+    def deal_tiles(self, order: Sequence[int]) -> None:
+        """Deal the awaited round (``given_deals``): ``order`` is tiles_to_deal() in the
+        order a shuffle would lay them: seat 0's hand first, then seat 1's, …, then the
+        boneyard from its top (the next tile drawn first). The round then goes on to its
+        first decision."""
+        if self._awaiting is None:
+            raise ValueError("no round waits for its deal")
+        want = self.tiles_to_deal()
+        tiles = [int(t) for t in order]
+        if sorted(tiles) != want:
+            raise ValueError(
+                f"a deal of round {self._awaiting} orders its {len(want)} tiles "
+                "(Game.tiles_to_deal) once each"
+            )
+        rnd, self._awaiting = self._awaiting, None
+        self.state[W_BONEYARD : W_BONEYARD + len(tiles)] = tiles
+        self._start_round(rnd, len(tiles))
+
     def _new_round(self, rnd: int) -> None:
+        if self._given_deals:
+            self._awaiting = rnd
+            return
+        self._start_round(rnd, int(step.shuffle_deal(self.state, self._seed, self.deal, rnd)))
+
+    def _start_round(self, rnd: int, n: int) -> None:
+        """Round ``rnd`` from the deal in the state's first ``n`` boneyard words."""
         st = self.state
-        step.new_round(st, self._seed, self.deal, rnd)
+        step.start_round(st, rnd, n)
         P, H = self.rules.players, self.rules.hand_size
-        self._n_ev = deal_events(st, self._ev, self._n_ev, rnd, P, H, int(st[W_BONEYARD_END]))
+        self._n_ev = deal_events(st, self._ev, self._n_ev, rnd, P, H, n)
         self._seen = (0, P * H)
         self._record_history()
+
+    # --- other games from this one
+
+    def copy(self) -> Game:
+        """An independent game standing where this one stands (its strategies shared)."""
+        new = object.__new__(Game)
+        new.__dict__ = self.__dict__.copy()
+        new.state = self.state.copy()
+        new._results = self._results.copy()
+        new._ev = self._ev.copy()
+        new._params = [p.copy() for p in self._params]
+        new._notes = list(self._notes)
+        if self._suggested is not None:
+            d, i, v = self._suggested
+            new._suggested = (d, i, v.copy())
+        return new
+
+    def __deepcopy__(self, memo: dict) -> Game:
+        return self.copy()
+
+    def redeal_hidden(self, words: Sequence[int]) -> Game:
+        """A copy in which what the seat to move cannot see is dealt afresh: the other
+        hands (their sizes kept) and the boneyard's order, uniformly among the tiles it
+        cannot see, keeping each seat's shown lack of numbers (the forward model's
+        ``deal_world``, from the four random ``words``); the other seats' random streams
+        and notes are the new world's. Everything the seat sees is unchanged, so its
+        view, legal moves and ``text`` are the same. Such a game has no match record
+        (``trace`` refuses)."""
+        from mexsim.strategy.forward import deal_world, world_from_view
+
+        seat = self.to_move
+        if seat < 0:
+            raise ValueError("no seat is deciding: nothing to redeal from")
+        new = self.copy()
+        v = new.view(seat)
+        v[view.RNG : view.RNG + 4] = np.array(
+            [int(w) & MASK64 for w in words], dtype=np.uint64
+        ).view(np.int64)
+        world_from_view(v, new.state)
+        deal_world(v, new.state, True)
+        new._seen = (int(new.state[view.HISTORY_LEN]), 0)
+        new._suggested = None
+        new._redealt = True
+        return new
 
     def _record_history(self) -> None:
         n_seen, drawn = self._seen
@@ -291,6 +391,10 @@ class Game:
         """The match so far as `mexsim replay --format jsonl` writes it (docs/interface.md,
         "Game trace"): the header (from_config's), then every event. It holds every
         hand and the boneyard's order: the match's record, not what a seat may see."""
+        if self._redealt:
+            raise ValueError(
+                "a game made by redeal_hidden is a possible world, not a match: no trace"
+            )
         return events_to_trace(
             self.rules, self._results, self._ev[: self._n_ev].copy(), self.header
         )
