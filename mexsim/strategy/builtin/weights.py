@@ -95,58 +95,104 @@ def _held_carrying(view, tile, number):
     return count
 
 
+N_FEATURES = 8  # PARAMS' order: pips, double, own, public, plan, follow, starve, trap
+
+
 @compiled(cache=True, refcounts=False)
-def _choose(view, own_end, params):
-    p0, p1, p2 = _mask_word(view, 0), _mask_word(view, 1), _mask_word(view, 2)
+def plan_words(view):
+    """What the features read of the mover's plan (its notes, after plan_now): the plan's
+    tiles as three bit words and its next tile (-1 when the plan is laid out)."""
     pos = note(view, PLAN_POS)
     next_tile = _planned_tile(view, pos) if pos < note(view, PLAN_LEN) else -1
+    return _mask_word(view, 0), _mask_word(view, 1), _mask_word(view, 2), next_tile
+
+
+@compiled(cache=True, refcounts=False)
+def move_features(view, i, p0, p1, p2, next_tile, lacks, unseen):
+    """Move ``i``'s features (the module docstring), in PARAMS' order."""
     duty = on_duty(view)
     me = my_seat(view)
     next_seat = (me + 1) % players(view)
-    lacks = lacking_numbers(view, next_seat)
+    t = move_tile(view, i)
+    train = move_train(view, i)
+    end = move_end(view, i)
+    mine = is_mine(view, train)
+    word = p0 if t < 64 else (p1 if t < 128 else p2)
+    planned = (word >> np.uint64(t & 63)) & np.uint64(1)
+    laid_next = mine and t == next_tile
+    trap = 0.0
+    if not mine:
+        number = _trap_number(view, t)
+        if number >= 0 and _holds_other_carrying(view, t, number):
+            trap = 1.0
+    return (
+        float(pips(view, t)),
+        1.0 if is_double(view, t) else 0.0,
+        1.0 if not duty and mine and not laid_next else 0.0,
+        1.0 if not duty and not mine else 0.0,
+        1.0 if planned and not laid_next else 0.0,
+        float(_held_carrying(view, t, end)),
+        _chance_lacking(view, lacks, next_seat, unseen, end),
+        trap,
+    )
+
+
+@compiled(cache=True, refcounts=False)
+def unseen_count(view):
+    """Tiles the mover cannot see (other hands and the boneyard)."""
     unseen = 0
     for w in range(3):
         unseen += popcount(unseen_word(view, w))
+    return unseen
+
+
+@compiled(cache=True, refcounts=False)
+def _choose(view, own_end, params):
+    p0, p1, p2, next_tile = plan_words(view)
+    pos = note(view, PLAN_POS)
+    lacks = lacking_numbers(view, (my_seat(view) + 1) % players(view))
+    unseen = unseen_count(view)
     best, best_score = 0, -np.inf
     for i in range(move_count(view)):
-        t = move_tile(view, i)
-        train = move_train(view, i)
-        end = move_end(view, i)
-        mine = is_mine(view, train)
-        word = p0 if t < 64 else (p1 if t < 128 else p2)
-        planned = (word >> np.uint64(t & 63)) & np.uint64(1)
-        double = is_double(view, t)
-        score = params[P.pips] * pips(view, t) - 1e-6 * t  # ties: the heavier tile
-        if double:
-            score += params[P.double]
-        laid_next = mine and t == next_tile
-        if not duty:
-            if mine and not laid_next:
-                score += params[P.own]
-            elif not mine:
-                score += params[P.public]
-        if planned and not laid_next:
-            score += params[P.plan]
-        score += params[P.follow] * _held_carrying(view, t, end)
-        score += params[P.starve] * _chance_lacking(view, lacks, next_seat, unseen, end)
-        if not mine:
-            number = _trap_number(view, t)
-            if number >= 0 and _holds_other_carrying(view, t, number):
-                score += params[P.trap]
+        f0, f1, f2, f3, f4, f5, f6, f7 = move_features(
+            view, i, p0, p1, p2, next_tile, lacks, unseen
+        )
+        # the sum in the order the weights were tuned in (ties: the heavier tile)
+        score = params[P.pips] * f0 - 1e-6 * move_tile(view, i)
+        score += params[P.double] * f1
+        score += params[P.own] * f2
+        score += params[P.public] * f3
+        score += params[P.plan] * f4
+        score += params[P.follow] * f5
+        score += params[P.starve] * f6
+        score += params[P.trap] * f7
         if score > best_score:
             best, best_score = i, score
+    after_choice(view, best, pos, next_tile, own_end)
+    return best
+
+
+@compiled(cache=True, refcounts=False)
+def after_choice(view, best, pos, next_tile, own_end):
+    """The plan kept as longest_train keeps it once move ``best`` is chosen."""
     t = move_tile(view, best)
     if is_mine(view, move_train(view, best)) and t == next_tile:
         _advance_plan(view, pos, next_tile, own_end)
     elif next_tile >= 0 and ((_mask_word(view, t >> 6) >> np.uint64(t & 63)) & np.uint64(1)):
         set_note(view, VALID, 0)  # a planned tile played out of the plan: plan afresh
-    return best
 
 
-@strategy
-def decide(view, params):
+@compiled(cache=True, refcounts=False)
+def plan_now(view):
+    """The mover's plan brought up to date in its notes (longest_train's: kept while it
+    stands, made afresh when not)."""
     own_end = train_end(view, my_seat(view))
     h0, h1, h2 = hand_word(view, 0), hand_word(view, 1), hand_word(view, 2)
     if not _plan_stands(view, own_end, h0, h1, h2):
         _replan(view, own_end, h0, h1, h2)
-    return _choose(view, own_end, params)
+    return own_end
+
+
+@strategy
+def decide(view, params):
+    return _choose(view, plan_now(view), params)
