@@ -275,6 +275,15 @@ def run(
         ),
     ] = False,
     decision_limit: DecisionLimitOpt = None,
+    decisions: Annotated[
+        bool,
+        typer.Option(
+            "--decisions",
+            metavar="",
+            help="Also write decisions.parquet: every player's decisions, one row a legal "
+            "move (docs/learning.md); sets run.decisions.",
+        ),
+    ] = False,
 ) -> None:
     """Play the matches, write the results directory, print the comparison."""
     import os
@@ -287,7 +296,9 @@ def run(
     from mexsim.game.stall_watch import DECISION_LIMIT
     from mexsim.running.runner import RunOptions, StopRule
 
-    cfg = _run_config(config, matches, seed, out, workers, strategies, luck, resume, cluster, quiet)
+    cfg = _run_config(
+        config, matches, seed, out, workers, strategies, luck, resume, cluster, quiet, decisions
+    )
     interrupts.raise_if_received()  # a stop signal swallowed while it compiled: no play
     options = RunOptions(
         workers=workers or os.cpu_count() or 1,
@@ -326,6 +337,7 @@ def _run_config(
     resume: bool,
     cluster: str | None,
     quiet: bool,
+    decisions: bool = False,
 ):
     """The config as the command line overrides it, its strategies compiled (in parallel
     on a cold cache), and what the user should know before play."""
@@ -348,6 +360,7 @@ def _run_config(
             seed=seed,
             out=out,
             luck=True if luck else None,
+            decisions=decisions,
         )
     if cfg.seed_drawn:
         cfg = _drawn_seed(cfg, resume)

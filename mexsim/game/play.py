@@ -382,6 +382,45 @@ def play_scheduled(
     return b.res
 
 
+def play_scheduled_moves(
+    rules: Rules,
+    players: Sequence[Seat],
+    seed: int,
+    match_ids: np.ndarray,
+    deal_ids: np.ndarray,
+    seating: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`play_scheduled` keeping each match's moves (mexsim/game/recorded.py):
+    (res, moves[k, j] = (tile, train) of match k's j-th play, n_moves[k])."""
+    from mexsim.game.recorded import play_matches_recorded
+
+    b = _Block.build(rules, players, match_ids, deal_ids, seating)
+    n = len(b.match_ids)
+    ev = np.zeros((event_capacity(rules), N_EVENT_FIELDS), dtype=np.int64)
+    moves = np.zeros((n, rules.rounds * rules.tiles, 2), dtype=np.int16)  # a play a tile
+    n_moves = np.zeros(n, dtype=np.int64)
+    _run_kernel(
+        b.args,
+        b.status,
+        lambda: play_matches_recorded(
+            _seed(seed),
+            b.match_ids,
+            b.deal_ids,
+            b.seating,
+            *b.args.kernel_args(Dispatch.plugin),
+            b.work,
+            b.res,
+            b.status,
+            Dispatch.plugin,
+            ev,
+            moves,
+            n_moves,
+        ),
+        b.player_of,
+    )
+    return b.res, moves, n_moves
+
+
 def play_scheduled_luck(
     rules: Rules,
     players: Sequence[Seat],

@@ -42,6 +42,7 @@ from mexsim.running.dask.cluster import (
     parse_address,
     start_workers_early,
 )
+from mexsim.running.decisions_run import refuse_with_decisions
 from mexsim.running.in_order import (
     Played,
     StopRule,
@@ -61,6 +62,7 @@ from mexsim.store.parts import run_blocks
 from mexsim.store.sink import Note, ResultsSink
 from mexsim.strategy.policy import Policy
 from mexsim.tournament.config import Config
+from mexsim.tournament.decision_rows import block_decisions
 from mexsim.tournament.identity import run_id
 from mexsim.tournament.lineup import player_policies
 from mexsim.tournament.luck import LuckModel
@@ -133,6 +135,8 @@ def run(
             "lists in [rules]: every variant plays every match, so that they stay paired); "
             "drop --until, or set the matches"
         )
+    if config.decisions:
+        refuse_with_decisions(config, out, until, cluster)
     names = [p.name for p in config.players]
     variants = config.variant_names
     sink: ResultsSink = (
@@ -205,6 +209,9 @@ def run(
 
             def fill(folder: Path) -> None:
                 nonlocal summary_seconds
+                if config.decisions:
+                    assert isinstance(sink, FolderSink)  # refused for a URL
+                    sink.join_decisions(folder, len(run_blocks(config.matches, len(variants))))
                 if write_tables:
                     write_tables(folder, statistics)
                 summary_seconds = time.perf_counter() - summary_start
@@ -280,6 +287,13 @@ def _play(
         rounds, matches = tables_of(config, names, first, n, played.result())
         return sink.write_block(index, rounds, matches)
 
+    def play_deciding(index: int, first: int, n: int) -> Any:
+        """The block played and its decisions written (their part before the block's)."""
+        assert isinstance(sink, FolderSink)  # refused for a URL
+        res, tables = block_decisions(config, players, first, n)
+        sink.write_decisions(index, tables)
+        return res, None
+
     # Two stages, each on threads of its own: one plays blocks back to back (the kernel
     # releases the GIL), the other converts each played block and writes its parts, so
     # the players never wait for a write (~20 us a match of 4 x greedy's ~75 came off the
@@ -293,7 +307,10 @@ def _play(
             remote = tasks.start(index) if tasks else None
             if pool is None:  # the cluster's tasks write the blocks: their totals
                 return remote
-            played = pool.submit(play_raw, config, players, first, n, model, remote)
+            if config.decisions:
+                played = pool.submit(play_deciding, index, first, n)
+            else:
+                played = pool.submit(play_raw, config, players, first, n, model, remote)
             return writers.submit(write_played, index, first, n, played)
 
         def take(index: int, first: int, n: int, written: Any) -> None:

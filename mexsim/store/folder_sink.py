@@ -7,13 +7,16 @@ the swap that puts them in place without ever losing both old and new results
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
+
+import pyarrow as pa
 
 from mexsim.analysis.accumulate import RunAccumulator, RunStatistics
 from mexsim.analysis.designer import BASE
 from mexsim.errors import ConfigError
+from mexsim.store import decisions_file
 from mexsim.store import results_folder as output
 from mexsim.store.location import is_url
 from mexsim.store.parts import Assembler, Block, WorkFolder, write_and_read
@@ -92,6 +95,16 @@ class FolderSink:
         assert self.work is not None and self.assembler is not None  # opened
         a = self.assembler
         return write_and_read(self.work, index, rounds, matches, a.run_id, a.names, a.players)
+
+    def write_decisions(self, index: int, tables: Iterable[pa.Table]) -> None:
+        """Block ``index``'s decisions part (before the block's own parts)."""
+        assert self.work is not None  # opened
+        decisions_file.write_part(self.work, index, tables)
+
+    def join_decisions(self, folder: Path, blocks: int) -> None:
+        """decisions.parquet in ``folder``, from the blocks' parts in match order."""
+        assert self.work is not None  # opened
+        decisions_file.join_parts(self.work, blocks, folder)
 
     def take(self, index: int, written: Block | None) -> None:
         assert self.assembler is not None  # opened

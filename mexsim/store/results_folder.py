@@ -53,7 +53,13 @@ LEGACY_FILES = {
 
 
 #: every name mexsim writes in a results folder; anything else in one is the user's
-MEXSIM_FILES = LEGACY_FILES | {".mexsim-results", "comparisons.csv", "variants.csv", "variants.png"}
+MEXSIM_FILES = LEGACY_FILES | {
+    ".mexsim-results",
+    "comparisons.csv",
+    "variants.csv",
+    "variants.png",
+    "decisions.parquet",
+}
 
 
 def parent_of(out: Path) -> Path:

@@ -56,7 +56,7 @@ RANDOM_SEED = "random"
 MAX_NAME = 64  # characters in a player's name: it heads table columns and plot legends
 MAX_POOL = 100  # players in one run (pools and sweeps); a table seats at most MAX_PLAYERS
 SECTIONS = ("run", "rules", "seating", "tournament", "analysis", "players", "variants", "tune")
-RUN_KEYS = ("matches", "seed", "out", "strategies", "cluster")
+RUN_KEYS = ("matches", "seed", "out", "strategies", "cluster", "decisions")
 SEATING_KEYS = ("rotate",)
 TOURNAMENT_KEYS = ("duplicate", "table_size")
 ANALYSIS_KEYS = ("luck",)
@@ -105,6 +105,8 @@ class Config:
     seed_drawn: bool = False  # seed = "random": ``seed`` was drawn as the config loaded
     # rule variants (mexsim/tournament/variants.py), the baseline first; none: ``rules``
     variants: tuple[Variant, ...] = ()
+    # [run] decisions: the players whose decisions decisions.parquet records (none: off)
+    decisions: tuple[str, ...] = ()
 
     @property
     def variant_names(self) -> tuple[str, ...]:
@@ -218,6 +220,7 @@ def load_config(
             "variant's rules in [rules])"
         )
     whole = _whole_deals(matches, table_size, duplicate)
+    decisions = _decisions(run_where, run.get("decisions", False), [p.name for p in players])
     return Config(
         path=where,
         matches=whole,
@@ -233,7 +236,26 @@ def load_config(
         luck=luck,
         seed_drawn=seed_drawn,
         variants=variants,
+        decisions=decisions,
     )
+
+
+def _decisions(where: str, value: Any, names: list[str]) -> tuple[str, ...]:
+    """[run] decisions: true (every player), false, or a list of player names."""
+    if isinstance(value, bool):
+        return tuple(names) if value else ()
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(
+            f"{where}: 'decisions' must be true, false or a list of player names "
+            f'(e.g. decisions = ["{names[0]}"]), got {value!r}'
+        )
+    for name in value:
+        if name not in names:
+            raise ConfigError(
+                f"{where}: 'decisions' names '{name}', not a player of this config "
+                f"(players: {', '.join(names)}){suggest(name, names)}"
+            )
+    return tuple(n for n in names if n in value)
 
 
 def _seed(where: str, value: Any) -> tuple[int, bool]:
@@ -269,13 +291,16 @@ def with_overrides(
     seed: int | None = None,
     out: str | None = None,
     luck: bool | None = None,
+    decisions: bool | None = None,
 ) -> Config:
-    """Apply command-line flags (``--matches``, ``--seed``, ``--out``, ``--luck``) over the
-    config."""
+    """Apply command-line flags (``--matches``, ``--seed``, ``--out``, ``--luck``,
+    ``--decisions``: every player's) over the config."""
     check_overrides(matches, seed, out)
     changes: dict[str, Any] = {}
     if luck is not None:
         changes["luck"] = luck
+    if decisions:
+        changes["decisions"] = tuple(p.name for p in config.players)
     if matches is not None:
         changes["matches"] = _whole_deals(matches, config.table_size, config.duplicate)
         changes["requested_matches"] = matches if changes["matches"] != matches else None

@@ -20,7 +20,9 @@ def resolved_config(config: Config) -> dict:
                 "seed": config.seed,
                 "out": config.out,
                 "strategies": list(config.strategy_dirs),
-            },
+            }
+            # only when on: a run without it keeps the identity it always had
+            | ({"decisions": list(config.decisions)} if config.decisions else {}),
             "rules": config.rules.to_dict(),
             "seating": {"rotate": config.rotate},
             "tournament": {
