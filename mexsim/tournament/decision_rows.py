@@ -234,29 +234,29 @@ def block_decisions(
     return res, tables()
 
 
+_NUMPY_TYPES = {"match": np.int64, "decision": np.int32, "hand_pips": np.int32}
+
+
 def _table(config: Config, ri: np.ndarray, rf: np.ndarray, variant: int) -> pa.Table:
     """The rows as decisions.parquet's columns, each in a type that holds it."""
     names = [p.name for p in config.players]
     columns: dict[str, pa.Array] = {}
     if config.variants:
         columns["variant"] = pa.DictionaryArray.from_arrays(
-            pa.array(np.full(len(ri), variant, dtype=np.int32)), pa.array(config.variant_names)
+            np.full(len(ri), variant, dtype=np.int32), pa.array(config.variant_names)
         )
-    types = {"match": pa.int64(), "decision": pa.int32(), "hand_pips": pa.int32()}
     for k, name in enumerate(INT_COLUMNS):
         col = ri[:, k]
         if name == "player":
-            columns[name] = pa.DictionaryArray.from_arrays(
-                pa.array(col.astype(np.int32)), pa.array(names)
-            )
+            columns[name] = pa.DictionaryArray.from_arrays(col.astype(np.int32), pa.array(names))
         elif name == "train_kind":
             columns[name] = pa.DictionaryArray.from_arrays(
-                pa.array(col.astype(np.int32)), pa.array(list(TRAIN_KINDS))
+                col.astype(np.int32), pa.array(list(TRAIN_KINDS))
             )
         elif name in ("chosen", "next_lacks"):
-            columns[name] = pa.array(col.astype(bool))
+            columns[name] = pa.array(col.astype(np.bool_))
         else:
-            columns[name] = pa.array(col).cast(types.get(name, pa.int16()))
+            columns[name] = pa.array(col.astype(_NUMPY_TYPES.get(name, np.int16)))
     for k, name in enumerate(FLOAT_COLUMNS):
         columns[name] = pa.array(rf[:, k].astype(np.float32))
     return pa.table(columns)
