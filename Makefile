@@ -27,8 +27,8 @@ test-fast: venv
 		-m "not slow and not processes and not compiles"
 
 lint: venv
-	$(BIN)/ruff check mexsim tests benchmarks
-	$(BIN)/ruff format --check mexsim tests benchmarks
+	$(BIN)/ruff check mexsim tests benchmarks scripts
+	$(BIN)/ruff format --check mexsim tests benchmarks scripts
 	$(BIN)/mypy
 
 # the docs site (mkdocs.yml): --strict fails on a broken link or a page left out

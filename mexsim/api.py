@@ -82,6 +82,19 @@ class Results:
         """The rounds table (one row per match, round and seat) as pandas."""
         return self._read("rounds", columns)
 
+    def decisions(self, columns: Sequence[str] | None = None) -> pd.DataFrame:
+        """decisions.parquet — a row for each legal move of each recorded decision
+        (``decisions=True`` or ``[run] decisions``; docs/learning.md) — as pandas."""
+        import pyarrow.parquet as pq
+
+        path = self.folder / "decisions.parquet"
+        if not path.is_file():
+            raise ValueError(
+                f"{self.folder}: no decisions.parquet: run with decisions=True "
+                "(--decisions, or [run] decisions in the config) to record them"
+            )
+        return pq.read_table(path, columns=list(columns) if columns else None).to_pandas()
+
     def text(self) -> str:
         """The comparison as `mexsim run` and `mexsim report` print it."""
         return self.analysis.format()
@@ -127,9 +140,10 @@ def run(
     luck: bool | None = None,
     cluster: str | None = None,
     decision_limit: float | None = None,
+    decisions: bool = False,
 ) -> Results:
     """Play ``config`` as ``mexsim run`` does, the keyword arguments as its flags
-    (``--matches``, ``--seed``, ``--out``, …), and return its results. Raises
+    (``--matches``, ``--seed``, ``--out``, ``--decisions``, …), and return its results. Raises
     mexsim.errors' exceptions: ConfigError (bad input, nothing played), StrategyError
     (a strategy failed), OutputError (the system refused a write), Interrupted
     (Ctrl-C: the finished blocks are kept for ``resume=True``)."""
@@ -150,7 +164,9 @@ def run(
         strategy_dirs=strategies,
         before_strategies=lambda folders, players: warm_up(folders, workers, players),
     )
-    cfg = with_overrides(loaded, matches=matches, seed=seed, out=text_out, luck=luck)
+    cfg = with_overrides(
+        loaded, matches=matches, seed=seed, out=text_out, luck=luck, decisions=decisions
+    )
     options = RunOptions(
         workers=threads,
         force=force,

@@ -60,7 +60,7 @@ RUN_KEYS = ("matches", "seed", "out", "strategies", "cluster", "decisions")
 SEATING_KEYS = ("rotate",)
 TOURNAMENT_KEYS = ("duplicate", "table_size")
 ANALYSIS_KEYS = ("luck",)
-PLAYER_KEYS = ("name", "strategy", "params")
+PLAYER_KEYS = ("name", "strategy", "params", "params_file")
 # a parameter's value: a number, or the name of a strategy where a built-in's parameter
 # names one (search's rollout; StrategyInfo.naming)
 Param = float | str
@@ -432,6 +432,31 @@ def _player_tables(where: str, tables: Any) -> list[dict[str, Any]]:
     return tables
 
 
+def _with_params_file(where: str, folder: Path, value: Any, given: Any) -> Any:
+    """``params`` with the values of the TOML file ``params_file`` names (its [params]
+    table; relative to the config's folder) added: the values are the player's, and so
+    the run's identity, not the file's name. A parameter given in both is refused."""
+    if not isinstance(value, str) or not value:
+        raise ConfigError(f"{where}: 'params_file' must be a file's path, got {value!r}")
+    path = (folder / Path(value).expanduser()).resolve()
+    if not path.is_file():
+        what = "is a folder" if path.is_dir() else "does not exist"
+        raise ConfigError(f"{where}: 'params_file' {path} {what}")
+    data = read_toml(path)
+    table = data.get("params")
+    if not isinstance(table, dict) or set(data) != {"params"}:
+        raise ConfigError(
+            f"{path}: a params file holds one [params] table of name = value "
+            f"(found: {', '.join(sorted(data)) or 'nothing'})"
+        )
+    if not isinstance(given, dict):
+        return given  # _params says what is wrong with it
+    both = sorted(set(given) & set(table))
+    if both:
+        raise ConfigError(f"{where}: '{both[0]}' is given both in 'params' and in {path}: keep one")
+    return {**table, **given}
+
+
 def _players(
     where: str, tables: list[dict[str, Any]], dirs: tuple[str, ...]
 ) -> tuple[PlayerSpec, ...]:
@@ -467,7 +492,10 @@ def _players(
                     f"[[players]] #{explicit[name] + 1}; names must be unique)"
                 )
             explicit[name] = index
-        params = _params(player_where, strategies[strategy], table.get("params", {}), dirs)
+        given = table.get("params", {})
+        if "params_file" in table:
+            given = _with_params_file(player_where, Path(where).parent, table["params_file"], given)
+        params = _params(player_where, strategies[strategy], given, dirs)
         parsed.append((name, strategy, params))
 
     # the players the sweeps will give, counted before any is made: 20 values for each
