@@ -118,3 +118,40 @@ def test_what_decisions_cannot_be_combined_with_is_refused(
     line = one_line_error(run_cli(config(tmp_path, "true"), *extra), 2)
     assert says in line
     assert not (tmp_path / "out").exists()
+
+
+def test_a_stopped_run_resumes_to_the_same_decisions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """Ctrl-C while block 3 plays, --resume on one worker: the same decisions.parquet
+    as a run never stopped (the kept blocks' parts joined with the new ones)."""
+    import time
+
+    from mexsim.errors import Interrupted
+    from mexsim.running import runner
+    from mexsim.tournament.config import load_config, with_overrides
+    from tests.tournament.runs import ctrl_c_once_written
+
+    cfg = config(tmp_path, "true", matches=640)  # 10 blocks of 64
+    whole = tmp_path / "whole"
+    assert run_cli(cfg, "--out", whole, "--quiet", "--workers", "2").exit_code == 0
+    original = runner.block_decisions
+
+    def stop_at_block_three(config: object, players: object, first: int, n: int) -> object:
+        if first == 3 * 64:
+            ctrl_c_once_written(tmp_path, 3)  # blocks 0-2 on disk, then Ctrl-C
+            time.sleep(0.5)
+            raise RuntimeError("stopped")
+        return original(config, players, first, n)
+
+    monkeypatch.setattr(runner, "block_decisions", stop_at_block_three)
+    out = tmp_path / "res"
+    with pytest.raises(Interrupted):
+        runner.run(
+            with_overrides(load_config(cfg), out=str(out)), out, runner.RunOptions(workers=1)
+        )
+    monkeypatch.setattr(runner, "block_decisions", original)
+    resumed = run_cli(cfg, "--out", out, "--quiet", "--workers", "1", "--resume")
+    assert resumed.exit_code == 0, resumed.stderr
+    assert "of 10 blocks already played" in resumed.stderr
+    assert (out / "decisions.parquet").read_bytes() == (whole / "decisions.parquet").read_bytes()
