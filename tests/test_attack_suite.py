@@ -188,6 +188,11 @@ BROKE: dict[str, tuple[str, list[str]]] = {
             "tests/strategy/test_helper_bounds.py::test_an_index_outside_the_array_raises_index_error"
         ],
     ),
+    "hostile author 13": (
+        "mexsim run /dev/zero read 16 GB; a FIFO config, or a FIFO rounds.parquet under "
+        "report, hung",
+        ["tests/tournament/test_non_regular_inputs.py::test_a_non_regular_input_is_one_line"],
+    ),
     "hostile author 7": (
         "set_stream(view, 100000, ...) and set_note(view, 100000, 0, 5) were a segfault",
         [

@@ -146,6 +146,8 @@ def check_results(directory: Path) -> ResultsFiles:
     ids: dict[str, str | None] = {}
     for kind, columns in REQUIRED.items():
         for path in found.files[kind]:
+            if not path.is_file():  # a FIFO or a device would block the reading, or never end
+                raise ConfigError(f"{path}: not a regular file, so not mexsim's {kind} table")
             try:
                 schema = pq.read_schema(path)
             except (OSError, pa.ArrowException) as exc:
@@ -176,6 +178,8 @@ def check_results(directory: Path) -> ResultsFiles:
 def _recorded_run_id(run_json: Path) -> str | None:
     """The run id run.json records (None: a run of mexsim before run ids). A missing or
     damaged run.json was reported as "files of different runs"."""
+    if run_json.exists() and not run_json.is_file():  # a FIFO would block the reading
+        raise ConfigError(f"{run_json}: not a regular file, so not the run.json mexsim wrote")
     try:
         record = json.loads(run_json.read_bytes())
     except FileNotFoundError:

@@ -8,14 +8,13 @@ kept: a block's results are the run's, byte for byte."""
 
 from __future__ import annotations
 
-from numba import njit
-
 from mexsim.game.contexts import Outputs
 from mexsim.game.enums import Event, EventField
 from mexsim.game.kernel import block_seats, new_scratch, play_rounds, start_block_match
+from mexsim.jit.options import compiled
 
 
-@njit(cache=True, nogil=True)
+@compiled(cache=True, nogil=True)
 def play_matches_recorded(
     seed, match_ids, deal_ids, seating, rules, funcs, players, tiles, view, res, status,
     dispatch, ev, moves, n_moves,

@@ -14,6 +14,7 @@ from mexsim.running.dask.transfer import received
 from mexsim.store.result_tables import block_tables
 from mexsim.strategy.policy import Policy
 from mexsim.tournament.config import Config, config_schedule
+from mexsim.tournament.decision_rows import block_decisions
 from mexsim.tournament.luck import LuckModel, fit_luck_model
 
 
@@ -38,6 +39,10 @@ def load_engine(
     with compiling("the engine"):
         for variant in range(len(config.variant_names)):  # each variant's rules
             play_block(config, players, variant * config.matches, 0)
+            if config.decisions:  # the walk too: one match, walked (compiled on first use)
+                _, tables = block_decisions(config, players, variant * config.matches, 1)
+                for _ in tables:
+                    pass
 
 
 Played = tuple[Any, Any]  # a block's res[k, round, seat, field] and its (deal, draw) luck

@@ -10,6 +10,7 @@ import functools
 import itertools
 import math
 import re
+import stat
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -368,13 +369,24 @@ def _table_size(where: str, value: Any, players: int) -> int:
 # --- reading --------------------------------------------------------------------------
 
 
+MAX_CONFIG_BYTES = 1 << 20  # a config (or params file) is text of a few kB
+
+
 def read_toml(path: Path) -> dict[str, Any]:
     try:
-        raw = path.read_bytes()
+        # a FIFO or a device (/dev/zero) is never read: it would block, or never end
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise ConfigError(f"{path}: not a regular file (a config is a TOML text file)")
+        with path.open("rb") as file:
+            raw = file.read(MAX_CONFIG_BYTES + 1)
     except FileNotFoundError:
         raise ConfigError(f"{path}: config file not found") from None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read config file ({exc.strerror})") from None
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigError(
+            f"{path}: larger than {MAX_CONFIG_BYTES >> 20} MiB: not a config (a TOML text file)"
+        )
     try:
         text = raw.decode("utf-8").removeprefix("\ufeff")  # editors may add a BOM
     except UnicodeDecodeError:

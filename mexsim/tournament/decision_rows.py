@@ -15,7 +15,6 @@ from collections.abc import Iterator
 
 import numpy as np
 import pyarrow as pa
-from numba import njit
 
 from mexsim.game import step
 from mexsim.game.kernel_view import fill_static_view
@@ -38,6 +37,7 @@ from mexsim.game.view import (
     TILES,
 )
 from mexsim.jit.bits import popcount
+from mexsim.jit.options import compiled
 from mexsim.strategy.api import carrying_word, lacking_numbers, move_end, unseen_word
 from mexsim.strategy.builtin.longest_train import PLAN_POS
 from mexsim.strategy.builtin.weights import (
@@ -84,7 +84,7 @@ C_TILE, C_TRAIN, C_KIND, C_OPEN, C_UNSEEN, C_LACKS, C_HAND_SIZE, C_HAND_PIPS = r
 C_CHOSEN, C_PENALTY = 16, 17
 
 
-@njit(cache=True)
+@compiled(cache=True)
 def _hand_pips(view):
     total = 0
     for t in range(view[TILES]):
@@ -93,7 +93,7 @@ def _hand_pips(view):
     return total
 
 
-@njit(cache=True)
+@compiled(cache=True)
 def walk_block(
     seed, match_ids, deal_ids, seating, recorded, rounds, numbers, lo, hi, pips, number_mask,
     moves, n_moves, ri, rf, k0,
