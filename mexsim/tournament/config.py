@@ -369,13 +369,15 @@ def _table_size(where: str, value: Any, players: int) -> int:
 # --- reading --------------------------------------------------------------------------
 
 
-MAX_CONFIG_BYTES = 1 << 20  # a config (or params file) is text of a few kB
+MAX_CONFIG_BYTES = 16 << 20  # a config (or params file) is text of a few kB
 
 
 def read_toml(path: Path) -> dict[str, Any]:
     try:
-        # a FIFO or a device (/dev/zero) is never read: it would block, or never end
-        if not stat.S_ISREG(path.stat().st_mode):
+        # a FIFO or a device (/dev/zero) is never read: it would block, or never end (a
+        # folder is said by the reading below)
+        mode = path.stat().st_mode
+        if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
             raise ConfigError(f"{path}: not a regular file (a config is a TOML text file)")
         with path.open("rb") as file:
             raw = file.read(MAX_CONFIG_BYTES + 1)

@@ -37,8 +37,8 @@ def test_a_non_regular_config_is_one_line(tmp_path: Path, case: str):
         says = "not a regular file"
     else:
         path = tmp_path / "cfg.toml"
-        path.write_text("# padding\n" * 200_000, encoding="utf-8")
-        says = "larger than 1 MiB"
+        path.write_text("# padding\n" * 1_700_000, encoding="utf-8")
+        says = "larger than 16 MiB"
     line = one_line_error(run_cli(path), 2)
     assert says in line and str(path) in line
 
