@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv run test test-fast lint docs docs-pages bench golden clean
+.PHONY: venv run test test-fast test-numba-newest lint docs docs-pages bench golden clean
 
 venv: $(STAMP)
 
@@ -25,6 +25,18 @@ test: venv lint docs
 test-fast: venv
 	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest -n auto --maxprocesses 4 --dist loadfile \
 		-m "not slow and not processes and not compiles"
+
+# the fast tests against the newest numba and llvmlite, past pyproject.toml's pin, in a
+# venv of their own (and a numba cache of their own): run it before raising the pin
+NEWEST := build/venv-numba-newest
+test-numba-newest:
+	test -x $(NEWEST)/bin/python || $(PY) -m venv $(NEWEST)
+	$(NEWEST)/bin/python -m pip install -q --upgrade pip
+	$(NEWEST)/bin/python -m pip install -q -e '.[dev]'
+	$(NEWEST)/bin/python -m pip install -q --upgrade --pre numba llvmlite
+	$(NEWEST)/bin/python -c "import numba; print('testing against numba', numba.__version__)"
+	NUMBA_CACHE_DIR=build/numba-newest-cache HYPOTHESIS_PROFILE=dev $(NEWEST)/bin/python -m pytest \
+		-n auto --maxprocesses 4 --dist loadfile -m "not slow and not processes and not compiles"
 
 lint: venv
 	$(BIN)/ruff check mexsim tests benchmarks scripts
