@@ -59,7 +59,9 @@ def save_figure(figure: Figure, path: Path, caption: str | None) -> None:
         figure.suptitle(caption, fontsize="small", color="0.35")
     temporary = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
-        figure.savefig(temporary, format=path.suffix[1:])
+        # the image grows to hold every text: long player names in a pool pushed a
+        # panel's title and label past the figure's edge
+        figure.savefig(temporary, format=path.suffix[1:], bbox_inches="tight", pad_inches=0.1)
         os.replace(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)
