@@ -35,6 +35,8 @@ PLOT_FILES = (
 
 #: ``plot_digest`` adds this one for a run with rule variants (docs/designers.md)
 VARIANTS_PLOT = "variants.png"
+#: and this one for a run with a parameter sweep (its values against the sweep's best)
+SWEEPS_PLOT = "sweeps.png"
 
 _DPI = 120
 
@@ -351,7 +353,39 @@ def plot_digest(
     if analysis.variants is not None and len(analysis.variants) > 1 and designer is not None:
         paths.append(directory / VARIANTS_PLOT)
         _variants(paths[-1], analysis.variants, designer.round_turns, caption)
+    if analysis.sweeps is not None and len(analysis.sweeps):
+        paths.append(directory / SWEEPS_PLOT)
+        _sweeps(paths[-1], analysis.sweeps, caption)
     return paths
+
+
+def _sweeps(path: Path, table: pd.DataFrame, caption: str | None = None) -> None:
+    """Each sweep's values against its best value: the difference of totals (the value's
+    minus the best's, points a match, positive: worse) with its interval, one panel a
+    sweep, the values in config order."""
+    sweeps = list(dict.fromkeys(table["sweep"].astype(str)))
+    figure = new_figure(8, 1.2 + 0.45 * len(table) + 0.6 * len(sweeps))
+    axes = figure.subplots(len(sweeps), 1, squeeze=False)[:, 0]
+    for ax, sweep in zip(axes, sweeps, strict=True):
+        rows = table[table["sweep"].astype(str) == sweep]
+        labels = rows["value"].astype(str).tolist()
+        y = np.arange(len(rows))[::-1]
+        diff = rows["diff_vs_sweep_best"].to_numpy(float)
+        lo = rows["diff_lo"].to_numpy(float)
+        hi = rows["diff_hi"].to_numpy(float)
+        best = rows["best"].to_numpy(bool)
+        with quiet_degenerate():
+            err = np.vstack([np.maximum(diff - lo, 0), np.maximum(hi - diff, 0)])
+        ax.errorbar(diff, y, xerr=err, fmt="o", color="0.2", capsize=3)
+        ax.plot(diff[best], y[best], "*", color="tab:green", markersize=12, label="the best value")
+        ax.axvline(0, color="0.6", linewidth=1)
+        ax.set_yticks(y, labels)
+        method = str(rows["method"].iloc[0]) if "method" in rows else "paired"
+        ax.set_title(f"{sweep}: each value against the best ({method}, {CONFIDENCE:.0%} interval)")
+        ax.set_xlabel("its mean total minus the best value's (points a match; > 0: worse)")
+        ax.grid(alpha=0.3, axis="x")
+        ax.legend(**_BESIDE, fontsize="small")
+    save_figure(figure, path, caption)
 
 
 def _variants(

@@ -58,6 +58,7 @@ MEXSIM_FILES = LEGACY_FILES | {
     "comparisons.csv",
     "variants.csv",
     "variants.png",
+    "sweeps.png",
     "decisions.parquet",
 }
 

@@ -1,5 +1,6 @@
 """Every plot holds all it draws: long player names (a pool's sweep) once pushed
-totals.png's right panel title and label past the figure's edge."""
+totals.png's right panel title and label past the figure's edge. A sweep has its plot,
+sweeps.png."""
 
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ def test_every_plot_of_a_pool_with_long_names_holds_its_texts(
     assert run_cli(cfg, "--quiet").exit_code == 0
     monkeypatch.setattr(plots, "save_figure", keep)
     assert cli_runner.invoke(app, ["report", str(tmp_path / "out")]).exit_code == 0
-    assert {p.name for _, p in drawn} >= {"totals.png", "ratings.png", "win_share.png"}
+    assert {p.name for _, p in drawn} >= {"totals.png", "ratings.png", "sweeps.png"}
     for figure, path in drawn:
         tight = figure.get_tightbbox(figure.canvas.get_renderer())
         width, height = Image.open(path).size
