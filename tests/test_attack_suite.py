@@ -193,6 +193,10 @@ BROKE: dict[str, tuple[str, list[str]]] = {
         "report, hung",
         ["tests/tournament/test_non_regular_inputs.py::test_a_non_regular_input_is_one_line"],
     ),
+    "hostile author 20": (
+        "mexsim replay (and run) with standard output closed: exit 120 and a traceback",
+        ["tests/test_closed_stdout.py::test_a_closed_standard_output_is_one_line_and_status_4"],
+    ),
     "hostile author 7": (
         "set_stream(view, 100000, ...) and set_note(view, 100000, 0, 5) were a segfault",
         [

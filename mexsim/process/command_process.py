@@ -214,7 +214,12 @@ class _GuardedStdout:
     no message of its own."""
 
     def __init__(self, inner: Any) -> None:
-        self._inner = inner
+        import os
+
+        # started with standard output closed (`mexsim replay … >&-`): Python gives None.
+        # The first write says so (exit status 4, one line); the rest goes nowhere
+        self._closed = inner is None
+        self._inner = open(os.devnull, "w", encoding="utf-8") if inner is None else inner  # noqa: SIM115
 
     def _refused(self, exc: OSError) -> OutputError:
         import os
@@ -228,6 +233,12 @@ class _GuardedStdout:
         return OutputError(f"standard output: cannot write ({exc.strerror or exc})")
 
     def write(self, text: str) -> int:
+        if self._closed:
+            self._closed = False
+            raise OutputError(
+                "standard output: closed, so nothing can be shown (send it somewhere: "
+                "> FILE, or > /dev/null)"
+            )
         try:
             return self._inner.write(text)
         except OSError as exc:
