@@ -197,6 +197,10 @@ BROKE: dict[str, tuple[str, list[str]]] = {
         "mexsim replay (and run) with standard output closed: exit 120 and a traceback",
         ["tests/test_closed_stdout.py::test_a_closed_standard_output_is_one_line_and_status_4"],
     ),
+    "hostile author 22": (
+        "run | head -1 ended with exit 4 (Broken pipe) where replay | head -1 ended with 0",
+        ["tests/test_closed_stdout.py::test_a_reader_that_goes_away_ends_every_command_quietly"],
+    ),
     "hostile author 7": (
         "set_stream(view, 100000, ...) and set_note(view, 100000, 0, 5) were a segfault",
         [

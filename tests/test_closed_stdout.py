@@ -50,3 +50,34 @@ def test_a_closed_standard_output_is_one_line_and_status_4(args: tuple, tmp_path
     ]
     if args[0] == "run":
         assert (tmp_path / "out" / "summary.csv").is_file()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("replay", "configs/double-six.toml", "--match", "0"),
+        ("run", "configs/double-six.toml", "--matches", "20", "--force"),
+    ],
+    ids=["replay", "run"],
+)
+def test_a_reader_that_goes_away_ends_every_command_quietly(args: tuple, tmp_path: Path):
+    """`mexsim run … | head -1`: the reader's choice, the same rule for every command —
+    it finishes its work (run: the results in place) and exits 0, saying nothing."""
+    if args[0] == "run":
+        args = (*args, "--out", str(tmp_path / "out"))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mexsim", *map(str, args)],
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    proc.stdout.close()  # gone before the command writes a line
+    _, err = proc.communicate(timeout=600)
+    lines = [line for line in err.splitlines() if line.startswith("mexsim: error")]
+    assert proc.returncode == 0, err
+    assert lines == []
+    if args[0] == "run":
+        assert (tmp_path / "out" / "summary.csv").is_file()

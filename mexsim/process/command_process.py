@@ -221,7 +221,11 @@ class _GuardedStdout:
         self._closed = inner is None
         self._inner = open(os.devnull, "w", encoding="utf-8") if inner is None else inner  # noqa: SIM115
 
-    def _refused(self, exc: OSError) -> OutputError:
+    def _refused(self, exc: OSError) -> OutputError | None:
+        """What is left goes to /dev/null; the error to raise, or None when the reader
+        went away (`mexsim run … | head -1`): a reader's choice, not a failure, so every
+        command then finishes its work quietly, as it would have shown the rest."""
+        import errno
         import os
 
         try:
@@ -230,6 +234,8 @@ class _GuardedStdout:
             os.close(null)
         except (OSError, ValueError, AttributeError):  # not a file (a test's capture)
             pass
+        if exc.errno == errno.EPIPE:
+            return None
         return OutputError(f"standard output: cannot write ({exc.strerror or exc})")
 
     def write(self, text: str) -> int:
@@ -242,13 +248,18 @@ class _GuardedStdout:
         try:
             return self._inner.write(text)
         except OSError as exc:
-            raise self._refused(exc) from None
+            error = self._refused(exc)
+            if error is not None:
+                raise error from None
+            return len(text)
 
     def flush(self) -> None:
         try:
             self._inner.flush()
         except OSError as exc:
-            raise self._refused(exc) from None
+            error = self._refused(exc)
+            if error is not None:
+                raise error from None
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)
