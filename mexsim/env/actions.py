@@ -48,8 +48,8 @@ def move_index(game: Game, action: int) -> int:
         return -1
 
 
-def action_text(rules: Rules, tile_text: str, action: int) -> str:
+def action_text(game: Game, action: int) -> str:
     """An action in words: ``"12|7 on train 2"`` (the Mexican train by name)."""
-    train = action % (rules.players + 1)
-    where = "the Mexican train" if train == rules.players else f"train {train}"
-    return f"{tile_text} on {where}"
+    tile, train = divmod(int(action), game.rules.players + 1)
+    where = "the Mexican train" if train == game.rules.players else f"train {train}"
+    return f"{game.tile_text(tile)} on {where}"

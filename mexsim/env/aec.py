@@ -121,8 +121,7 @@ class MexicanTrainAEC(AECEnv):
 
     def action_text(self, action: int) -> str:
         """An action in words (``"12|7 on train 2"``)."""
-        tile = int(action) // (self.game.rules.players + 1)
-        return action_text(self.game.rules, self.game.tile_text(tile), action)
+        return action_text(self.game, action)
 
 
 def aec_env(

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mexsim.errors import ConfigError
-from mexsim.tournament.config import config_schedule, load_config
-from mexsim.tournament.lineup import match_policies
-from mexsim.tournament.replay import match_header
-from mexsim.tournament.table import Game
+from mexsim.tournament.config import load_config
+from mexsim.tournament.table import Game, check_playable
 
 
 class MatchSource:
@@ -19,20 +16,10 @@ class MatchSource:
         self, config: str | Path, first: int = 0, *, strategies: tuple[str | Path, ...] = ()
     ) -> None:
         self.config = load_config(config, strategy_dirs=strategies)
-        if not 0 <= first < self.config.matches:
-            raise ConfigError(
-                f"match {first} is out of range: {self.config.path} plays "
-                f"{self.config.matches} matches (allowed: 0..{self.config.matches - 1})"
-            )
-        if self.config.seed_drawn:
-            raise ConfigError(
-                f'{self.config.path}: seed = "random" draws a new seed each run: give '
-                "[run] a seed, so that an environment's deals can be played again"
-            )
+        check_playable(self.config, first)
         self.first = first
         self.seed = self.config.seed
         self.rules = self.config.variant_rules(0)
-        self._schedule = config_schedule(self.config)
         self._next = first
 
     def next_game(self, seed: int | None) -> Game:
@@ -47,14 +34,4 @@ class MatchSource:
     def game_of(self, match: int, *, given_deals: bool = False) -> Game:
         """Match ``match``'s game under the current seed (``given_deals``: each round
         waits for its deal, Game.deal_tiles)."""
-        game = Game(
-            self.rules,
-            match_policies(self.config, match),
-            self.seed,
-            match,
-            self._schedule.deal_of(match),
-            given_deals=given_deals,
-        )
-        if self.seed == self.config.seed:
-            game.header = match_header(self.config, match, 0)
-        return game
+        return Game.of_config(self.config, match, seed=self.seed, given_deals=given_deals)

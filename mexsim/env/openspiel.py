@@ -196,8 +196,7 @@ class MexicanTrainState(pyspiel.State):
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal {self.game.tile_text(int(action))}"
-        tile = int(action) // (self.game.rules.players + 1)
-        return action_text(self.game.rules, self.game.tile_text(tile), action)
+        return action_text(self.game, action)
 
     def __str__(self) -> str:
         g = self.game

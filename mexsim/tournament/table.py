@@ -42,11 +42,26 @@ from mexsim.game.state import (
     W_WENT_OUT,
     WORLD_SIZE,
 )
-from mexsim.tournament.config import config_schedule, load_config
+from mexsim.tournament.config import Config, config_schedule, load_config
 from mexsim.tournament.lineup import match_policies
 from mexsim.tournament.replay import match_header
 
 Move = tuple[tuple[int, int], str]
+
+
+def check_playable(config: Config, match: int) -> None:
+    """ConfigError unless match ``match`` of ``config`` can be dealt again: a seed of its
+    own, and a match the config plays."""
+    if config.seed_drawn:
+        raise ConfigError(
+            f'{config.path}: seed = "random" draws a new seed each run: give the '
+            "run's seed (its run.json) as [run] seed"
+        )
+    if not 0 <= match < config.matches:
+        raise ConfigError(
+            f"match {match} is out of range: {config.path} plays {config.matches} "
+            f"matches (allowed: 0..{config.matches - 1})"
+        )
 
 
 class Game:
@@ -116,25 +131,31 @@ class Game:
     ) -> Game:
         """Match ``match`` of a config, exactly as `mexsim run` plays it (the same deal,
         seats and streams; under rule variant ``variant``, the baseline by default)."""
-        config = load_config(path, strategy_dirs=strategies)
-        if config.seed_drawn:
-            raise ConfigError(
-                f'{config.path}: seed = "random" draws a new seed each run: give the '
-                "run's seed (its run.json) as [run] seed"
-            )
-        if not 0 <= match < config.matches:
-            raise ConfigError(
-                f"match {match} is out of range: {config.path} plays {config.matches} "
-                f"matches (allowed: 0..{config.matches - 1})"
-            )
+        return cls.of_config(load_config(path, strategy_dirs=strategies), match, variant=variant)
+
+    @classmethod
+    def of_config(
+        cls,
+        config: Config,
+        match: int = 0,
+        *,
+        variant: int = 0,
+        seed: int | None = None,
+        given_deals: bool = False,
+    ) -> Game:
+        """from_config's game of a loaded config; ``seed``: the same match under another
+        run seed (its trace then has no header: no run played it)."""
+        check_playable(config, match)
         game = cls(
             config.variant_rules(variant),
             match_policies(config, match),
-            config.seed,
+            config.seed if seed is None else seed,
             match,
             config_schedule(config).deal_of(match),
+            given_deals=given_deals,
         )
-        game.header = match_header(config, match, variant)
+        if seed is None or seed == config.seed:
+            game.header = match_header(config, match, variant)
         return game
 
     # --- where the match stands
